@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Docket",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "docket", targets: ["docket"])
+  ],
+  targets: [
+    // System library: the SQLite that the operating system ships (with FTS5).
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+
+    // Libraries that know nothing of issues.
+    .target(name: "Database", dependencies: ["CSQLite"]),
+    .target(name: "Localization"),
+    .target(name: "Composable"),
+    .target(name: "ComposableTesting", dependencies: ["Composable"]),
+
+    // Docket itself.
+    .target(
+      name: "DocketCore",
+      dependencies: ["Database", "Localization"],
+      resources: [.copy("Resources/Localizable.xcstrings")]
+    ),
+    .executableTarget(name: "docket", dependencies: ["DocketCore"]),
+    .executableTarget(name: "DocketBench", dependencies: ["DocketCore", "Database"]),
+
+    .testTarget(name: "DatabaseTests", dependencies: ["Database"]),
+    .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
+    .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database"]),
+    .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,338 @@
+import CSQLite
+import Foundation
+
+/// One connection to an SQLite database.
+///
+/// A connection is not shared across threads by itself: `DatabaseQueue` owns one behind a lock
+/// and hands it to one closure at a time.
+public final class Connection {
+  let handle: OpaquePointer
+  public let path: String
+  private var statementCache: [String: Statement] = [:]
+  /// Tables changed since the last commit, reported by the update hook and by write statements.
+  private let changes = ChangeCollector()
+  /// While set, the tables that statements run through `fetch` read are added here.
+  private var readTracking: Set<String>?
+  /// Tables changed by transactions that have committed since the queue last looked.
+  private var committedTables: Set<String> = []
+  var savepointDepth = 0
+
+  /// Opens (creating if needed) the database at `path`. A new file is created readable and
+  /// writable by its owner only.
+  public convenience init(path: String) throws {
+    if !FileManager.default.fileExists(atPath: path) {
+      let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+      if descriptor >= 0 {
+        close(descriptor)
+      } else if errno != EEXIST {
+        let reason = String(cString: strerror(errno))
+        throw DatabaseOpenError.cannotOpen(path: path, reason: reason)
+      }
+    }
+    try self.init(filename: path, displayPath: path)
+  }
+
+  /// Opens a private in-memory database.
+  public static func inMemory() throws -> Connection {
+    try Connection(filename: ":memory:", displayPath: ":memory:")
+  }
+
+  private init(filename: String, displayPath: String) throws {
+    var pointer: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let status = sqlite3_open_v2(filename, &pointer, flags, nil)
+    guard status == SQLITE_OK, let pointer else {
+      let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(pointer)
+      throw DatabaseOpenError.cannotOpen(path: displayPath, reason: message)
+    }
+    handle = pointer
+    path = displayPath
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, 10_000)
+    _ = docket_sqlite3_enable_defensive(handle)
+    installHooks()
+    do {
+      // Reading the schema is the first thing that touches the file: a file that is not a
+      // database fails here, before anything could be written to it.
+      _ = try fetchOne("SELECT count(*) FROM sqlite_master", as: Int.self)
+      try execute("PRAGMA foreign_keys = ON")
+    } catch let error as SQLiteError where error.isNotADatabase {
+      throw DatabaseOpenError.notADatabase(path: displayPath)
+    }
+  }
+
+  deinit {
+    statementCache.removeAll()
+    sqlite3_update_hook(handle, nil, nil)
+    sqlite3_rollback_hook(handle, nil, nil)
+    sqlite3_close_v2(handle)
+  }
+
+  private func installHooks() {
+    let context = Unmanaged.passUnretained(changes).toOpaque()
+    sqlite3_update_hook(
+      handle,
+      { context, _, _, table, _ in
+        guard let context, let table else { return }
+        let collector = Unmanaged<ChangeCollector>.fromOpaque(context).takeUnretainedValue()
+        collector.tables.insert(String(cString: table))
+      }, context)
+    sqlite3_rollback_hook(
+      handle,
+      { context in
+        guard let context else { return }
+        Unmanaged<ChangeCollector>.fromOpaque(context).takeUnretainedValue().tables.removeAll()
+      }, context)
+  }
+
+  // MARK: Errors
+
+  func error(_ status: Int32, sql: String?) -> SQLiteError {
+    SQLiteError(
+      code: status, extendedCode: sqlite3_extended_errcode(handle),
+      message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+  }
+
+  // MARK: Statements
+
+  /// A prepared statement for `sql`, from the cache when one is there and free.
+  public func prepare(_ sql: String) throws -> Statement {
+    if let cached = statementCache[sql], !cached.isInUse { return cached }
+    let statement = try prepareUncached(sql)
+    if statementCache[sql] == nil { statementCache[sql] = statement }
+    return statement
+  }
+
+  private func prepareUncached(_ sql: String) throws -> Statement {
+    let collector = AccessCollector()
+    let context = Unmanaged.passUnretained(collector).toOpaque()
+    sqlite3_set_authorizer(
+      handle,
+      { context, action, first, _, _, _ in
+        guard let context, let first else { return SQLITE_OK }
+        let collector = Unmanaged<AccessCollector>.fromOpaque(context).takeUnretainedValue()
+        let table = String(cString: first)
+        switch action {
+        case SQLITE_READ: collector.read.insert(table)
+        case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE: collector.written.insert(table)
+        default: break
+        }
+        return SQLITE_OK
+      }, context)
+    defer { sqlite3_set_authorizer(handle, nil, nil) }
+    var pointer: OpaquePointer?
+    var tail: UnsafePointer<CChar>?
+    let status = sql.withCString { text in
+      let result = sqlite3_prepare_v3(
+        handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, &tail)
+      // Anything after the first statement other than white space or semicolons is refused:
+      // one call runs one statement, so arguments always bind where the caller expects.
+      if result == SQLITE_OK, let tail, tail.pointee != 0 {
+        let rest = String(cString: tail).trimmingCharacters(
+          in: .whitespacesAndNewlines.union(.init(charactersIn: ";")))
+        if !rest.isEmpty { return SQLITE_MISUSE }
+      }
+      return result
+    }
+    if status == SQLITE_MISUSE {
+      sqlite3_finalize(pointer)
+      throw SQLiteError(
+        code: SQLITE_MISUSE, message: "only one statement may be prepared at a time", sql: sql)
+    }
+    guard status == SQLITE_OK, let pointer else { throw error(status, sql: sql) }
+    return Statement(
+      handle: pointer, sql: sql, readTables: collector.read, writtenTables: collector.written)
+  }
+
+  /// Runs `body` once per result row of `sql`.
+  public func forEachRow(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+    _ body: (Row) throws -> Void
+  ) throws {
+    let statement = try prepare(sql)
+    statement.isInUse = true
+    defer {
+      statement.isInUse = false
+      sqlite3_reset(statement.handle)
+      afterStatement(statement)
+    }
+    try statement.bind(arguments, connection: self)
+    if readTracking != nil { readTracking!.formUnion(statement.readTables) }
+    while true {
+      let status = sqlite3_step(statement.handle)
+      if status == SQLITE_ROW {
+        try body(Row(statement: statement))
+      } else if status == SQLITE_DONE {
+        return
+      } else {
+        throw error(status, sql: sql)
+      }
+    }
+  }
+
+  /// Runs a statement that returns no rows (or whose rows are not wanted).
+  public func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws {
+    try forEachRow(sql, arguments) { _ in }
+  }
+
+  /// Runs several statements separated by semicolons, without arguments (for schema scripts).
+  public func executeScript(_ sql: String) throws {
+    var message: UnsafeMutablePointer<CChar>?
+    let status = sqlite3_exec(handle, sql, nil, nil, &message)
+    if status != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+      sqlite3_free(message)
+      throw SQLiteError(
+        code: status, extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+    }
+    // A script may write any table; the update hook has collected what it touched.
+    flushIfCommitted()
+  }
+
+  /// Every row of `sql`, each turned into a value by `decode`.
+  public func fetchAll<Value>(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+    _ decode: (Row) throws -> Value
+  ) throws -> [Value] {
+    var values: [Value] = []
+    try forEachRow(sql, arguments) { row in values.append(try decode(row)) }
+    return values
+  }
+
+  /// The first row of `sql` turned into a value, or nil when there is none.
+  public func fetchOne<Value>(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible] = [],
+    _ decode: (Row) throws -> Value
+  ) throws -> Value? {
+    var value: Value?
+    try forEachRow(sql, arguments) { row in
+      if value == nil { value = try decode(row) }
+    }
+    return value
+  }
+
+  /// The first column of the first row, as a Swift value.
+  public func fetchOne<Value: DatabaseValueConvertible>(
+    _ sql: String, _ arguments: [any DatabaseValueConvertible] = [], as type: Value.Type
+  ) throws -> Value? {
+    try fetchOne(sql, arguments) { row in try row.get(0, as: Value.self) }
+  }
+
+  /// Rows changed by the last INSERT, UPDATE or DELETE.
+  public var changedRowCount: Int { Int(sqlite3_changes(handle)) }
+
+  public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  // MARK: Change tracking
+
+  private func afterStatement(_ statement: Statement) {
+    // The authorizer also names tables written by triggers, which the update hook can miss
+    // (virtual tables, the truncate optimisation); a statement that changed nothing costs
+    // observers one query that delivers nothing new.
+    changes.tables.formUnion(statement.writtenTables)
+    flushIfCommitted()
+  }
+
+  private func flushIfCommitted() {
+    guard sqlite3_get_autocommit(handle) != 0, !changes.tables.isEmpty else { return }
+    committedTables.formUnion(changes.tables)
+    changes.tables.removeAll()
+  }
+
+  /// The tables changed by committed transactions since the last call.
+  func takeCommittedChanges() -> Set<String> {
+    defer { committedTables.removeAll() }
+    return committedTables
+  }
+
+  /// Runs `body` and returns the tables its statements read, for observation.
+  func trackingReads<Value>(_ body: () throws -> Value) throws -> (Value, Set<String>) {
+    let outer = readTracking
+    readTracking = []
+    defer { readTracking = outer.map { $0.union(readTracking ?? []) } }
+    let value = try body()
+    return (value, readTracking ?? [])
+  }
+
+  // MARK: Functions
+
+  /// Makes a Swift function callable from SQL (in queries and triggers) on this connection.
+  public func createFunction(
+    _ name: String, argumentCount: Int32, deterministic: Bool,
+    _ function: @escaping ([DatabaseValue]) -> DatabaseValue
+  ) throws {
+    let box = Unmanaged.passRetained(FunctionBox(function)).toOpaque()
+    var flags = SQLITE_UTF8
+    if deterministic { flags |= SQLITE_DETERMINISTIC }
+    let status = sqlite3_create_function_v2(
+      handle, name, argumentCount, flags, box,
+      { context, count, values in
+        let box = Unmanaged<FunctionBox>.fromOpaque(sqlite3_user_data(context))
+          .takeUnretainedValue()
+        var arguments: [DatabaseValue] = []
+        for index in 0..<Int(count) {
+          arguments.append(DatabaseValue(sqliteValue: values![index]))
+        }
+        switch box.function(arguments) {
+        case .null: sqlite3_result_null(context)
+        case .integer(let number): sqlite3_result_int64(context, number)
+        case .real(let number): sqlite3_result_double(context, number)
+        case .text(let text):
+          text.utf8CString.withUnsafeBufferPointer { buffer in
+            docket_sqlite3_result_text_transient(
+              context, buffer.baseAddress, Int32(buffer.count - 1))
+          }
+        case .blob(let data):
+          data.withUnsafeBytes { bytes in
+            docket_sqlite3_result_blob_transient(context, bytes.baseAddress, Int32(bytes.count))
+          }
+        }
+      }, nil, nil,
+      { box in
+        if let box { Unmanaged<FunctionBox>.fromOpaque(box).release() }
+      })
+    if status != SQLITE_OK { throw error(status, sql: nil) }
+  }
+}
+
+extension DatabaseValue {
+  init(sqliteValue value: OpaquePointer?) {
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
+    case SQLITE_TEXT:
+      if let bytes = sqlite3_value_text(value) {
+        let length = Int(sqlite3_value_bytes(value))
+        self = .text(
+          String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self))
+      } else {
+        self = .text("")
+      }
+    case SQLITE_BLOB:
+      let length = Int(sqlite3_value_bytes(value))
+      if length > 0, let bytes = sqlite3_value_blob(value) {
+        self = .blob(Data(bytes: bytes, count: length))
+      } else {
+        self = .blob(Data())
+      }
+    default: self = .null
+    }
+  }
+}
+
+/// Holds the tables changed by the running transaction; reached from SQLite's C hooks.
+private final class ChangeCollector {
+  var tables: Set<String> = []
+}
+
+/// Holds what the authorizer reports while one statement is prepared.
+private final class AccessCollector {
+  var read: Set<String> = []
+  var written: Set<String> = []
+}
+
+private final class FunctionBox {
+  let function: ([DatabaseValue]) -> DatabaseValue
+  init(_ function: @escaping ([DatabaseValue]) -> DatabaseValue) { self.function = function }
+}

@@ -1,0 +1,53 @@
+import CSQLite
+
+/// An error reported by SQLite, with its result codes and message and the SQL that caused it.
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …).
+  public var code: Int32
+  /// The extended result code, which says more (`SQLITE_CONSTRAINT_FOREIGNKEY`, …).
+  public var extendedCode: Int32
+  public var message: String
+  public var sql: String?
+
+  public init(code: Int32, extendedCode: Int32? = nil, message: String, sql: String? = nil) {
+    self.code = code & 0xff
+    self.extendedCode = extendedCode ?? code
+    self.message = message
+    self.sql = sql
+  }
+
+  public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+  public var isNotADatabase: Bool { code == SQLITE_NOTADB }
+  public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+
+  public var description: String {
+    let name = String(cString: sqlite3_errstr(extendedCode))
+    var text = "SQLite error \(extendedCode) (\(name)): \(message)"
+    if let sql { text += " — while running: \(sql)" }
+    return text
+  }
+}
+
+/// Why a database file could not be opened for use.
+public enum DatabaseOpenError: Error, Sendable, Equatable {
+  /// The file exists but is not an SQLite database. It was left untouched.
+  case notADatabase(path: String)
+  /// The file is an SQLite database that belongs to another program. It was left untouched.
+  case foreignDatabase(path: String)
+  /// The file was written by a newer version of the program. It was left untouched.
+  case newerSchema(path: String, found: Int, supported: Int)
+  /// The file or its folder could not be created or opened.
+  case cannotOpen(path: String, reason: String)
+}
+
+/// A column could not be read as the Swift type asked for.
+public struct RowDecodingError: Error, Sendable, CustomStringConvertible {
+  public var column: Int
+  public var columnName: String
+  public var expectedType: String
+  public var found: DatabaseValue
+
+  public var description: String {
+    "column \(column) (\(columnName)) holds \(found), which is not a \(expectedType)"
+  }
+}

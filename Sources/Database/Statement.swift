@@ -1,0 +1,113 @@
+import CSQLite
+import Foundation
+
+/// A prepared statement. Values are only ever bound, never spliced into the SQL text.
+///
+/// Statements belong to the connection that prepared them and are used on its thread of access
+/// only; the connection caches them by SQL text.
+public final class Statement {
+  let handle: OpaquePointer
+  public let sql: String
+  /// Tables the statement reads, as SQLite's authorizer reported them when it was prepared.
+  public let readTables: Set<String>
+  /// Tables the statement writes (including through triggers), as the authorizer reported them.
+  public let writtenTables: Set<String>
+  /// Column names of the result, read once.
+  public let columnNames: [String]
+  var isInUse = false
+
+  init(handle: OpaquePointer, sql: String, readTables: Set<String>, writtenTables: Set<String>) {
+    self.handle = handle
+    self.sql = sql
+    self.readTables = readTables
+    self.writtenTables = writtenTables
+    let count = Int(sqlite3_column_count(handle))
+    self.columnNames = (0..<count).map { String(cString: sqlite3_column_name(handle, Int32($0))) }
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  func bind(_ arguments: [any DatabaseValueConvertible], connection: Connection) throws {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    let expected = Int(sqlite3_bind_parameter_count(handle))
+    guard expected == arguments.count else {
+      throw SQLiteError(
+        code: SQLITE_RANGE,
+        message: "the statement takes \(expected) arguments but was given \(arguments.count)",
+        sql: sql)
+    }
+    for (offset, argument) in arguments.enumerated() {
+      let index = Int32(offset + 1)
+      let status: Int32
+      switch argument.databaseValue {
+      case .null:
+        status = sqlite3_bind_null(handle, index)
+      case .integer(let number):
+        status = sqlite3_bind_int64(handle, index, number)
+      case .real(let number):
+        status = sqlite3_bind_double(handle, index, number)
+      case .text(let text):
+        status = text.utf8CString.withUnsafeBufferPointer { buffer in
+          docket_sqlite3_bind_text_transient(
+            handle, index, buffer.baseAddress, Int32(buffer.count - 1))
+        }
+      case .blob(let data):
+        status = data.withUnsafeBytes { bytes in
+          docket_sqlite3_bind_blob_transient(handle, index, bytes.baseAddress, Int32(bytes.count))
+        }
+      }
+      if status != SQLITE_OK { throw connection.error(status, sql: sql) }
+    }
+  }
+}
+
+/// The current row of a running statement. Valid only inside the closure it is handed to.
+///
+/// Reading a row costs nothing until a column is asked for, so a page of results decodes only the
+/// columns it uses. Do not keep a `Row` after the closure returns: its statement moves on.
+public struct Row {
+  let statement: Statement
+
+  public var count: Int { statement.columnNames.count }
+
+  /// The raw value of a column.
+  public func value(at index: Int) -> DatabaseValue {
+    let handle = statement.handle
+    let column = Int32(index)
+    switch sqlite3_column_type(handle, column) {
+    case SQLITE_INTEGER:
+      return .integer(sqlite3_column_int64(handle, column))
+    case SQLITE_FLOAT:
+      return .real(sqlite3_column_double(handle, column))
+    case SQLITE_TEXT:
+      guard let bytes = sqlite3_column_text(handle, column) else { return .text("") }
+      let length = Int(sqlite3_column_bytes(handle, column))
+      return .text(
+        String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self))
+    case SQLITE_BLOB:
+      let length = Int(sqlite3_column_bytes(handle, column))
+      guard length > 0, let bytes = sqlite3_column_blob(handle, column) else {
+        return .blob(Data())
+      }
+      return .blob(Data(bytes: bytes, count: length))
+    default:
+      return .null
+    }
+  }
+
+  /// The value of a column as a Swift type; throws when the stored value does not fit it.
+  public func get<Value: DatabaseValueConvertible>(
+    _ index: Int, as type: Value.Type = Value.self
+  ) throws -> Value {
+    let raw = value(at: index)
+    guard let decoded = Value(databaseValue: raw) else {
+      throw RowDecodingError(
+        column: index, columnName: statement.columnNames[index],
+        expectedType: String(describing: Value.self), found: raw)
+    }
+    return decoded
+  }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what Docket needs to build and test, when it is missing.
+# Debian/Ubuntu: apt-get (as root, or through sudo). macOS: names the Homebrew packages to install.
+set -euo pipefail
+
+debian_packages=(libsqlite3-dev pkg-config tmux)
+
+case "$(uname -s)" in
+  Linux)
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+      echo "deps: not a Debian-like system; install the SQLite 3 development files (with FTS5), pkg-config and tmux yourself." >&2
+      exit 0
+    fi
+    missing=()
+    for package in "${debian_packages[@]}"; do
+      status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+      [[ "$status" == "install ok installed" ]] || missing+=("$package")
+    done
+    [[ ${#missing[@]} -eq 0 ]] && exit 0
+    echo "deps: installing ${missing[*]}"
+    if [[ $(id -u) -eq 0 ]]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
+      echo "deps: ${missing[*]} missing and not root; run: apt-get install ${missing[*]}" >&2
+      exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+    ;;
+  Darwin)
+    missing=()
+    for formula in sqlite pkg-config tmux; do
+      brew list --formula "$formula" >/dev/null 2>&1 || missing+=("$formula")
+    done
+    if [[ ${#missing[@]} -gt 0 ]]; then
+      echo "deps: missing Homebrew packages. Install them with:" >&2
+      echo "  brew install ${missing[*]}" >&2
+      exit 1
+    fi
+    ;;
+esac

@@ -59,17 +59,20 @@ public final class DatabaseQueue: Sendable {
   }
 
   /// Runs `body` with the connection in a read transaction.
+  @discardableResult
   public func read<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value {
     try access { connection in try connection.readTransaction { try body(connection) } }
   }
 
   /// Runs `body` with the connection in a write transaction; committed when it returns, rolled
   /// back when it throws. Observers of the tables it changed see the new data before this returns.
+  @discardableResult
   public func write<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value {
     try access { connection in try connection.transaction { try body(connection) } }
   }
 
   /// Runs `body` with the connection outside any transaction (for statements such as VACUUM).
+  @discardableResult
   public func withConnection<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value
   {
     try access(body)

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A label that issues carry. Names are unique ignoring case.
+public struct Tag: Identifiable, Equatable, Hashable, Sendable {
+  public var id: UUID
+  public var name: String
+
+  public init(id: UUID, name: String) {
+    self.id = id
+    self.name = name
+  }
+}
+
+/// A tag with how many issues carry it.
+public struct TagSummary: Identifiable, Equatable, Hashable, Sendable {
+  public var tag: Tag
+  /// Issues with this tag that are not completed.
+  public var open: Int
+  /// All issues with this tag.
+  public var total: Int
+
+  public init(tag: Tag, open: Int, total: Int) {
+    self.tag = tag
+    self.open = open
+    self.total = total
+  }
+
+  public var id: UUID { tag.id }
+
+  /// The badge count: all issues when completed ones are shown, else the open ones.
+  public func visibleCount(showCompleted: Bool) -> Int { showCompleted ? total : open }
+}
+
+/// The rules for tag names.
+public enum TagName {
+  /// The name as stored: white space trimmed at both ends, inner runs of white space and control
+  /// characters collapsed to one space. Nil when nothing is left.
+  public static func normalized(_ name: String) -> String? {
+    let words = name.unicodeScalars.split { scalar in
+      scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+    }
+    let joined = words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+    return joined.isEmpty ? nil : joined
+  }
+
+  /// The key two names are compared by: case folded, so `bug`, `Bug` and `BUG` are one tag.
+  public static func key(_ name: String) -> String {
+    (normalized(name) ?? "").folding(options: [.caseInsensitive], locale: nil)
+  }
+}
+
+/// Folds text for sorting: case and diacritics ignored, so `Ärger` sorts among the A's.
+public enum SortKey {
+  public static func fold(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+  }
+}

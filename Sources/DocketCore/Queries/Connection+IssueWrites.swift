@@ -1,0 +1,102 @@
+import Database
+import Foundation
+
+/// Writing issues. Each call is one transaction (a savepoint inside a caller's transaction).
+extension Connection {
+  /// Stores `issue`: inserts it if new; else writes the fields and tag links that differ from the
+  /// stored ones. Returns false, writing nothing, when nothing differs. The database stamps
+  /// `modified`; a change of tags alone counts as an edit too.
+  @discardableResult
+  public func saveIssue(_ issue: Issue) throws -> Bool {
+    try transaction {
+      guard let stored = try fetchIssue(id: issue.id) else {
+        try insertIssue(issue)
+        return true
+      }
+      if stored.hasSameContent(as: issue) { return false }
+      var assignments: [String] = []
+      var arguments: [any DatabaseValueConvertible] = []
+      if stored.title != issue.title {
+        assignments.append("title = ?")
+        arguments.append(issue.title)
+      }
+      if stored.detail != issue.detail {
+        assignments.append("detail = ?")
+        arguments.append(issue.detail)
+      }
+      if stored.priority != issue.priority {
+        assignments.append("priority = ?")
+        arguments.append(issue.priority.rawValue)
+      }
+      if stored.completed != issue.completed {
+        assignments.append("completed = ?")
+        arguments.append(issue.completed)
+      }
+      if assignments.isEmpty {
+        try execute("UPDATE issues SET modified = docket_now() WHERE id = ?", [issue.id])
+      } else {
+        try execute(
+          "UPDATE issues SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+          arguments + [issue.id])
+      }
+      let storedTags = Set(stored.tags.map(\.id))
+      let wantedTags = Set(issue.tags.map(\.id))
+      for removed in storedTags.subtracting(wantedTags) {
+        try execute(
+          "DELETE FROM issue_tags WHERE issue_id = ? AND tag_id = ?", [issue.id, removed])
+      }
+      for added in wantedTags.subtracting(storedTags) {
+        try execute(
+          "INSERT OR IGNORE INTO issue_tags (issue_id, tag_id) VALUES (?, ?)", [issue.id, added])
+      }
+      return true
+    }
+  }
+
+  /// Inserts a new issue with its links, keeping the dates it carries.
+  public func insertIssue(_ issue: Issue) throws {
+    try transaction {
+      try execute(
+        """
+        INSERT INTO issues (id, title, detail, priority, completed, created, modified)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          issue.id, issue.title, issue.detail, issue.priority.rawValue, issue.completed,
+          issue.created, issue.modified,
+        ])
+      for tag in Set(issue.tags.map(\.id)) {
+        try execute(
+          "INSERT OR IGNORE INTO issue_tags (issue_id, tag_id) VALUES (?, ?)", [issue.id, tag])
+      }
+    }
+  }
+
+  /// Marks issues completed or open. Returns how many changed (issues already so are left alone).
+  @discardableResult
+  public func setCompleted(_ completed: Bool, issueIDs: [UUID]) throws -> Int {
+    try transaction {
+      var changed = 0
+      for id in issueIDs {
+        try execute(
+          "UPDATE issues SET completed = ? WHERE id = ? AND completed != ?",
+          [completed, id, completed])
+        changed += changedRowCount
+      }
+      return changed
+    }
+  }
+
+  /// Deletes issues and their links. Returns how many existed.
+  @discardableResult
+  public func deleteIssues(_ ids: [UUID]) throws -> Int {
+    try transaction {
+      var deleted = 0
+      for id in ids {
+        try execute("DELETE FROM issues WHERE id = ?", [id])
+        deleted += changedRowCount
+      }
+      return deleted
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import Database
+import Foundation
+
+/// Why a tag could not be written.
+public enum TagError: Error, Equatable, Sendable {
+  /// The name is empty or only white space.
+  case emptyName
+  /// Another tag already has this name (ignoring case).
+  case nameTaken(String)
+  case notFound
+}
+
+/// Writing tags. Names are unique ignoring case; this code, not a constraint, keeps them so.
+extension Connection {
+  /// The tag named `name` (ignoring case) if there is one, else a new one with `id`.
+  /// `created` says which happened.
+  public func createTag(named name: String, id: UUID) throws -> (tag: Tag, created: Bool) {
+    guard let normalized = TagName.normalized(name) else { throw TagError.emptyName }
+    return try transaction {
+      if let existing = try fetchTag(named: normalized) { return (existing, false) }
+      try execute("INSERT INTO tags (id, name, name_key) VALUES (?, ?, '')", [id, normalized])
+      return (Tag(id: id, name: normalized), true)
+    }
+  }
+
+  /// Renames a tag; a change of case alone is allowed, another tag's name is not.
+  @discardableResult
+  public func renameTag(id: UUID, to name: String) throws -> Tag {
+    guard let normalized = TagName.normalized(name) else { throw TagError.emptyName }
+    return try transaction {
+      guard try fetchTag(id: id) != nil else { throw TagError.notFound }
+      if let other = try fetchTag(named: normalized), other.id != id {
+        throw TagError.nameTaken(other.name)
+      }
+      try execute("UPDATE tags SET name = ? WHERE id = ?", [normalized, id])
+      return Tag(id: id, name: normalized)
+    }
+  }
+
+  /// Deletes a tag and its links; the issues stay. Returns false when there was no such tag.
+  @discardableResult
+  public func deleteTag(id: UUID) throws -> Bool {
+    try transaction {
+      try execute("DELETE FROM tags WHERE id = ?", [id])
+      return changedRowCount > 0
+    }
+  }
+}

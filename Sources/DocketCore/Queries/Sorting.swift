@@ -1,0 +1,118 @@
+/// How the issue list is ordered. Completed issues always come after open ones; ties break on
+/// last activity, oldest first, then id.
+public struct IssueSort: Equatable, Hashable, Sendable {
+  public enum Field: String, Sendable, CaseIterable {
+    case priority
+    case date
+    case title
+
+    /// The direction a field starts in when chosen: highest priority, newest, A–Z.
+    public var defaultAscending: Bool {
+      switch self {
+      case .priority, .date: return false
+      case .title: return true
+      }
+    }
+  }
+
+  public var field: Field
+  public var ascending: Bool
+
+  public init(field: Field, ascending: Bool) {
+    self.field = field
+    self.ascending = ascending
+  }
+
+  public init(field: Field) {
+    self.init(field: field, ascending: field.defaultAscending)
+  }
+
+  public static let `default` = IssueSort(field: .priority)
+
+  /// The field already in use flips its direction; another field starts in its default one.
+  public func choosing(_ newField: Field) -> IssueSort {
+    newField == field ? IssueSort(field: field, ascending: !ascending) : IssueSort(field: newField)
+  }
+
+  /// `priority:desc`, as kept in settings.
+  public var storageValue: String { "\(field.rawValue):\(ascending ? "asc" : "desc")" }
+
+  public init?(storageValue: String) {
+    let parts = storageValue.split(separator: ":")
+    guard parts.count == 2, let field = Field(rawValue: String(parts[0])),
+      parts[1] == "asc" || parts[1] == "desc"
+    else { return nil }
+    self.init(field: field, ascending: parts[1] == "asc")
+  }
+
+  /// The ORDER BY clause; each variant has an index that reads it in order.
+  var orderBy: String {
+    switch (field, ascending) {
+    case (.priority, false): return "i.completed, i.priority DESC, i.activity, i.id"
+    case (.priority, true): return "i.completed, i.priority, i.activity, i.id"
+    case (.date, false): return "i.completed, i.activity DESC, i.id"
+    case (.date, true): return "i.completed, i.activity, i.id"
+    case (.title, true): return "i.completed, i.title_key, i.activity, i.id"
+    case (.title, false): return "i.completed, i.title_key DESC, i.activity, i.id"
+    }
+  }
+}
+
+/// How the tags of the sidebar are ordered.
+public struct TagSort: Equatable, Hashable, Sendable {
+  public enum Field: String, Sendable, CaseIterable {
+    case name
+    case count
+
+    /// Names start A–Z, counts start with the most used.
+    public var defaultAscending: Bool { self == .name }
+  }
+
+  public var field: Field
+  public var ascending: Bool
+
+  public init(field: Field, ascending: Bool) {
+    self.field = field
+    self.ascending = ascending
+  }
+
+  public init(field: Field) {
+    self.init(field: field, ascending: field.defaultAscending)
+  }
+
+  public static let `default` = TagSort(field: .name)
+
+  public func choosing(_ newField: Field) -> TagSort {
+    newField == field ? TagSort(field: field, ascending: !ascending) : TagSort(field: newField)
+  }
+
+  public var storageValue: String { "\(field.rawValue):\(ascending ? "asc" : "desc")" }
+
+  public init?(storageValue: String) {
+    let parts = storageValue.split(separator: ":")
+    guard parts.count == 2, let field = Field(rawValue: String(parts[0])),
+      parts[1] == "asc" || parts[1] == "desc"
+    else { return nil }
+    self.init(field: field, ascending: parts[1] == "asc")
+  }
+
+  /// Orders summaries: by name, or by the visible count with the name breaking ties (A–Z).
+  public func sorted(_ summaries: [TagSummary], showCompleted: Bool) -> [TagSummary] {
+    summaries.sorted { left, right in
+      let leftName = SortKey.fold(left.tag.name)
+      let rightName = SortKey.fold(right.tag.name)
+      switch field {
+      case .name:
+        if leftName != rightName { return ascending ? leftName < rightName : leftName > rightName }
+      case .count:
+        let leftCount = left.visibleCount(showCompleted: showCompleted)
+        let rightCount = right.visibleCount(showCompleted: showCompleted)
+        if leftCount != rightCount {
+          return ascending ? leftCount < rightCount : leftCount > rightCount
+        }
+        if leftName != rightName { return leftName < rightName }
+      }
+      return left.tag.id.uuidString < right.tag.id.uuidString
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import Database
+import Foundation
+
+/// Opens Docket's database: a file, or a private in-memory one for tests and benchmarks.
+public enum DocketDatabase {
+  /// Opens (creating if needed, with its folder) the database at `path` and brings it to the
+  /// current schema. `now` is what the database stamps edits with.
+  public static func open(
+    path: String, now: @escaping @Sendable () -> Date = { Date() }
+  ) throws -> DatabaseQueue {
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: folder, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw DatabaseOpenError.cannotOpen(path: path, reason: error.localizedDescription)
+      }
+    }
+    return try DatabaseQueue(path: path, migrator: Schema.migrator) { connection in
+      try registerFunctions(connection, now: now)
+    }
+  }
+
+  /// A fresh in-memory database built by the same migrations.
+  public static func inMemory(now: @escaping @Sendable () -> Date) throws -> DatabaseQueue {
+    try DatabaseQueue.inMemory(migrator: Schema.migrator) { connection in
+      try registerFunctions(connection, now: now)
+    }
+  }
+
+  /// The SQL functions Docket's triggers call. Every connection to a Docket database has them.
+  static func registerFunctions(_ connection: Connection, now: @escaping @Sendable () -> Date)
+    throws
+  {
+    try connection.createFunction("docket_now", argumentCount: 0, deterministic: false) { _ in
+      .real(now().timeIntervalSince1970)
+    }
+    try connection.createFunction("docket_sort_key", argumentCount: 1, deterministic: true) {
+      arguments in
+      guard case .text(let text) = arguments[0] else { return .text("") }
+      return .text(SortKey.fold(text))
+    }
+    try connection.createFunction("docket_tag_key", argumentCount: 1, deterministic: true) {
+      arguments in
+      guard case .text(let text) = arguments[0] else { return .text("") }
+      return .text(TagName.key(text))
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import Database
+
+/// Docket's schema, built by numbered migrations.
+///
+/// Designed for sync from the start: rows are identified by UUIDs (the integer `seq` columns are
+/// local row numbers that only the full-text index refers to, never synced), and no UNIQUE
+/// constraint exists that a merge of two devices could break: tag names are kept unique ignoring
+/// case by the code that writes them.
+public enum Schema {
+  /// "DKT1": marks a database as Docket's in its header.
+  public static let applicationID: Int32 = 0x444B_5431
+
+  public static let migrator = Migrator(
+    applicationID: applicationID,
+    migrations: [
+      Migration(version: 1, name: "issues, tags, links, full-text index, settings", migrate: v1)
+    ])
+
+  static func v1(_ db: Connection) throws {
+    try db.executeScript(
+      """
+      CREATE TABLE issues (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT '',
+        priority INTEGER NOT NULL DEFAULT 0 CHECK (priority IN (0, 1, 2)),
+        completed INTEGER NOT NULL DEFAULT 0 CHECK (completed IN (0, 1)),
+        created REAL NOT NULL,
+        modified REAL,
+        title_key TEXT NOT NULL DEFAULT '',
+        activity REAL GENERATED ALWAYS AS (coalesce(modified, created)) VIRTUAL
+      );
+
+      -- One index per sort and direction, each led by completed (completed issues sort last) and
+      -- ending in the tie-breaks, so a first page is read in order without sorting.
+      CREATE INDEX issues_by_priority_desc ON issues (completed, priority DESC, activity, id);
+      CREATE INDEX issues_by_priority_asc ON issues (completed, priority, activity, id);
+      CREATE INDEX issues_by_activity_desc ON issues (completed, activity DESC, id);
+      CREATE INDEX issues_by_activity_asc ON issues (completed, activity, id);
+      CREATE INDEX issues_by_title_asc ON issues (completed, title_key, activity, id);
+      CREATE INDEX issues_by_title_desc ON issues (completed, title_key DESC, activity, id);
+
+      CREATE TABLE tags (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL
+      );
+      CREATE INDEX tags_by_name_key ON tags (name_key);
+
+      CREATE TABLE issue_tags (
+        issue_id TEXT NOT NULL REFERENCES issues (id) ON DELETE CASCADE,
+        tag_id TEXT NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+        PRIMARY KEY (issue_id, tag_id)
+      );
+      CREATE INDEX issue_tags_by_tag ON issue_tags (tag_id, issue_id);
+
+      -- Per device, never synced.
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY NOT NULL,
+        value TEXT NOT NULL
+      );
+
+      CREATE VIRTUAL TABLE issue_fts USING fts5 (
+        title, detail,
+        content = 'issues', content_rowid = 'seq',
+        tokenize = 'unicode61 remove_diacritics 2',
+        prefix = '1 2 3'
+      );
+
+      CREATE TRIGGER issues_after_insert AFTER INSERT ON issues BEGIN
+        INSERT INTO issue_fts (rowid, title, detail) VALUES (new.seq, new.title, new.detail);
+        UPDATE issues SET title_key = docket_sort_key(new.title) WHERE seq = new.seq;
+      END;
+
+      CREATE TRIGGER issues_after_delete AFTER DELETE ON issues BEGIN
+        INSERT INTO issue_fts (issue_fts, rowid, title, detail)
+          VALUES ('delete', old.seq, old.title, old.detail);
+      END;
+
+      CREATE TRIGGER issues_after_text_update AFTER UPDATE OF title, detail ON issues BEGIN
+        INSERT INTO issue_fts (issue_fts, rowid, title, detail)
+          VALUES ('delete', old.seq, old.title, old.detail);
+        INSERT INTO issue_fts (rowid, title, detail) VALUES (new.seq, new.title, new.detail);
+        UPDATE issues SET title_key = docket_sort_key(new.title) WHERE seq = new.seq;
+      END;
+
+      -- The database, not the code that edits, stamps every edit. A writer that sets modified
+      -- itself (sync, carrying the sender's time) keeps its value.
+      CREATE TRIGGER issues_stamp_modified AFTER UPDATE OF title, detail, priority, completed ON issues
+      WHEN new.modified IS old.modified BEGIN
+        UPDATE issues SET modified = docket_now() WHERE seq = new.seq;
+      END;
+
+      CREATE TRIGGER tags_after_write AFTER INSERT ON tags BEGIN
+        UPDATE tags SET name_key = docket_tag_key(new.name) WHERE seq = new.seq;
+      END;
+
+      CREATE TRIGGER tags_after_rename AFTER UPDATE OF name ON tags BEGIN
+        UPDATE tags SET name_key = docket_tag_key(new.name) WHERE seq = new.seq;
+      END;
+      """)
+  }
+}

@@ -1,0 +1,65 @@
+import Database
+import Localization
+
+/// The words for Docket's values and errors, in the localizer's language.
+extension Localizer {
+  public func name(of priority: Priority) -> String { self("priority.\(priority.name)") }
+
+  public func name(of status: SearchQuery.Status) -> String { self("status.\(status.rawValue)") }
+
+  /// The name of a smart filter; a tag filter is named by its tag, which the caller knows.
+  public func name(ofSmartFilter filter: IssueFilter) -> String? {
+    switch filter {
+    case .open: return self("filter.open")
+    case .completed: return self("filter.completed")
+    case .recent: return self("filter.recent")
+    case .all: return self("filter.all")
+    case .tag: return nil
+    }
+  }
+
+  public func name(of award: Award) -> String { self(award.nameKey, .integer(award.value)) }
+
+  public func description(of award: Award) -> String {
+    self(award.descriptionKey, .integer(award.value))
+  }
+
+  /// One line that says what went wrong and, where it helps, what to do.
+  public func message(for error: any Error) -> String {
+    switch error {
+    case let error as DatabaseOpenError:
+      switch error {
+      case .notADatabase(let path): return self("error.database.notADatabase", .string(path))
+      case .foreignDatabase(let path): return self("error.database.foreign", .string(path))
+      case .newerSchema(let path, let found, let supported):
+        return self("error.database.newer", .string(path), .integer(found), .integer(supported))
+      case .cannotOpen(let path, let reason):
+        return self("error.database.cannotOpen", .string(path), .string(reason))
+      }
+    case let error as SQLiteError:
+      if error.isBusy { return self("error.database.busy") }
+      if error.code == 8 { return self("error.database.readOnly") }  // SQLITE_READONLY
+      return self("error.database.other", .string(error.message))
+    case let error as SearchSyntaxError:
+      switch error.kind {
+      case .badPriority(let value):
+        return self("error.search.badPriority", .string(value), .string(error.token))
+      case .badStatus(let value):
+        return self("error.search.badStatus", .string(value), .string(error.token))
+      case .emptyValue(let key): return self("error.search.emptyValue", .string(key + ":"))
+      }
+    case let error as TagError:
+      switch error {
+      case .emptyName: return self("error.tag.emptyName")
+      case .nameTaken(let name): return self("error.tag.nameTaken", .string(name))
+      case .notFound: return self("error.tag.notFound")
+      }
+    case let error as SampleData.Failure:
+      switch error {
+      case .databaseNotEmpty(let issues, _): return self("error.sample.notEmpty", .integer(issues))
+      }
+    default:
+      return self("error.unexpected", .string(String(describing: error)))
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The strings of a `Localizable.xcstrings` file (Apple's String Catalog JSON), read by the
+/// project's own code: plain strings and plural variations, per language.
+///
+/// Foundation's own lookup (`NSLocalizedString`) is not used: on Linux it cannot read String
+/// Catalogs and crashes on plural dictionaries.
+public struct StringCatalog: Sendable {
+  public enum Entry: Sendable, Equatable {
+    case plain(String)
+    case plural([PluralCategory: String])
+  }
+
+  public let sourceLanguage: String
+  /// key → language → entry
+  public let entries: [String: [String: Entry]]
+
+  public struct FormatError: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  public init(sourceLanguage: String, entries: [String: [String: Entry]]) {
+    self.sourceLanguage = sourceLanguage
+    self.entries = entries
+  }
+
+  /// Reads a catalog from its JSON text.
+  public init(data: Data) throws {
+    let root: Any
+    do {
+      root = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw FormatError(
+        description: "the string catalog is not valid JSON: \(error.localizedDescription)")
+    }
+    guard let object = root as? [String: Any], let strings = object["strings"] as? [String: Any]
+    else { throw FormatError(description: "the string catalog has no \"strings\" object") }
+    let source = object["sourceLanguage"] as? String ?? "en"
+    var entries: [String: [String: Entry]] = [:]
+    for (key, value) in strings {
+      guard let string = value as? [String: Any] else {
+        throw FormatError(description: "the entry for \"\(key)\" is not an object")
+      }
+      var languages: [String: Entry] = [:]
+      let localizations = string["localizations"] as? [String: Any] ?? [:]
+      for (language, localization) in localizations {
+        guard let localization = localization as? [String: Any] else { continue }
+        if let entry = try Self.entry(localization, key: key, language: language) {
+          languages[language] = entry
+        }
+      }
+      // A key with no source-language value is its own text, as Xcode treats it.
+      if languages[source] == nil { languages[source] = .plain(key) }
+      entries[key] = languages
+    }
+    self.init(sourceLanguage: source, entries: entries)
+  }
+
+  private static func entry(_ localization: [String: Any], key: String, language: String) throws
+    -> Entry?
+  {
+    if let unit = localization["stringUnit"] as? [String: Any] {
+      guard let value = unit["value"] as? String else {
+        throw FormatError(
+          description: "\"\(key)\" in \(language) has a string unit without a value")
+      }
+      return .plain(value)
+    }
+    if let variations = localization["variations"] as? [String: Any],
+      let plural = variations["plural"] as? [String: Any]
+    {
+      var forms: [PluralCategory: String] = [:]
+      for (name, form) in plural {
+        guard let category = PluralCategory(rawValue: name),
+          let unit = (form as? [String: Any])?["stringUnit"] as? [String: Any],
+          let value = unit["value"] as? String
+        else {
+          throw FormatError(
+            description: "\"\(key)\" in \(language) has a malformed plural form \"\(name)\"")
+        }
+        forms[category] = value
+      }
+      guard forms[.other] != nil else {
+        throw FormatError(
+          description: "\"\(key)\" in \(language) has plural forms but no \"other\"")
+      }
+      return .plural(forms)
+    }
+    return nil
+  }
+
+  /// The languages that have at least one value.
+  public var languages: Set<String> {
+    Set(entries.values.flatMap { $0.keys })
+  }
+
+  /// The template for `key` in `language` (falling back to the source language, then the key),
+  /// choosing a plural form by the first integer argument.
+  public func template(_ key: String, language: String, arguments: [FormatArgument]) -> String {
+    guard let languages = entries[key] else { return key }
+    guard let entry = languages[language] ?? languages[sourceLanguage] else { return key }
+    let chosenLanguage = languages[language] != nil ? language : sourceLanguage
+    switch entry {
+    case .plain(let text):
+      return text
+    case .plural(let forms):
+      let count =
+        arguments.lazy.compactMap { argument -> Int? in
+          if case .integer(let number) = argument { return number }
+          return nil
+        }.first ?? 0
+      let category = PluralRules.category(of: count, in: chosenLanguage)
+      return forms[category] ?? forms[.other] ?? key
+    }
+  }
+
+  /// The text for `key` in `language` with its arguments filled in.
+  public func string(_ key: String, language: String, _ arguments: [FormatArgument] = []) -> String
+  {
+    TemplateFormatter.format(template(key, language: language, arguments: arguments), arguments)
+  }
+}
+
+/// A catalog and the language chosen for this run: what every piece of text is asked from.
+public struct Localizer: Sendable {
+  public let catalog: StringCatalog
+  public let language: String
+
+  public init(catalog: StringCatalog, language: String) {
+    self.catalog = catalog
+    self.language = language
+  }
+
+  public func callAsFunction(_ key: String, _ arguments: FormatArgument...) -> String {
+    catalog.string(key, language: language, arguments)
+  }
+
+  public func string(_ key: String, _ arguments: [FormatArgument]) -> String {
+    catalog.string(key, language: language, arguments)
+  }
+}

@@ -1,0 +1,72 @@
+import Database
+import DocketCore
+import Foundation
+import Synchronization
+
+/// A clock for tests that moves only when told to.
+final class TestTime: Sendable {
+  private let current: Mutex<Date>
+  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+  var now: Date { current.withLock { $0 } }
+  func advance(by seconds: TimeInterval) {
+    current.withLock { $0 = $0.addingTimeInterval(seconds) }
+  }
+}
+
+/// UUIDs 00000000-0000-0000-0000-000000000001, …2, … in order.
+final class TestUUIDs: Sendable {
+  private let next = Mutex(1)
+  func make() -> UUID {
+    let value = next.withLock { value in
+      defer { value += 1 }
+      return value
+    }
+    return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", value))!
+  }
+}
+
+/// A fresh in-memory Docket database with a fixed clock and predictable ids.
+struct TestDatabase {
+  let time = TestTime()
+  let uuids = TestUUIDs()
+  let queue: DatabaseQueue
+
+  init() throws {
+    let time = self.time
+    queue = try DocketDatabase.inMemory(now: { time.now })
+  }
+
+  var now: Date { time.now }
+  static let day: TimeInterval = 24 * 60 * 60
+
+  @discardableResult
+  func tag(_ name: String) throws -> Tag {
+    try queue.write { try $0.createTag(named: name, id: uuids.make()).tag }
+  }
+
+  @discardableResult
+  func issue(
+    _ title: String, detail: String = "", priority: Priority = .low, completed: Bool = false,
+    daysAgo: Double = 0, tags: [Tag] = []
+  ) throws -> Issue {
+    let issue = Issue(
+      id: uuids.make(), title: title, detail: detail, priority: priority, completed: completed,
+      created: now.addingTimeInterval(-daysAgo * Self.day), tags: tags)
+    try queue.write { try $0.insertIssue(issue) }
+    return issue
+  }
+
+  func titles(
+    _ filter: IssueFilter = .open, search: String = "", sort: IssueSort = .default,
+    showCompleted: Bool = true
+  ) throws -> [String] {
+    let query = try SearchParser.parse(search)
+    let request = IssueRequest(
+      filter: filter, search: query, sort: sort, showCompleted: showCompleted, now: now)
+    return try queue.read { try $0.fetchIssues(request).map(\.title) }
+  }
+}
+
+// Swift Testing has types of these names too; in these tests they mean Docket's.
+typealias Tag = DocketCore.Tag
+typealias Issue = DocketCore.Issue

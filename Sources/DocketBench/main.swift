@@ -1,1 +1,170 @@
-print("bench")
+import Database
+import DocketCore
+import Foundation
+
+// Docket's benchmarks: in-process timings of the core's queries on synthetic databases.
+// Run with `make bench` (release build). `make bench ARGS="--sizes 10000 --runs 9"` for a quick look.
+
+var sizes = [10_000, 100_000]
+var runs = 31
+var keepFolder: String?
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+  switch argument {
+  case "--sizes":
+    sizes = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
+  case "--runs":
+    runs = Int(arguments.next() ?? "") ?? runs
+  case "--keep":
+    keepFolder = arguments.next()
+  default:
+    FileHandle.standardError.write(
+      Data("usage: DocketBench [--sizes 10000,100000] [--runs 31] [--keep FOLDER]\n".utf8))
+    exit(2)
+  }
+}
+
+let now = Date(timeIntervalSince1970: 1_800_000_000)
+let table = BenchmarkTable()
+
+for size in sizes {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "docket-bench-\(UUID().uuidString)")
+  defer { if keepFolder == nil { try? FileManager.default.removeItem(at: folder) } }
+  let path =
+    keepFolder.map { "\($0)/bench-\(size).sqlite" }
+    ?? folder.appendingPathComponent("bench.sqlite").path
+  let queue = try DocketDatabase.open(path: path, now: { now })
+  let generated = ContinuousClock().measure {
+    _ = try? queue.write {
+      try SyntheticData(issueCount: size, tagCount: 30, seed: 1, now: now).insert(into: $0)
+    }
+  }
+  try queue.withConnection { try $0.execute("PRAGMA optimize") }
+  FileHandle.standardError.write(Data("generated \(size) issues in \(generated)\n".utf8))
+
+  let summaries = try queue.read { try $0.tagSummaries() }.sorted { $0.total > $1.total }
+  let commonTag = summaries.first!
+  let rareTag = summaries.last!
+  // The tag nearest one issue in forty: where the query changes strategy.
+  let middleTag = summaries.min { abs($0.total * 40 - size) < abs($1.total * 40 - size) }!
+
+  func measure(_ name: String, budget: Double?, _ body: () throws -> Void) throws {
+    for _ in 0..<3 { try body() }
+    var samples: [Double] = []
+    for _ in 0..<runs {
+      let start = ContinuousClock.now
+      try body()
+      let elapsed = ContinuousClock.now - start
+      samples.append(
+        Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+    }
+    table.add(name: name, size: size, samples: samples, budget: size == 100_000 ? budget : nil)
+  }
+
+  func firstPage(_ request: IssueRequest) throws {
+    let page = try queue.read { try $0.fetchIssues(request, limit: 50) }
+    precondition(
+      !page.isEmpty || request.filter == .tag(rareTag.tag.id), "empty page for \(request)")
+  }
+
+  let filters: [(String, IssueFilter)] = [
+    ("open", .open), ("completed", .completed), ("recent", .recent),
+    ("tag \(commonTag.tag.name) (\(commonTag.total))", .tag(commonTag.tag.id)),
+    ("tag \(middleTag.tag.name) (\(middleTag.total))", .tag(middleTag.tag.id)),
+    ("tag \(rareTag.tag.name) (\(rareTag.total))", .tag(rareTag.tag.id)),
+  ]
+  for (filterName, filter) in filters {
+    for field in IssueSort.Field.allCases {
+      for ascending in [false, true] {
+        let sort = IssueSort(field: field, ascending: ascending)
+        let request = IssueRequest(filter: filter, sort: sort, showCompleted: true, now: now)
+        try measure("first page: \(filterName), \(sort.storageValue)", budget: 3) {
+          try firstPage(request)
+        }
+      }
+    }
+  }
+  let textSearch = IssueRequest(
+    filter: .open, search: try SearchParser.parse("fix build"), now: now)
+  try measure("search: fix build (first page)", budget: 10) { try firstPage(textSearch) }
+  let rareText = IssueRequest(
+    filter: .open, search: try SearchParser.parse("translate release"), now: now)
+  try measure("search: translate release (first page)", budget: 10) { try firstPage(rareText) }
+  let tokenSearch = IssueRequest(
+    filter: .open, search: try SearchParser.parse("tag:\(commonTag.tag.name) priority:high"),
+    now: now)
+  try measure("search: tag:\(commonTag.tag.name) priority:high", budget: 10) {
+    try firstPage(tokenSearch)
+  }
+  try measure("sidebar counts", budget: 10) { _ = try queue.read { try $0.filterCounts(now: now) } }
+  try measure("tag counts", budget: 20) { _ = try queue.read { try $0.tagSummaries() } }
+
+  var seed: UInt64 = 1000
+  let insertRuns = min(runs, 7)
+  var samples: [Double] = []
+  for _ in 0..<insertRuns {
+    seed += 1
+    let batch = SyntheticData(issueCount: 1000, tagCount: 0, seed: seed, now: now)
+    let start = ContinuousClock.now
+    try queue.write { try batch.insert(into: $0) }
+    let elapsed = ContinuousClock.now - start
+    samples.append(
+      Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+  }
+  table.add(name: "insert 1000 issues (one transaction)", size: size, samples: samples, budget: nil)
+}
+
+table.print()
+
+/// Collects results and prints them as an aligned table.
+final class BenchmarkTable {
+  struct Row {
+    var name: String
+    var size: Int
+    var median: Double
+    var worst: Double
+    var budget: Double?
+  }
+
+  var rows: [Row] = []
+
+  func add(name: String, size: Int, samples: [Double], budget: Double?) {
+    let sorted = samples.sorted()
+    rows.append(
+      Row(
+        name: name, size: size, median: sorted[sorted.count / 2], worst: sorted.last!,
+        budget: budget))
+  }
+
+  func print() {
+    let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
+    func pad(_ text: String, _ width: Int) -> String {
+      text + String(repeating: " ", count: max(0, width - text.count))
+    }
+    func left(_ text: String, _ width: Int) -> String {
+      String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+    Swift.print(
+      pad("benchmark", nameWidth), left("issues", 8), left("median ms", 10), left("worst ms", 10),
+      left("budget", 8), " ")
+    var failures = 0
+    for row in rows {
+      let verdict: String
+      if let budget = row.budget {
+        let ok = row.median <= budget
+        if !ok { failures += 1 }
+        verdict = ok ? "ok" : "OVER"
+      } else {
+        verdict = ""
+      }
+      Swift.print(
+        pad(row.name, nameWidth), left(String(row.size), 8),
+        left(String(format: "%.3f", row.median), 10),
+        left(String(format: "%.3f", row.worst), 10),
+        left(row.budget.map { String(format: "%.0f", $0) } ?? "-", 8),
+        verdict)
+    }
+    Swift.print(failures == 0 ? "all budgets met" : "\(failures) over budget")
+  }
+}

@@ -100,7 +100,7 @@ import Testing
     var issue = try db.issue("Stable")
     issue.title = "Changed"
     issue.tags = [Tag(id: db.uuids.make(), name: "not stored")]
-    #expect(throws: SQLiteError.self) { try db.queue.write { try $0.saveIssue(issue) } }
+    #expect(throws: TagError.notFound) { try db.queue.write { try $0.saveIssue(issue) } }
     #expect(try db.queue.read { try $0.fetchIssue(id: issue.id)?.title } == "Stable")
   }
 

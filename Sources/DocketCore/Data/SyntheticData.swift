@@ -47,13 +47,15 @@ public struct SyntheticData {
     var random = SplitMix64(seed: seed)
     return try db.transaction {
       var tags: [Tag] = []
+      var tagRows: [Int64] = []
       for index in 0..<tagCount {
         let base = Self.tagWords[index % Self.tagWords.count]
         let name = index < Self.tagWords.count ? base : "\(base) \(index / Self.tagWords.count + 1)"
         let tag = Tag(id: random.uuid(), name: name)
-        try db.execute(
-          "INSERT INTO tags (id, name, name_key) VALUES (?, ?, '')", [tag.id, tag.name])
+        try db.execute("INSERT INTO tags (id, name) VALUES (?, ?)", [tag.id, tag.name])
         tags.append(tag)
+        tagRows.append(
+          try db.fetchOne("SELECT seq FROM tags WHERE id = ?", [tag.id], as: Int64.self) ?? 0)
       }
       let twoYears: Double = 2 * 365 * 24 * 60 * 60
       for _ in 0..<issueCount {
@@ -70,11 +72,13 @@ public struct SyntheticData {
         let priority: Priority = roll < 5 ? .low : roll < 8 ? .medium : .high
         let completed = random.int(below: 4) == 0
         let id = random.uuid()
+        let issueRow = Int64(
+          try db.fetchOne("SELECT coalesce(max(seq), 0) + 1 FROM issues", as: Int.self) ?? 1)
         try db.execute(
           """
-          INSERT INTO issues (id, title, detail, priority, completed, created, modified)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          """, [id, title, detail, priority.rawValue, completed, created, modified])
+          INSERT INTO issues (seq, id, title, detail, priority, completed, created, modified)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          """, [issueRow, id, title, detail, priority.rawValue, completed, created, modified])
         // Tag use is skewed: the first tags are common, the later ones rare.
         if !tags.isEmpty {
           var chosen = Set<Int>()
@@ -84,7 +88,8 @@ public struct SyntheticData {
           }
           for index in chosen {
             try db.execute(
-              "INSERT INTO issue_tags (issue_id, tag_id) VALUES (?, ?)", [id, tags[index].id])
+              "INSERT INTO issue_tags (issue_seq, tag_seq) VALUES (?, ?)",
+              [issueRow, tagRows[index]])
           }
         }
       }

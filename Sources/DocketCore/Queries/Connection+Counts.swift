@@ -40,15 +40,12 @@ extension Connection {
     } ?? FilterCounts()
   }
 
-  /// Every tag with its open and total counts, in no particular order (see `TagSort`).
+  /// Every tag with its open and total counts (kept on the tag rows by triggers), in no particular
+  /// order (see `TagSort`).
   public func tagSummaries() throws -> [TagSummary] {
     try fetchAll(
       """
-      SELECT t.id, t.name,
-        (SELECT count(*) FROM issue_tags l WHERE l.tag_id = t.id),
-        (SELECT count(*) FROM issue_tags l JOIN issues i ON i.id = l.issue_id
-          WHERE l.tag_id = t.id AND i.completed = 0)
-      FROM tags t
+      SELECT id, name, total_count, open_count FROM tags
       """
     ) { row in
       TagSummary(

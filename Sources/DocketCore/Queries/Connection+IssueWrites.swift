@@ -35,20 +35,19 @@ extension Connection {
       if assignments.isEmpty {
         try execute("UPDATE issues SET modified = docket_now() WHERE id = ?", [issue.id])
       } else {
-        try execute(
-          "UPDATE issues SET \(assignments.joined(separator: ", ")) WHERE id = ?",
-          arguments + [issue.id])
+        let sql = "UPDATE issues SET \(assignments.joined(separator: ", ")) WHERE id = ?"
+        try execute(sql, arguments + [issue.id])
       }
       let storedTags = Set(stored.tags.map(\.id))
       let wantedTags = Set(issue.tags.map(\.id))
       for removed in storedTags.subtracting(wantedTags) {
         try execute(
-          "DELETE FROM issue_tags WHERE issue_id = ? AND tag_id = ?", [issue.id, removed])
+          """
+          DELETE FROM issue_tags WHERE issue_seq = (SELECT seq FROM issues WHERE id = ?)
+            AND tag_seq = (SELECT seq FROM tags WHERE id = ?)
+          """, [issue.id, removed])
       }
-      for added in wantedTags.subtracting(storedTags) {
-        try execute(
-          "INSERT OR IGNORE INTO issue_tags (issue_id, tag_id) VALUES (?, ?)", [issue.id, added])
-      }
+      try link(issueID: issue.id, tagIDs: wantedTags.subtracting(storedTags))
       return true
     }
   }
@@ -65,10 +64,20 @@ extension Connection {
           issue.id, issue.title, issue.detail, issue.priority.rawValue, issue.completed,
           issue.created, issue.modified,
         ])
-      for tag in Set(issue.tags.map(\.id)) {
-        try execute(
-          "INSERT OR IGNORE INTO issue_tags (issue_id, tag_id) VALUES (?, ?)", [issue.id, tag])
-      }
+      try link(issueID: issue.id, tagIDs: Set(issue.tags.map(\.id)))
+    }
+  }
+
+  /// Links an issue to tags; a tag that does not exist is an error and nothing is linked.
+  func link(issueID: UUID, tagIDs: Set<UUID>) throws {
+    guard !tagIDs.isEmpty,
+      let issueRow = try fetchOne("SELECT seq FROM issues WHERE id = ?", [issueID], as: Int64.self)
+    else { return }
+    for tagID in tagIDs.sorted(by: { $0.uuidString < $1.uuidString }) {
+      guard let tagRow = try fetchOne("SELECT seq FROM tags WHERE id = ?", [tagID], as: Int64.self)
+      else { throw TagError.notFound }
+      try execute(
+        "INSERT OR IGNORE INTO issue_tags (issue_seq, tag_seq) VALUES (?, ?)", [issueRow, tagRow])
     }
   }
 

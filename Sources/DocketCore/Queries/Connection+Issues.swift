@@ -8,7 +8,7 @@ extension Connection {
   static let issueColumns = """
     i.id, i.title, i.detail, i.priority, i.completed, i.created, i.modified,
     (SELECT group_concat(t.id || char(31) || t.name, char(30))
-       FROM issue_tags l JOIN tags t ON t.id = l.tag_id WHERE l.issue_id = i.id)
+       FROM issue_tags l JOIN tags t ON t.seq = l.tag_seq WHERE l.issue_seq = i.seq)
     """
 
   static func decodeIssue(_ row: Row) throws -> Issue {
@@ -31,10 +31,12 @@ extension Connection {
   public func fetchIssues(_ request: IssueRequest, limit: Int? = nil, offset: Int = 0) throws
     -> [Issue]
   {
-    let (condition, arguments) = request.whereClause()
-    var sql =
-      "SELECT \(Self.issueColumns) FROM issues i WHERE \(condition) ORDER BY \(request.sort.orderBy)"
-    var allArguments = arguments
+    let clause = try IssueRequestSQL(request, db: self, forPage: limit != nil)
+    var sql = """
+      SELECT \(Self.issueColumns) FROM issues i WHERE \(clause.condition)
+      ORDER BY \(request.sort.orderBy)
+      """
+    var allArguments = clause.arguments
     if let limit {
       sql += " LIMIT ? OFFSET ?"
       allArguments += [limit, offset]
@@ -44,9 +46,9 @@ extension Connection {
 
   /// How many issues `request` selects.
   public func countIssues(_ request: IssueRequest) throws -> Int {
-    let (condition, arguments) = request.whereClause()
-    return try fetchOne("SELECT count(*) FROM issues i WHERE \(condition)", arguments, as: Int.self)
-      ?? 0
+    let clause = try IssueRequestSQL(request, db: self, forPage: false)
+    let sql = "SELECT count(*) FROM issues i WHERE \(clause.condition)"
+    return try fetchOne(sql, clause.arguments, as: Int.self) ?? 0
   }
 
   public func fetchIssue(id: UUID) throws -> Issue? {

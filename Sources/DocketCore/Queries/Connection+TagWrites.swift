@@ -18,7 +18,7 @@ extension Connection {
     guard let normalized = TagName.normalized(name) else { throw TagError.emptyName }
     return try transaction {
       if let existing = try fetchTag(named: normalized) { return (existing, false) }
-      try execute("INSERT INTO tags (id, name, name_key) VALUES (?, ?, '')", [id, normalized])
+      try execute("INSERT INTO tags (id, name) VALUES (?, ?)", [id, normalized])
       return (Tag(id: id, name: normalized), true)
     }
   }

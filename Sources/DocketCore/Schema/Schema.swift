@@ -45,16 +45,24 @@ public enum Schema {
         seq INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
         name TEXT NOT NULL,
-        name_key TEXT NOT NULL
+        name_key TEXT NOT NULL DEFAULT '',
+        -- Derived, kept by the triggers below: how many issues carry the tag, and how many of
+        -- those are open. Never synced.
+        open_count INTEGER NOT NULL DEFAULT 0,
+        total_count INTEGER NOT NULL DEFAULT 0
       );
       CREATE INDEX tags_by_name_key ON tags (name_key);
 
+      -- Links name rows by their local numbers: small, and quick to probe while a page is read
+      -- in sort order. Sync names links by the UUIDs of both ends.
       CREATE TABLE issue_tags (
-        issue_id TEXT NOT NULL REFERENCES issues (id) ON DELETE CASCADE,
-        tag_id TEXT NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
-        PRIMARY KEY (issue_id, tag_id)
-      );
-      CREATE INDEX issue_tags_by_tag ON issue_tags (tag_id, issue_id);
+        issue_seq INTEGER NOT NULL REFERENCES issues (seq) ON DELETE CASCADE,
+        tag_seq INTEGER NOT NULL REFERENCES tags (seq) ON DELETE CASCADE,
+        -- Derived: 1 while the issue is open, so a link that goes away knows what it counted.
+        issue_open INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (issue_seq, tag_seq)
+      ) WITHOUT ROWID;
+      CREATE INDEX issue_tags_by_tag ON issue_tags (tag_seq, issue_seq);
 
       -- Per device, never synced.
       CREATE TABLE settings (
@@ -91,6 +99,26 @@ public enum Schema {
       CREATE TRIGGER issues_stamp_modified AFTER UPDATE OF title, detail, priority, completed ON issues
       WHEN new.modified IS old.modified BEGIN
         UPDATE issues SET modified = docket_now() WHERE seq = new.seq;
+      END;
+
+      CREATE TRIGGER issue_tags_after_insert AFTER INSERT ON issue_tags BEGIN
+        UPDATE issue_tags SET issue_open = (SELECT 1 - completed FROM issues WHERE seq = new.issue_seq)
+          WHERE issue_seq = new.issue_seq AND tag_seq = new.tag_seq;
+        UPDATE tags SET total_count = total_count + 1,
+          open_count = open_count + (SELECT 1 - completed FROM issues WHERE seq = new.issue_seq)
+          WHERE seq = new.tag_seq;
+      END;
+
+      CREATE TRIGGER issue_tags_after_delete AFTER DELETE ON issue_tags BEGIN
+        UPDATE tags SET total_count = total_count - 1, open_count = open_count - old.issue_open
+          WHERE seq = old.tag_seq;
+      END;
+
+      CREATE TRIGGER issues_after_completion AFTER UPDATE OF completed ON issues
+      WHEN new.completed != old.completed BEGIN
+        UPDATE issue_tags SET issue_open = 1 - new.completed WHERE issue_seq = new.seq;
+        UPDATE tags SET open_count = open_count + (CASE new.completed WHEN 1 THEN -1 ELSE 1 END)
+          WHERE seq IN (SELECT tag_seq FROM issue_tags WHERE issue_seq = new.seq);
       END;
 
       CREATE TRIGGER tags_after_write AFTER INSERT ON tags BEGIN

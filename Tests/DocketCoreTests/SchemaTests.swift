@@ -103,3 +103,16 @@ import Testing
     #expect(try Data(contentsOf: newer) == before)
   }
 }
+
+@Suite struct DatabaseFolderTests {
+  @Test func aFolderThatCannotBeMadeIsAClearError() throws {
+    let blocker = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-file-\(UUID().uuidString)")
+    try Data("x".utf8).write(to: blocker)
+    defer { try? FileManager.default.removeItem(at: blocker) }
+    let path = blocker.appendingPathComponent("inside/docket.sqlite").path
+    #expect(throws: DatabaseOpenError.cannotOpen(path: path, reason: "Not a directory")) {
+      _ = try DocketDatabase.open(path: path)
+    }
+  }
+}

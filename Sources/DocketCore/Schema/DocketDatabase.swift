@@ -9,18 +9,25 @@ public enum DocketDatabase {
     path: String, now: @escaping @Sendable () -> Date = { Date() }
   ) throws -> DatabaseQueue {
     let folder = (path as NSString).deletingLastPathComponent
-    if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: folder, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw DatabaseOpenError.cannotOpen(path: path, reason: error.localizedDescription)
-      }
+    if !folder.isEmpty, let reason = createFolder(folder) {
+      throw DatabaseOpenError.cannotOpen(path: path, reason: reason)
     }
     return try DatabaseQueue(path: path, migrator: Schema.migrator) { connection in
       try registerFunctions(connection, now: now)
     }
+  }
+
+  /// Creates `folder` and any missing parents, private to the user. Returns the system's reason
+  /// when it cannot ("Permission denied", "Read-only file system"), nil on success.
+  static func createFolder(_ folder: String) -> String? {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+      return isDirectory.boolValue ? nil : String(cString: strerror(ENOTDIR))
+    }
+    let parent = (folder as NSString).deletingLastPathComponent
+    if !parent.isEmpty, parent != folder, let reason = createFolder(parent) { return reason }
+    if mkdir(folder, 0o700) != 0, errno != EEXIST { return String(cString: strerror(errno)) }
+    return nil
   }
 
   /// A fresh in-memory database built by the same migrations.

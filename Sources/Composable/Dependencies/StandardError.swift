@@ -1,0 +1,7 @@
+import Foundation
+
+extension FileHandle {
+  static func standardErrorWrite(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}

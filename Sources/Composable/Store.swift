@@ -107,14 +107,13 @@ final class RootStore<State, Action: Sendable> {
   private var isReducing = false
   private var observers: [Int: @MainActor () -> Void] = [:]
   private var nextObserverID = 0
-  private var runner: EffectRunner<Action>!
+  private lazy var runner = EffectRunner<Action> { [weak self] action in self?.send(action) }
 
   init<R: Reducer>(initialState: State, reducer: R, dependencies: DependencyValues)
   where R.State == State, R.Action == Action {
     self.state = initialState
     self.reducer = reducer
     self.dependencies = dependencies
-    self.runner = EffectRunner { [weak self] action in self?.send(action) }
   }
 
   isolated deinit {

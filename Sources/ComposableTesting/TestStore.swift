@@ -29,7 +29,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   private let reducer: any Reducer<State, Action>
   private let dependencies: DependencyValues
-  private var runner: EffectRunner<Action>!
+  private lazy var runner = EffectRunner<Action> { [weak self] action in self?.arrive(action) }
   private var received: [Received] = []
   private var origins: [Int: Origin] = [:]
   private var nextOrigin = 0
@@ -68,7 +68,6 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.dependencies = values
     self.state = initialState
     self.reducer = reducer()
-    self.runner = EffectRunner { [weak self] action in self?.arrive(action) }
   }
 
   // Not an isolated deinit: those run without the task's task-local values, and Swift Testing

@@ -22,7 +22,7 @@ format:
 
 test: deps lint
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-xctest
 
 bench: deps
 	$(SWIFT) build -c release --product DocketBench

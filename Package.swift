@@ -18,7 +18,7 @@ let package = Package(
     // Libraries that know nothing of issues.
     .target(name: "Database", dependencies: ["CSQLite"]),
     .target(name: "Localization"),
-    .target(name: "Composable"),
+    .target(name: "Composable", exclude: ["README.md"]),
     .target(name: "ComposableTesting", dependencies: ["Composable"]),
 
     // Docket itself.
@@ -27,6 +27,9 @@ let package = Package(
       dependencies: ["Database", "Localization"],
       resources: [.copy("Resources/Localizable.xcstrings")]
     ),
+    .target(
+      name: "DocketFeatures",
+      dependencies: ["Composable", "DocketCore", "Database", "Localization"]),
     .executableTarget(name: "docket", dependencies: ["DocketCore"]),
     .executableTarget(name: "DocketBench", dependencies: ["DocketCore", "Database"]),
 
@@ -34,6 +37,9 @@ let package = Package(
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
     .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database"]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
+    .testTarget(
+      name: "DocketFeaturesTests",
+      dependencies: ["DocketFeatures", "DocketCore", "Database", "Composable", "ComposableTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -161,7 +161,9 @@ public final class DatabaseQueue: Sendable {
   /// the work to do once the lock is released: finishing the streams that failed.
   private static func refresh(_ state: inout State, changed: Set<String>?) -> [() -> Void] {
     var finishers: [() -> Void] = []
-    for (id, observer) in state.observers {
+    // In the order they were registered, so results reach their consumers in a repeatable order.
+    for id in state.observers.keys.sorted() {
+      guard let observer = state.observers[id] else { continue }
       if let changed, observer.tables.isDisjoint(with: changed) { continue }
       if let error = observer.refresh(state.connection) {
         state.observers[id] = nil

@@ -1,0 +1,222 @@
+import Composable
+import Database
+import DocketCore
+import Foundation
+
+/// Docket's root: the three panes and what is presented over them. Each pane reports what
+/// happened through its delegate actions; the root decides what that means for the others.
+public struct AppFeature: Reducer {
+  public struct State: Equatable, Sendable {
+    public var sidebar: SidebarFeature.State
+    public var list: IssueListFeature.State
+    public var detail: DetailFeature.State?
+    public var awards: AwardsFeature.State?
+
+    /// The panes as the device settings left them.
+    public init(settings: DeviceSettings = DeviceSettings()) {
+      sidebar = SidebarFeature.State(
+        selection: settings.lastFilter, showCompleted: settings.showCompleted,
+        tagSort: settings.tagSort)
+      list = IssueListFeature.State(
+        filter: settings.lastFilter, showCompleted: settings.showCompleted, sort: settings.issueSort
+      )
+    }
+  }
+
+  public enum Action: Equatable, Sendable {
+    /// Starts the panes' observations.
+    case task
+    case sidebar(SidebarFeature.Action)
+    case list(IssueListFeature.Action)
+    case detail(DetailFeature.Action)
+    case awards(AwardsFeature.Action)
+    case failed(String)
+
+    public static let sidebarCase = ActionCase(embed: Action.sidebar) {
+      if case .sidebar(let action) = $0 { action } else { nil }
+    }
+    public static let listCase = ActionCase(embed: Action.list) {
+      if case .list(let action) = $0 { action } else { nil }
+    }
+    public static let detailCase = ActionCase(embed: Action.detail) {
+      if case .detail(let action) = $0 { action } else { nil }
+    }
+    public static let awardsCase = ActionCase(embed: Action.awards) {
+      if case .awards(let action) = $0 { action } else { nil }
+    }
+  }
+
+  @Dependency(\.database) var database
+  @Dependency(\.date) var date
+  @Dependency(\.uuid) var uuid
+  @Dependency(\.localizer) var localizer
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    Scope(state: \.sidebar, action: Action.sidebarCase) { SidebarFeature() }
+    Scope(state: \.list, action: Action.listCase) { IssueListFeature() }
+    Reduce(coordinate)
+      .ifLet(\.detail, action: Action.detailCase) { DetailFeature() }
+      .ifLet(\.awards, action: Action.awardsCase) { AwardsFeature() }
+  }
+
+  func coordinate(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .task:
+      return .merge(.send(.sidebar(.task)), .send(.list(.task)))
+
+    case .sidebar(.delegate(let delegate)):
+      return handle(delegate, &state)
+    case .list(.delegate(let delegate)):
+      return handle(delegate, &state)
+    case .detail(.delegate(let delegate)):
+      return handle(delegate, &state)
+
+    case .awards(.delegate(.close)):
+      state.awards = nil
+      return .none
+
+    case .failed(let message):
+      state.list.errorMessage = message
+      return .none
+
+    case .sidebar, .list, .detail, .awards:
+      return .none
+    }
+  }
+
+  // MARK: What each report means for the other panes
+
+  private func handle(_ delegate: SidebarFeature.Action.Delegate, _ state: inout State) -> Effect<
+    Action
+  > {
+    switch delegate {
+    case .filterChanged(let filter):
+      // A new filter replaces the list and clears the detail.
+      state.detail = nil
+      return .send(.list(.setFilter(filter, showCompleted: state.sidebar.showCompleted)))
+
+    case .showCompletedChanged(let show):
+      if let issue = state.detail?.issue,
+        !state.list.filter.admits(issue, showCompleted: show, now: date.now)
+      {
+        state.detail = nil
+        state.list.selection = nil
+      }
+      return .send(.list(.setFilter(state.sidebar.selection, showCompleted: show)))
+
+    case .tagDeleted(let id):
+      // Deleting the tag that is the current filter moves the selection to Open.
+      guard state.sidebar.selection == .tag(id) else { return .none }
+      state.sidebar.selection = .open
+      state.detail = nil
+      return .merge(
+        .send(.list(.setFilter(.open, showCompleted: state.sidebar.showCompleted))),
+        rememberFilter(.open))
+
+    case .tagCreated, .tagRenamed:
+      // The selection is by id, so a renamed selected tag stays selected; lists follow live.
+      return .none
+
+    case .awardsRequested:
+      guard state.awards == nil else { return .none }
+      state.awards = AwardsFeature.State()
+      return .send(.awards(.task))
+    }
+  }
+
+  private func handle(_ delegate: IssueListFeature.Action.Delegate, _ state: inout State) -> Effect<
+    Action
+  > {
+    switch delegate {
+    case .selectionChanged(let id):
+      guard let id else {
+        state.detail = nil
+        return .none
+      }
+      // Choosing the issue already shown changes nothing.
+      if state.detail?.issue.id == id { return .none }
+      guard let issue = state.list.issues.first(where: { $0.id == id }) else { return .none }
+      state.detail = DetailFeature.State(issue: issue, allTags: state.list.tags)
+      return .send(.detail(.task))
+
+    case .newIssueRequested:
+      return createIssue(&state)
+
+    case .deleteRequested(let id):
+      if state.detail?.issue.id != id {
+        guard let issue = state.list.issues.first(where: { $0.id == id }) else { return .none }
+        state.detail = DetailFeature.State(issue: issue, allTags: state.list.tags)
+        state.detail?.confirmingDelete = true
+        return .send(.detail(.task))
+      }
+      state.detail?.confirmingDelete = true
+      return .none
+    }
+  }
+
+  private func handle(_ delegate: DetailFeature.Action.Delegate, _ state: inout State) -> Effect<
+    Action
+  > {
+    switch delegate {
+    case .saved(let issue), .completionChanged(let issue):
+      // An issue that no longer belongs in the current list is let go by the list and detail.
+      guard !belongs(issue, state) else { return .none }
+      return letGo(issue.id, &state)
+
+    case .deleted(let id), .discarded(let id), .vanished(let id):
+      return letGo(id, &state)
+
+    case .tagCreated:
+      return .none
+    }
+  }
+
+  // MARK: Decisions
+
+  /// A new issue goes into the current filter: under Completed (where an open issue does not
+  /// belong) the filter moves to Open; under a tag, the issue starts with that tag.
+  private func createIssue(_ state: inout State) -> Effect<Action> {
+    var effects: [Effect<Action>] = []
+    if state.sidebar.selection == .completed {
+      state.sidebar.selection = .open
+      effects.append(.send(.list(.setFilter(.open, showCompleted: state.sidebar.showCompleted))))
+      effects.append(rememberFilter(.open))
+    }
+    var tags: [Tag] = []
+    if case .tag(let id) = state.sidebar.selection,
+      let tag = state.sidebar.tags.first(where: { $0.id == id })?.tag
+    {
+      tags = [tag]
+    }
+    let issue = Issue(id: uuid(), created: date.now, tags: tags)
+    state.list.selection = issue.id
+    state.detail = DetailFeature.State(
+      issue: issue, editing: true, isNew: true, allTags: state.list.tags)
+    let database = self.database
+    effects.append(
+      .concatenate(
+        .write(database, localizer, failed: Action.failed) { try $0.insertIssue(issue) },
+        .send(.detail(.task))))
+    return .merge(effects)
+  }
+
+  private func letGo(_ id: UUID, _ state: inout State) -> Effect<Action> {
+    if state.detail?.issue.id == id { state.detail = nil }
+    if state.list.selection == id { state.list.selection = nil }
+    return .none
+  }
+
+  private func belongs(_ issue: Issue, _ state: State) -> Bool {
+    state.list.filter.admits(issue, showCompleted: state.list.showCompleted, now: date.now)
+  }
+
+  private func rememberFilter(_ filter: IssueFilter) -> Effect<Action> {
+    .write(database, localizer, failed: Action.failed) { db in
+      var settings = try db.fetchSettings()
+      settings.lastFilter = filter
+      try db.saveSettings(settings)
+    }
+  }
+}

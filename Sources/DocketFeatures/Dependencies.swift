@@ -1,0 +1,41 @@
+import Composable
+import Database
+import DocketCore
+import Localization
+
+private enum DatabaseKey: DependencyKey {
+  static var liveValue: DatabaseQueue {
+    fatalError("No database: the app sets \\.database when it starts, before any feature runs.")
+  }
+  static var testValue: DatabaseQueue { liveValue }
+  static let name = "database"
+}
+
+extension DependencyValues {
+  /// Docket's database. Features reach it only in effects.
+  public var database: DatabaseQueue {
+    get { self[DatabaseKey.self] }
+    set { self[DatabaseKey.self] = newValue }
+  }
+
+  /// The texts of the run's language.
+  public var localizer: Localizer { DocketStrings.localizer(language: locale.code) }
+}
+
+extension Effect where Action: Sendable {
+  /// Writes to the database in the background. The feature has already shown the change; the
+  /// live observation brings the stored result, and a failure comes back as `failed(message)`.
+  static func write(
+    _ database: DatabaseQueue, _ localizer: Localizer,
+    failed: @escaping @Sendable (String) -> Action,
+    _ body: @escaping @Sendable (Connection) throws -> Void
+  ) -> Effect {
+    .run { send in
+      do {
+        try database.write(body)
+      } catch {
+        await send(failed(localizer.message(for: error)))
+      }
+    }
+  }
+}

@@ -1,0 +1,277 @@
+import Composable
+import Database
+import DocketCore
+import Foundation
+
+/// The detail pane: one issue, to read or to edit. Editing works on a draft; cancel throws the
+/// draft away, save writes only when something changed.
+public struct DetailFeature: Reducer {
+  public struct State: Equatable, Sendable {
+    /// The issue as stored, kept live.
+    public var issue: Issue
+    /// The edited copy while editing; nil in view mode.
+    public var draft: Issue?
+    /// True for an issue created a moment ago and never saved: cancelling discards it.
+    public var isNew: Bool
+    /// Every tag, for the chips of the edit form.
+    public var allTags: [Tag] = []
+    /// The name of a tag being created from the edit form.
+    public var newTagName: String?
+    public var confirmingDelete = false
+    public var errorMessage: String?
+
+    public init(issue: Issue, editing: Bool = false, isNew: Bool = false, allTags: [Tag] = []) {
+      self.issue = issue
+      self.draft = editing ? issue : nil
+      self.isNew = isNew
+      self.allTags = allTags
+    }
+
+    public var isEditing: Bool { draft != nil }
+
+    /// The edit form's chips: the tags the draft carries first, then the others, each by name.
+    public var tagChips: [TagChip] {
+      let assigned = Set((draft ?? issue).tags.map(\.id))
+      let byName = allTags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) }
+      return byName.filter { assigned.contains($0.id) }.map { TagChip(tag: $0, assigned: true) }
+        + byName.filter { !assigned.contains($0.id) }.map { TagChip(tag: $0, assigned: false) }
+    }
+  }
+
+  /// A tag in the edit form, on or off for this issue.
+  public struct TagChip: Equatable, Sendable {
+    public var tag: Tag
+    public var assigned: Bool
+  }
+
+  public enum Action: Equatable, Sendable {
+    /// Starts observing the issue and the tags (the pane appeared).
+    case task
+    case loaded(Issue?, [Tag])
+    case failed(String)
+    /// A write failed after the draft was closed: the draft comes back, so nothing typed is lost.
+    case saveFailed(Issue, String)
+    case editTapped
+    case titleChanged(String)
+    case detailChanged(String)
+    case priorityChanged(Priority)
+    case completedToggled
+    case tagToggled(UUID)
+    case newTagTapped
+    case newTagNameChanged(String)
+    case newTagSubmitted
+    case newTagCancelled
+    case cancelTapped
+    case saveTapped
+    case toggleCompletedTapped
+    case deleteTapped
+    case deleteConfirmed
+    case deleteCancelled
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+      case saved(Issue)
+      case completionChanged(Issue)
+      case deleted(UUID)
+      /// A new issue cancelled before its first save was removed again.
+      case discarded(UUID)
+      case tagCreated(Tag)
+      /// The issue is gone (deleted elsewhere).
+      case vanished(UUID)
+    }
+  }
+
+  enum CancelID {
+    case observation
+  }
+
+  @Dependency(\.database) var database
+  @Dependency(\.uuid) var uuid
+  @Dependency(\.localizer) var localizer
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .task:
+      let database = self.database
+      let id = state.issue.id
+      return .run { send in
+        let snapshots = database.observe { db in
+          DetailSnapshot(issue: try db.fetchIssue(id: id), tags: try db.fetchTags())
+        }
+        for try await snapshot in snapshots {
+          await send(.loaded(snapshot.issue, snapshot.tags))
+        }
+      } catch: { [localizer] error, send in
+        await send(.failed(localizer.message(for: error)))
+      }
+      .cancellable(id: CancelID.observation, cancelInFlight: true)
+
+    case .loaded(let issue, let tags):
+      state.allTags = tags
+      // A tag deleted elsewhere leaves the draft too.
+      let existing = Set(tags.map(\.id))
+      state.draft?.tags.removeAll { !existing.contains($0.id) }
+      guard let issue else {
+        return .merge(
+          .cancel(id: CancelID.observation), .send(.delegate(.vanished(state.issue.id))))
+      }
+      state.issue = issue
+      return .none
+
+    case .failed(let message):
+      state.errorMessage = message
+      return .none
+
+    case .saveFailed(let draft, let message):
+      state.draft = draft
+      state.errorMessage = message
+      return .none
+
+    case .editTapped:
+      guard state.draft == nil else { return .none }
+      state.draft = state.issue
+      state.errorMessage = nil
+      return .none
+
+    case .titleChanged(let title):
+      state.draft?.title = title
+      return .none
+
+    case .detailChanged(let detail):
+      state.draft?.detail = detail
+      return .none
+
+    case .priorityChanged(let priority):
+      state.draft?.priority = priority
+      return .none
+
+    case .completedToggled:
+      state.draft?.completed.toggle()
+      return .none
+
+    case .tagToggled(let id):
+      guard var draft = state.draft else { return .none }
+      if let index = draft.tags.firstIndex(where: { $0.id == id }) {
+        draft.tags.remove(at: index)
+      } else if let tag = state.allTags.first(where: { $0.id == id }) {
+        draft.tags.append(tag)
+        draft.tags.sort { SortKey.fold($0.name) < SortKey.fold($1.name) }
+      }
+      state.draft = draft
+      return .none
+
+    case .newTagTapped:
+      guard state.isEditing else { return .none }
+      state.newTagName = ""
+      return .none
+
+    case .newTagNameChanged(let name):
+      guard state.newTagName != nil else { return .none }
+      state.newTagName = name
+      return .none
+
+    case .newTagCancelled:
+      state.newTagName = nil
+      return .none
+
+    case .newTagSubmitted:
+      guard let typed = state.newTagName else { return .none }
+      state.newTagName = nil
+      guard let name = TagName.normalized(typed), state.draft != nil else { return .none }
+      // A tag of that name (ignoring case) is assigned; otherwise one is created and assigned.
+      if let existing = state.allTags.first(where: { TagName.key($0.name) == TagName.key(name) }) {
+        if state.draft?.tags.contains(existing) == false { assign(existing, to: &state) }
+        return .none
+      }
+      let tag = Tag(id: uuid(), name: name)
+      state.allTags.append(tag)
+      assign(tag, to: &state)
+      return .merge(
+        .send(.delegate(.tagCreated(tag))),
+        .write(database, localizer, failed: Action.failed) {
+          _ = try $0.createTag(named: tag.name, id: tag.id)
+        })
+
+    case .cancelTapped:
+      if state.newTagName != nil {
+        state.newTagName = nil
+        return .none
+      }
+      if state.confirmingDelete {
+        state.confirmingDelete = false
+        return .none
+      }
+      guard state.isEditing else { return .none }
+      state.draft = nil
+      state.errorMessage = nil
+      guard state.isNew else { return .none }
+      let id = state.issue.id
+      return .merge(
+        .cancel(id: CancelID.observation),
+        .send(.delegate(.discarded(id))),
+        .write(database, localizer, failed: Action.failed) { _ = try $0.deleteIssues([id]) })
+
+    case .saveTapped:
+      guard let draft = state.draft else { return .none }
+      state.draft = nil
+      state.errorMessage = nil
+      state.isNew = false
+      // Nothing changed: nothing is written (a new issue is already stored as it is).
+      if draft.hasSameContent(as: state.issue) { return .none }
+      state.issue = draft
+      let database = self.database
+      return .merge(
+        .send(.delegate(.saved(draft))),
+        .run { [localizer] send in
+          do {
+            try database.write { try $0.saveIssue(draft) }
+          } catch {
+            await send(.saveFailed(draft, localizer.message(for: error)))
+          }
+        })
+
+    case .toggleCompletedTapped:
+      guard !state.isEditing else { return .none }
+      state.issue.completed.toggle()
+      let issue = state.issue
+      return .merge(
+        .send(.delegate(.completionChanged(issue))),
+        .write(database, localizer, failed: Action.failed) {
+          try $0.setCompleted(issue.completed, issueIDs: [issue.id])
+        })
+
+    case .deleteTapped:
+      state.confirmingDelete = true
+      return .none
+
+    case .deleteCancelled:
+      state.confirmingDelete = false
+      return .none
+
+    case .deleteConfirmed:
+      guard state.confirmingDelete else { return .none }
+      state.confirmingDelete = false
+      let id = state.issue.id
+      return .merge(
+        .cancel(id: CancelID.observation),
+        .send(.delegate(.deleted(id))),
+        .write(database, localizer, failed: Action.failed) { _ = try $0.deleteIssues([id]) })
+
+    case .delegate:
+      return .none
+    }
+  }
+
+  private func assign(_ tag: Tag, to state: inout State) {
+    state.draft?.tags.append(tag)
+    state.draft?.tags.sort { SortKey.fold($0.name) < SortKey.fold($1.name) }
+  }
+}
+
+/// The issue and the tags, read together.
+struct DetailSnapshot: Equatable, Sendable {
+  var issue: Issue?
+  var tags: [Tag]
+}

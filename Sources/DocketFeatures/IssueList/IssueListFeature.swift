@@ -1,0 +1,291 @@
+import Composable
+import Database
+import DocketCore
+import Foundation
+
+/// The issue list: the issues of the current filter, live, narrowed by the search and ordered by
+/// the sort; selection, new issue and delete requests go to the root.
+public struct IssueListFeature: Reducer {
+  public static let pageSize = 100
+  public static let debounce: Duration = .milliseconds(300)
+
+  public struct State: Equatable, Sendable {
+    public var filter: IssueFilter
+    public var showCompleted: Bool
+    public var sort: IssueSort
+    public var search = SearchField()
+    /// The query the list shows: the last search that parsed.
+    public var query = SearchQuery.empty
+    /// The inline message for a search token with a bad value.
+    public var searchError: String?
+    /// Offered while a `#word` is being typed.
+    public var suggestions: [SearchSuggestion] = []
+    public var highlightedSuggestion = 0
+    /// The first `limit` issues of the list, in order; `total` is how many there are in all.
+    public var issues: [Issue] = []
+    public var total = 0
+    public var limit = IssueListFeature.pageSize
+    public var selection: UUID?
+    public var tags: [Tag] = []
+    public var isSortMenuPresented = false
+    public var errorMessage: String?
+    /// False until the first result arrives (to tell "loading" from "empty").
+    public var hasLoaded = false
+
+    public init(filter: IssueFilter = .open, showCompleted: Bool = true, sort: IssueSort = .default)
+    {
+      self.filter = filter
+      self.showCompleted = showCompleted
+      self.sort = sort
+    }
+
+    public var selectedIssue: Issue? { issues.first { $0.id == selection } }
+  }
+
+  public enum Action: Equatable, Sendable {
+    /// Starts observing the list and the tags (the pane appeared).
+    case task
+    case loaded(IssuePage)
+    case tagsLoaded([Tag])
+    case failed(String)
+    /// Set by the root when the filter or the show-completed switch changed.
+    case setFilter(IssueFilter, showCompleted: Bool)
+    case searchTextChanged(String)
+    case searchDebounced
+    case suggestionHighlighted(Int)
+    case suggestionChosen(SearchSuggestion)
+    case chipRemoved(Int)
+    case searchCleared
+    case sortMenuToggled
+    case sortChosen(IssueSort.Field)
+    case issueTapped(UUID)
+    case selectionCleared
+    case loadMore
+    case newIssueTapped
+    case deleteTapped
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+      case selectionChanged(UUID?)
+      case newIssueRequested
+      case deleteRequested(UUID)
+    }
+  }
+
+  enum CancelID {
+    case observation
+    case tags
+    case debounce
+  }
+
+  @Dependency(\.database) var database
+  @Dependency(\.date) var date
+  @Dependency(\.clock) var clock
+  @Dependency(\.localizer) var localizer
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .task:
+      let database = self.database
+      return .merge(
+        observe(state),
+        .run { send in
+          for try await tags in database.observe({ try $0.fetchTags() }) {
+            await send(.tagsLoaded(tags))
+          }
+        } catch: { [localizer] error, send in
+          await send(.failed(localizer.message(for: error)))
+        }
+        .cancellable(id: CancelID.tags, cancelInFlight: true))
+
+    case .loaded(let page):
+      state.issues = page.issues
+      state.total = page.total
+      state.hasLoaded = true
+      state.errorMessage = nil
+      if let selection = state.selection, !page.issues.contains(where: { $0.id == selection }),
+        page.issues.count < state.limit
+      {
+        // The selected issue left the list (deleted, or changed elsewhere so it no longer fits).
+        state.selection = nil
+        return .send(.delegate(.selectionChanged(nil)))
+      }
+      return .none
+
+    case .tagsLoaded(let tags):
+      state.tags = tags
+      updateSuggestions(&state)
+      return .none
+
+    case .failed(let message):
+      state.errorMessage = message
+      return .none
+
+    case .setFilter(let filter, let showCompleted):
+      guard filter != state.filter || showCompleted != state.showCompleted else { return .none }
+      let filterChanged = filter != state.filter
+      state.filter = filter
+      state.showCompleted = showCompleted
+      state.limit = Self.pageSize
+      if filterChanged {
+        state.issues = []
+        state.total = 0
+        state.hasLoaded = false
+        state.selection = nil
+      }
+      return observe(state)
+
+    case .searchTextChanged(let text):
+      state.search.text = text
+      updateSuggestions(&state)
+      let clock = self.clock
+      return .run { send in
+        try await clock.sleep(for: Self.debounce)
+        await send(.searchDebounced)
+      }
+      .cancellable(id: CancelID.debounce, cancelInFlight: true)
+
+    case .searchDebounced:
+      return applySearch(&state)
+
+    case .suggestionHighlighted(let index):
+      state.highlightedSuggestion = max(0, min(index, state.suggestions.count - 1))
+      return .none
+
+    case .suggestionChosen(let suggestion):
+      state.search.choose(suggestion.token)
+      updateSuggestions(&state)
+      return .merge(.cancel(id: CancelID.debounce), applySearch(&state))
+
+    case .chipRemoved(let index):
+      guard state.search.chips.indices.contains(index) else { return .none }
+      state.search.chips.remove(at: index)
+      updateSuggestions(&state)
+      return .merge(.cancel(id: CancelID.debounce), applySearch(&state))
+
+    case .searchCleared:
+      state.search = SearchField()
+      updateSuggestions(&state)
+      return .merge(.cancel(id: CancelID.debounce), applySearch(&state))
+
+    case .sortMenuToggled:
+      state.isSortMenuPresented.toggle()
+      return .none
+
+    case .sortChosen(let field):
+      state.sort = state.sort.choosing(field)
+      state.isSortMenuPresented = false
+      let sort = state.sort
+      let database = self.database
+      return .merge(
+        observe(state),
+        .run { [localizer] send in
+          do {
+            try database.write { db in
+              var settings = try db.fetchSettings()
+              settings.issueSort = sort
+              try db.saveSettings(settings)
+            }
+          } catch {
+            await send(.failed(localizer.message(for: error)))
+          }
+        })
+
+    case .issueTapped(let id):
+      guard state.selection != id else { return .none }
+      state.selection = id
+      return .send(.delegate(.selectionChanged(id)))
+
+    case .selectionCleared:
+      guard state.selection != nil else { return .none }
+      state.selection = nil
+      return .send(.delegate(.selectionChanged(nil)))
+
+    case .loadMore:
+      guard state.issues.count < state.total else { return .none }
+      state.limit += Self.pageSize
+      return observe(state)
+
+    case .newIssueTapped:
+      return .send(.delegate(.newIssueRequested))
+
+    case .deleteTapped:
+      guard let selection = state.selection else { return .none }
+      return .send(.delegate(.deleteRequested(selection)))
+
+    case .delegate:
+      return .none
+    }
+  }
+
+  /// Parses the search; a good one replaces the query and re-runs the list at once, a bad one
+  /// shows its message and leaves the list as it was.
+  private func applySearch(_ state: inout State) -> Effect<Action> {
+    switch state.search.parse() {
+    case .success(let query):
+      state.searchError = nil
+      guard query != state.query else { return .none }
+      state.query = query
+      state.limit = Self.pageSize
+      return observe(state)
+    case .failure(let error):
+      state.searchError = localizer.message(for: error)
+      return .none
+    }
+  }
+
+  private func updateSuggestions(_ state: inout State) {
+    guard let fragment = state.search.suggestionFragment else {
+      state.suggestions = []
+      state.highlightedSuggestion = 0
+      return
+    }
+    // Chips and tokens typed before the `#` are chosen already.
+    var typed = state.search
+    if let hash = typed.text.lastIndex(of: "#") { typed.text = String(typed.text[..<hash]) }
+    let chosen = (try? SearchParser.parse(typed.fullText)) ?? .empty
+    state.suggestions = SearchSuggestion.suggestions(
+      for: fragment, tags: state.tags, chosen: chosen, localizer: localizer)
+    state.highlightedSuggestion = min(
+      state.highlightedSuggestion, max(0, state.suggestions.count - 1))
+  }
+
+  /// Observes the first `limit` issues of the current request and their total; replaces any
+  /// observation running.
+  private func observe(_ state: State) -> Effect<Action> {
+    let database = self.database
+    let date = self.date
+    let filter = state.filter
+    let query = state.query
+    let sort = state.sort
+    let showCompleted = state.showCompleted
+    let limit = state.limit
+    return .run { send in
+      let pages = database.observe { db in
+        let request = IssueRequest(
+          filter: filter, search: query, sort: sort, showCompleted: showCompleted, now: date.now)
+        return IssuePage(
+          issues: try db.fetchIssues(request, limit: limit), total: try db.countIssues(request))
+      }
+      for try await page in pages {
+        await send(.loaded(page))
+      }
+    } catch: { [localizer] error, send in
+      await send(.failed(localizer.message(for: error)))
+    }
+    .cancellable(id: CancelID.observation, cancelInFlight: true)
+  }
+}
+
+/// The first issues of a list and how many there are in all.
+public struct IssuePage: Equatable, Sendable {
+  public var issues: [Issue]
+  public var total: Int
+
+  public init(issues: [Issue], total: Int) {
+    self.issues = issues
+    self.total = total
+  }
+}

@@ -1,0 +1,95 @@
+import DocketCore
+import Foundation
+import Localization
+
+/// What is typed in the search field: chips (tokens chosen from suggestions) and free text,
+/// which may hold tokens typed by hand.
+public struct SearchField: Equatable, Sendable {
+  public var chips: [String] = []
+  public var text: String = ""
+
+  public init(chips: [String] = [], text: String = "") {
+    self.chips = chips
+    self.text = text
+  }
+
+  /// The whole search as one line of the search syntax.
+  public var fullText: String { (chips + [text]).filter { !$0.isEmpty }.joined(separator: " ") }
+
+  public var isEmpty: Bool { chips.isEmpty && text.trimmingCharacters(in: .whitespaces).isEmpty }
+
+  /// The search understood, or the error of a known key with a bad value.
+  public func parse() -> Result<SearchQuery, SearchSyntaxError> {
+    Result { () throws(SearchSyntaxError) in try SearchParser.parse(fullText) }
+  }
+
+  /// The word after the last `#`, when the text ends in one being typed: what suggestions narrow by.
+  public var suggestionFragment: String? {
+    guard let hash = text.lastIndex(of: "#") else { return nil }
+    let fragment = text[text.index(after: hash)...]
+    guard !fragment.contains(where: \.isWhitespace) else { return nil }
+    let before = text[..<hash]
+    guard before.isEmpty || before.last?.isWhitespace == true else { return nil }
+    return String(fragment)
+  }
+
+  /// Turns the `#fragment` being typed into a chip for `token`.
+  public mutating func choose(_ token: String) {
+    if let hash = text.lastIndex(of: "#") {
+      text = String(text[..<hash])
+      while text.last?.isWhitespace == true { text.removeLast() }
+    }
+    if !chips.contains(token) { chips.append(token) }
+  }
+}
+
+/// A token offered while typing `#`.
+public struct SearchSuggestion: Equatable, Hashable, Sendable {
+  public enum Kind: Equatable, Hashable, Sendable {
+    case tag
+    case priority
+    case status
+  }
+
+  public var kind: Kind
+  /// What is shown: the tag's name, or the priority or status in the user's language.
+  public var label: String
+  /// The search token it becomes (`tag:"UI Design"`, `priority:high`, `is:open`).
+  public var token: String
+
+  public init(kind: Kind, label: String, token: String) {
+    self.kind = kind
+    self.label = label
+    self.token = token
+  }
+
+  /// Tags (by name), then priorities, then statuses, whose name contains `fragment` (ignoring
+  /// case and accents, in the label or the English token), leaving out tokens already chosen.
+  public static func suggestions(
+    for fragment: String, tags: [Tag], chosen: SearchQuery, localizer: Localizer
+  ) -> [SearchSuggestion] {
+    let needle = SortKey.fold(fragment)
+    func matches(_ names: String...) -> Bool {
+      needle.isEmpty || names.contains { SortKey.fold($0).contains(needle) }
+    }
+    let chosenTags = Set((chosen.tags + chosen.excludedTags).map(TagName.key))
+    let tagSuggestions = tags.filter {
+      !chosenTags.contains(TagName.key($0.name)) && matches($0.name)
+    }
+    .map {
+      SearchSuggestion(kind: .tag, label: $0.name, token: SearchQuery(tags: [$0.name]).tokens[0])
+    }
+    let prioritySuggestions = Priority.allCases.reversed()
+      .filter { !chosen.priorities.contains($0) && matches(localizer.name(of: $0), $0.name) }
+      .map {
+        SearchSuggestion(
+          kind: .priority, label: localizer.name(of: $0), token: "priority:\($0.name)")
+      }
+    let statusSuggestions = SearchQuery.Status.allCases
+      .filter { !chosen.statuses.contains($0) && matches(localizer.name(of: $0), $0.rawValue) }
+      .map {
+        SearchSuggestion(kind: .status, label: localizer.name(of: $0), token: "is:\($0.rawValue)")
+      }
+    return tagSuggestions + prioritySuggestions + statusSuggestions
+  }
+}

@@ -1,0 +1,129 @@
+import Composable
+import ComposableTesting
+import Database
+import DocketCore
+import Foundation
+import Synchronization
+
+@testable import DocketFeatures
+
+// Swift Testing has types of these names too; in these tests they mean Docket's.
+typealias Tag = DocketCore.Tag
+typealias Issue = DocketCore.Issue
+
+/// A clock for the database's stamps and the features' dates, moved only by the test.
+final class TestTime: Sendable {
+  private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+  var now: Date { current.withLock { $0 } }
+  func advance(by seconds: TimeInterval) {
+    current.withLock { $0 = $0.addingTimeInterval(seconds) }
+  }
+}
+
+/// A database for one test, with fixtures whose ids start with `f` (the features' own new ids
+/// come from the incrementing generator, starting at 0).
+struct Fixture {
+  static let day: TimeInterval = 24 * 60 * 60
+  let time = TestTime()
+  let queue: DatabaseQueue
+  private let counter = Counter()
+  let folder: URL?
+
+  /// An in-memory database, or a file (for tests with a second connection).
+  init(onDisk: Bool = false) throws {
+    let time = self.time
+    if onDisk {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "docket-features-\(UUID().uuidString)")
+      self.folder = folder
+      queue = try DocketDatabase.open(path: folder.appendingPathComponent("docket.sqlite").path) {
+        time.now
+      }
+    } else {
+      folder = nil
+      queue = try DocketDatabase.inMemory { time.now }
+    }
+  }
+
+  var now: Date { time.now }
+
+  func nextID() -> UUID {
+    let value = counter.next()
+    return UUID(uuidString: String(format: "f0000000-0000-0000-0000-%012x", value))!
+  }
+
+  @discardableResult
+  func tag(_ name: String) throws -> Tag {
+    let tag = Tag(id: nextID(), name: name)
+    try queue.write { _ = try $0.createTag(named: name, id: tag.id) }
+    return tag
+  }
+
+  @discardableResult
+  func issue(
+    _ title: String, priority: Priority = .low, completed: Bool = false, daysAgo: Double = 1,
+    tags: [Tag] = []
+  ) throws -> Issue {
+    let issue = Issue(
+      id: nextID(), title: title, priority: priority, completed: completed,
+      created: now.addingTimeInterval(-daysAgo * Self.day), tags: tags)
+    try queue.write { try $0.insertIssue(issue) }
+    return issue
+  }
+
+  func stored(_ id: UUID) throws -> Issue? { try queue.read { try $0.fetchIssue(id: id) } }
+
+  func settings() throws -> DeviceSettings { try queue.read { try $0.fetchSettings() } }
+
+  /// A second connection to the same file, standing in for another process.
+  func otherProcess() throws -> Connection {
+    let connection = try Connection(path: queue.path)
+    let time = self.time
+    try connection.createFunction("docket_now", argumentCount: 0, deterministic: false) { _ in
+      .real(time.now.timeIntervalSince1970)
+    }
+    try connection.createFunction("docket_sort_key", argumentCount: 1, deterministic: true) {
+      arguments in
+      guard case .text(let text) = arguments[0] else { return .text("") }
+      return .text(SortKey.fold(text))
+    }
+    try connection.createFunction("docket_tag_key", argumentCount: 1, deterministic: true) {
+      arguments in
+      guard case .text(let text) = arguments[0] else { return .text("") }
+      return .text(TagName.key(text))
+    }
+    return connection
+  }
+}
+
+extension Fixture {
+  /// Sets every dependency the features use: this database, its time, incrementing ids, a test
+  /// clock and English.
+  func dependencies(clock: TestClock = TestClock()) -> (inout DependencyValues) -> Void {
+    let time = self.time
+    let queue = self.queue
+    return {
+      $0.database = queue
+      $0.date = DateGenerator { time.now }
+      $0.uuid = .incrementing
+      $0.clock = clock
+      $0.locale = "en"
+    }
+  }
+}
+
+/// `00000000-0000-0000-0000-00000000000n`: the n-th id a feature makes in a test.
+func generatedID(_ number: Int) -> UUID {
+  UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", number))!
+}
+
+/// Counts up, from any thread.
+final class Counter: Sendable {
+  private let value = Mutex(0)
+  func next() -> Int {
+    value.withLock { value in
+      value += 1
+      return value
+    }
+  }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes values out as indented trees and compares two of them, for failure messages a person
 /// can read: only what differs is shown, as `−` expected and `+` actual lines.
 enum ValueTree {
@@ -6,9 +8,17 @@ enum ValueTree {
     let pad = String(repeating: "  ", count: indent)
     let prefix = pad + (label.map { "\($0): " } ?? "")
     let mirror = Mirror(reflecting: value)
+    if mirror.displayStyle == .optional {
+      guard let wrapped = mirror.children.first else { return [prefix + "nil"] }
+      return lines(wrapped.value, label: label, indent: indent)
+    }
+    if value is Date || value is URL {
+      return [prefix + String(describing: value)]
+    }
     switch mirror.displayStyle {
     case .struct?, .class?:
-      if mirror.children.isEmpty { return [prefix + typeName(value) + "()"] }
+      // A value type that shows no fields (UUID, for one) reads best as its description.
+      if mirror.children.isEmpty { return [prefix + leaf(value)] }
       return [prefix + typeName(value) + "("]
         + mirror.children.flatMap { lines($0.value, label: $0.label, indent: indent + 1) }
         + [pad + ")"]

@@ -49,8 +49,9 @@ public struct DetailFeature: Reducer {
     case task
     case loaded(Issue?, [Tag])
     case failed(String)
-    /// A write failed after the draft was closed: the draft comes back, so nothing typed is lost.
-    case saveFailed(Issue, String)
+    /// A save failed after the draft was closed: the stored issue and the draft come back, so
+    /// nothing typed is lost.
+    case saveFailed(draft: Issue, stored: Issue, message: String)
     case editTapped
     case titleChanged(String)
     case detailChanged(String)
@@ -124,7 +125,8 @@ public struct DetailFeature: Reducer {
       state.errorMessage = message
       return .none
 
-    case .saveFailed(let draft, let message):
+    case .saveFailed(let draft, let stored, let message):
+      state.issue = stored
       state.draft = draft
       state.errorMessage = message
       return .none
@@ -220,6 +222,7 @@ public struct DetailFeature: Reducer {
       state.isNew = false
       // Nothing changed: nothing is written (a new issue is already stored as it is).
       if draft.hasSameContent(as: state.issue) { return .none }
+      let stored = state.issue
       state.issue = draft
       let database = self.database
       return .merge(
@@ -228,7 +231,8 @@ public struct DetailFeature: Reducer {
           do {
             try database.write { try $0.saveIssue(draft) }
           } catch {
-            await send(.saveFailed(draft, localizer.message(for: error)))
+            await send(
+              .saveFailed(draft: draft, stored: stored, message: localizer.message(for: error)))
           }
         })
 

@@ -18,6 +18,8 @@ let package = Package(
     // Libraries that know nothing of issues.
     .target(name: "Database", dependencies: ["CSQLite"]),
     .target(name: "Localization"),
+    .target(name: "CTerminal"),
+    .target(name: "Terminal", dependencies: ["CTerminal"]),
     .target(name: "Composable", exclude: ["README.md"]),
     .target(name: "ComposableTesting", dependencies: ["Composable"]),
 
@@ -30,13 +32,18 @@ let package = Package(
     .target(
       name: "DocketFeatures",
       dependencies: ["Composable", "DocketCore", "Database", "Localization"]),
-    .executableTarget(name: "docket", dependencies: ["DocketCore"]),
+    .target(
+      name: "DocketCLI", dependencies: ["DocketCore", "Database", "Localization", "Terminal"]),
+    .executableTarget(name: "docket", dependencies: ["DocketCLI"]),
     .executableTarget(name: "DocketBench", dependencies: ["DocketCore", "Database"]),
 
     .testTarget(name: "DatabaseTests", dependencies: ["Database"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database"]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
+    .testTarget(
+      name: "DocketCLITests", dependencies: ["DocketCLI", "DocketCore", "Database", "docket"]),
     .testTarget(
       name: "DocketFeaturesTests",
       dependencies: ["DocketFeatures", "DocketCore", "Database", "Composable", "ComposableTesting"]),

@@ -1,4 +1,5 @@
 import Database
+import Foundation
 import Localization
 
 /// The words for Docket's values and errors, in the localizer's language.
@@ -61,5 +62,21 @@ extension Localizer {
     default:
       return self("error.unexpected", .string(String(describing: error)))
     }
+  }
+}
+
+extension Localizer {
+  /// How long ago `date` was, in words: "just now", "5 minutes ago", "vor 3 Tagen".
+  public func relativeTime(_ date: Date, now: Date) -> String {
+    let seconds = now.timeIntervalSince(date)
+    if seconds < 60 { return self("time.justNow") }
+    let minutes = Int(seconds / 60)
+    if minutes < 60 { return self("time.minutesAgo", .integer(minutes)) }
+    let hours = minutes / 60
+    if hours < 24 { return self("time.hoursAgo", .integer(hours)) }
+    let days = hours / 24
+    if days < 30 { return self("time.daysAgo", .integer(days)) }
+    if days < 365 { return self("time.monthsAgo", .integer(days / 30)) }
+    return self("time.yearsAgo", .integer(days / 365))
   }
 }

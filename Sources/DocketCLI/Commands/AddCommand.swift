@@ -1,0 +1,58 @@
+import Database
+import DocketCore
+import Foundation
+import Localization
+
+/// `docket add TITLE [--detail TEXT] [--priority P] [--tag NAME]... [--completed]`
+struct AddCommand {
+  let context: CommandContext
+
+  func run() throws {
+    let arguments = context.arguments
+    let l10n = context.l10n
+    let title = arguments.arguments.joined(separator: " ").trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    guard !title.isEmpty else { throw CommandFailure.usage(l10n("error.add.emptyTitle")) }
+    let priority = try PriorityOption.read(arguments, l10n) ?? .low
+    let tagNames = try arguments.values("tag").map { name in
+      guard let normalized = TagName.normalized(name) else {
+        throw CommandFailure.usage(l10n("error.tag.emptyName"))
+      }
+      return normalized
+    }
+    let database = try context.database()
+    let now = context.now
+    let (issue, reference) = try database.write { db -> (Issue, String) in
+      var tags: [Tag] = []
+      for name in tagNames
+      where !tags.contains(where: { TagName.key($0.name) == TagName.key(name) }) {
+        tags.append(try db.createTag(named: name, id: UUID()).tag)
+      }
+      let issue = Issue(
+        id: UUID(), title: title, detail: arguments.value("detail") ?? "", priority: priority,
+        completed: arguments.has("completed"), created: now,
+        tags: tags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) })
+      try db.insertIssue(issue)
+      return (issue, try db.references(for: [issue.id])[issue.id] ?? IssueReference.hex(issue.id))
+    }
+    if context.json {
+      context.printJSON(IssueOutput.json(issue, reference: reference))
+    } else {
+      context.console.line(reference)
+    }
+  }
+}
+
+/// `--priority low|medium|high` (also `l`, `m`, `h`).
+enum PriorityOption {
+  static func read(_ arguments: ParsedArguments, _ l10n: Localization.Localizer) throws -> Priority?
+  {
+    guard let value = arguments.value("priority") else { return nil }
+    guard let priority = Priority(name: value) else {
+      throw CommandFailure.usage(
+        UsageText.message(
+          for: .badValue(option: "--priority", value: value, allowed: "low, medium, high"), l10n))
+    }
+    return priority
+  }
+}

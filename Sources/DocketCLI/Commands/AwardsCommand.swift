@@ -1,0 +1,61 @@
+import Database
+import DocketCore
+import Foundation
+
+/// `docket awards`: every award, unlocked or locked.
+struct AwardsCommand {
+  let context: CommandContext
+
+  func run() throws {
+    let counts = try context.database().read { try $0.awardCounts() }
+    let statuses = AwardStatus.all(for: counts)
+    let l10n = context.l10n
+    if context.json {
+      context.printJSON(
+        .array(
+          statuses.map { status in
+            .object([
+              ("id", .string(status.award.id)),
+              ("criterion", .string(status.award.criterion.rawValue)),
+              ("value", .number(status.award.value)),
+              ("name", .string(l10n.name(of: status.award))),
+              ("description", .string(l10n.description(of: status.award))),
+              ("unlocked", .bool(status.unlocked)),
+            ])
+          }))
+      return
+    }
+    var table = Table(columns: [
+      Table.Column(header: ""), Table.Column(header: l10n("table.award")),
+      Table.Column(header: l10n("table.description"), shrinks: true, minimumWidth: 10),
+    ])
+    for status in statuses {
+      table.rows.append([
+        status.unlocked ? Table.Cell(text: "★", style: .done) : Table.Cell(text: "·", style: .dim),
+        Table.Cell(text: l10n.name(of: status.award), style: status.unlocked ? .plain : .dim),
+        Table.Cell(
+          text: l10n.description(of: status.award)
+            + (status.unlocked ? "" : " (" + l10n("awards.locked") + ")"),
+          style: .dim),
+      ])
+    }
+    var lines = table.render(
+      width: context.console.width, colors: context.console.colors, headers: false)
+    lines.append(
+      l10n("awards.summary", .integer(statuses.filter(\.unlocked).count), .integer(statuses.count)))
+    context.console.line(lines.joined(separator: "\n"))
+  }
+}
+
+/// `docket sample-data`: a small varied sample in an empty database.
+struct SampleDataCommand {
+  let context: CommandContext
+
+  func run() throws {
+    let database = try context.database()
+    let now = context.now
+    let count = try database.write { try SampleData.insert(into: $0, now: now, makeID: { UUID() }) }
+    let tags = try database.read { try $0.fetchTags().count }
+    context.console.line(context.l10n("sample.added", .integer(count), .integer(tags)))
+  }
+}

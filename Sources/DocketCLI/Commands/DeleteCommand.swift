@@ -1,0 +1,34 @@
+import Database
+import DocketCore
+import Foundation
+
+/// `docket delete REF... [--yes]`: asks first on a terminal; refuses without `--yes` otherwise.
+struct DeleteCommand {
+  let context: CommandContext
+
+  func run() throws {
+    let l10n = context.l10n
+    let database = try context.database()
+    let (issues, references) = try database.read { db in
+      let issues = try context.resolveAll(context.arguments.arguments, in: db)
+      return (issues, try db.references(for: issues.map(\.id)))
+    }
+    if !context.arguments.has("yes") {
+      guard context.console.inputIsTerminal else {
+        throw CommandFailure.usage(l10n("error.delete.needsYes"))
+      }
+      for issue in issues {
+        context.console.line("  \(references[issue.id] ?? "")  \(issue.title)")
+      }
+      guard context.confirm(l10n("delete.confirm", .integer(issues.count))) else {
+        context.console.line(l10n("delete.cancelled"))
+        return
+      }
+    }
+    try database.write { try $0.deleteIssues(issues.map(\.id)) }
+    for issue in issues {
+      context.console.line(
+        l10n("delete.done", .string(references[issue.id] ?? ""), .string(issue.title)))
+    }
+  }
+}

@@ -1,0 +1,221 @@
+import Database
+import DocketCore
+import Foundation
+import Localization
+
+/// `docket edit REF [--title T] [--detail D] [--priority P] [--tag NAME|+NAME|-NAME]...`; with no
+/// field option, `$VISUAL` or `$EDITOR` on a text form of the issue.
+struct EditCommand {
+  let context: CommandContext
+
+  func run() throws {
+    let arguments = context.arguments
+    let l10n = context.l10n
+    let database = try context.database()
+    let stored = try database.read { try context.resolve(arguments.arguments[0], in: $0) }
+    let fieldOptions = ["title", "detail", "priority", "tag"]
+    var edited: EditedIssue
+    if fieldOptions.contains(where: arguments.has) {
+      edited = EditedIssue(issue: stored)
+      if let title = arguments.value("title") {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw CommandFailure.usage(l10n("error.add.emptyTitle")) }
+        edited.title = trimmed
+      }
+      if let detail = arguments.value("detail") { edited.detail = detail }
+      if let priority = try PriorityOption.read(arguments, l10n) { edited.priority = priority }
+      for change in arguments.values("tag") {
+        if change.hasPrefix("-") {
+          let name = String(change.dropFirst())
+          edited.tagNames.removeAll { TagName.key($0) == TagName.key(name) }
+        } else {
+          let name = change.hasPrefix("+") ? String(change.dropFirst()) : change
+          guard let normalized = TagName.normalized(name) else {
+            throw CommandFailure.usage(l10n("error.tag.emptyName"))
+          }
+          if !edited.tagNames.contains(where: { TagName.key($0) == TagName.key(normalized) }) {
+            edited.tagNames.append(normalized)
+          }
+        }
+      }
+    } else {
+      guard let fromEditor = try EditorSession(context: context).edit(stored) else {
+        context.console.writeError(l10n("edit.unchanged") + "\n")
+        return
+      }
+      edited = fromEditor
+    }
+
+    let (issue, reference, changed) = try database.write { db -> (Issue, String, Bool) in
+      var tags: [Tag] = []
+      for name in edited.tagNames {
+        tags.append(try db.createTag(named: name, id: UUID()).tag)
+      }
+      var issue = stored
+      issue.title = edited.title
+      issue.detail = edited.detail
+      issue.priority = edited.priority
+      issue.completed = edited.completed
+      issue.tags = tags
+      let changed = try db.saveIssue(issue)
+      let saved = try db.fetchIssue(id: issue.id) ?? issue
+      return (
+        saved, try db.references(for: [issue.id])[issue.id] ?? IssueReference.hex(issue.id), changed
+      )
+    }
+    if context.json {
+      context.printJSON(IssueOutput.json(issue, reference: reference))
+    } else if changed {
+      context.console.line(reference)
+    } else {
+      context.console.writeError(l10n("edit.unchanged") + "\n")
+    }
+  }
+}
+
+/// The fields a person edits, with tags by name (new names become tags when saved).
+struct EditedIssue: Equatable {
+  var title: String
+  var detail: String
+  var priority: Priority
+  var completed: Bool
+  var tagNames: [String]
+
+  init(issue: Issue) {
+    title = issue.title
+    detail = issue.detail
+    priority = issue.priority
+    completed = issue.completed
+    tagNames = issue.tags.map(\.name)
+  }
+}
+
+/// The text form of an issue for an editor: a few `Field: value` lines, a blank line, then the
+/// detail. Lines starting with `#` before the fields are instructions and are ignored.
+enum IssueTextForm {
+  struct ParseError: Error, Equatable {
+    var line: Int
+    var reason: String
+  }
+
+  static func text(_ issue: EditedIssue, l10n: Localizer) -> String {
+    let instructions = l10n("edit.instructions").split(separator: "\n").map { "# " + $0 }
+    return
+      (instructions + [
+        "Title: " + issue.title,
+        "Priority: " + issue.priority.name,
+        "Completed: " + (issue.completed ? "yes" : "no"),
+        "Tags: " + issue.tagNames.joined(separator: ", "),
+        "",
+      ]).joined(separator: "\n") + "\n" + issue.detail
+      + (issue.detail.isEmpty || issue.detail.hasSuffix("\n") ? "" : "\n")
+  }
+
+  static func parse(_ text: String, l10n: Localizer) throws(ParseError) -> EditedIssue {
+    var lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+    var number = 0
+    while let first = lines.first,
+      first.hasPrefix("#")
+        || (first.trimmingCharacters(in: .whitespaces).isEmpty && number == 0 && lines.count > 1
+          && lines[1].hasPrefix("#"))
+    {
+      lines.removeFirst()
+      number += 1
+    }
+    var fields: [String: String] = [:]
+    while let line = lines.first, !line.trimmingCharacters(in: .whitespaces).isEmpty {
+      lines.removeFirst()
+      number += 1
+      guard let colon = line.firstIndex(of: ":") else {
+        throw ParseError(line: number, reason: l10n("error.form.noColon", .string(line)))
+      }
+      let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+      let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      guard ["title", "priority", "completed", "tags"].contains(key) else {
+        throw ParseError(
+          line: number, reason: l10n("error.form.unknownField", .string(String(line[..<colon]))))
+      }
+      fields[key] = value
+    }
+    if !lines.isEmpty { lines.removeFirst() }
+    var detail = lines.joined(separator: "\n")
+    while detail.hasSuffix("\n") { detail.removeLast() }
+
+    guard let title = fields["title"], !title.isEmpty else {
+      throw ParseError(line: number, reason: l10n("error.form.noTitle"))
+    }
+    let priorityText = fields["priority"] ?? "low"
+    guard let priority = Priority(name: priorityText) else {
+      throw ParseError(line: number, reason: l10n("error.form.badPriority", .string(priorityText)))
+    }
+    let completedText = (fields["completed"] ?? "no").lowercased()
+    let completed: Bool
+    switch completedText {
+    case "yes", "y", "true", "ja", "j": completed = true
+    case "no", "n", "false", "nein": completed = false
+    default:
+      throw ParseError(
+        line: number, reason: l10n("error.form.badCompleted", .string(completedText)))
+    }
+    var tagNames: [String] = []
+    for part in (fields["tags"] ?? "").split(separator: ",") {
+      guard let name = TagName.normalized(String(part)) else { continue }
+      if !tagNames.contains(where: { TagName.key($0) == TagName.key(name) }) {
+        tagNames.append(name)
+      }
+    }
+    var issue = EditedIssue(issue: Issue(id: UUID(), created: Date()))
+    issue.title = title
+    issue.detail = detail
+    issue.priority = priority
+    issue.completed = completed
+    issue.tagNames = tagNames
+    return issue
+  }
+}
+
+/// Runs the user's editor on the text form in a private temporary file.
+struct EditorSession {
+  let context: CommandContext
+
+  /// The edited fields, or nil when the file came back unchanged.
+  func edit(_ issue: Issue) throws -> EditedIssue? {
+    let l10n = context.l10n
+    let original = EditedIssue(issue: issue)
+    let text = IssueTextForm.text(original, l10n: l10n)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-edit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("issue-\(IssueReference.hex(issue.id).prefix(8)).txt")
+    try Data(text.utf8).write(to: file)
+
+    let editor =
+      context.environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? context.environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    // The editor may carry arguments (`code --wait`), so the shell splits it.
+    process.arguments = ["-c", editor + " \"$1\"", "docket-editor", file.path]
+    do {
+      try process.run()
+    } catch {
+      throw CommandFailure.failed(l10n("error.editor.failed", .string(editor), .integer(127)))
+    }
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw CommandFailure.failed(
+        l10n("error.editor.failed", .string(editor), .integer(Int(process.terminationStatus))))
+    }
+    let edited = try String(contentsOf: file, encoding: .utf8)
+    if edited == text { return nil }
+    do {
+      let parsed = try IssueTextForm.parse(edited, l10n: l10n)
+      return parsed == original ? nil : parsed
+    } catch {
+      throw CommandFailure.failed(
+        l10n("error.form.unreadable", .string(error.reason), .integer(error.line)))
+    }
+  }
+}

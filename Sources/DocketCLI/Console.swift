@@ -1,0 +1,66 @@
+import Foundation
+import Terminal
+
+/// Where the command line reads and writes, and what it is connected to.
+public struct Console: Sendable {
+  public var write: @Sendable (String) -> Void
+  public var writeError: @Sendable (String) -> Void
+  /// A line typed by the user (for confirmations), or nil at the end of input.
+  public var readLine: @Sendable () -> String?
+  public var outputIsTerminal: Bool
+  public var inputIsTerminal: Bool
+  /// The terminal's columns, when output goes to a terminal.
+  public var width: Int?
+  public var colors: Bool
+
+  public init(
+    write: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
+    readLine: @escaping @Sendable () -> String?, outputIsTerminal: Bool, inputIsTerminal: Bool,
+    width: Int?,
+    colors: Bool
+  ) {
+    self.write = write
+    self.writeError = writeError
+    self.readLine = readLine
+    self.outputIsTerminal = outputIsTerminal
+    self.inputIsTerminal = inputIsTerminal
+    self.width = width
+    self.colors = colors
+  }
+
+  /// The process's own standard input, output and error.
+  public static func standard(environment: [String: String]) -> Console {
+    let isTerminal = TerminalInfo.isTerminal(STDOUT_FILENO)
+    let columns =
+      TerminalInfo.size(of: STDOUT_FILENO)?.columns ?? environment["COLUMNS"].flatMap(Int.init)
+    return Console(
+      write: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+      writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+      readLine: { Swift.readLine(strippingNewline: true) },
+      outputIsTerminal: isTerminal, inputIsTerminal: TerminalInfo.isTerminal(STDIN_FILENO),
+      width: isTerminal ? columns : nil,
+      colors: TerminalInfo.wantsColor(STDOUT_FILENO, environment: environment))
+  }
+
+  func line(_ text: String = "") { write(text + "\n") }
+}
+
+/// How a command ends badly: the message and the exit status.
+struct CommandFailure: Error {
+  enum Status: Int32 {
+    /// The operation failed (database, I/O, editor).
+    case failed = 1
+    /// The command line was wrong (unknown command or option, bad value, unknown reference).
+    case usage = 2
+  }
+
+  var status: Status
+  var message: String
+
+  static func usage(_ message: String) -> CommandFailure {
+    CommandFailure(status: .usage, message: message)
+  }
+  static func failed(_ message: String) -> CommandFailure {
+    CommandFailure(status: .failed, message: message)
+  }
+}

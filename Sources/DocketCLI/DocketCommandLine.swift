@@ -1,0 +1,144 @@
+import Database
+import DocketCore
+import Foundation
+import Localization
+
+/// Docket's command line: parses the words, runs the command, and returns the exit status.
+/// Errors are one line on standard error that says what was wrong and what to do.
+public struct DocketCommandLine {
+  let words: [String]
+  let environment: [String: String]
+  let console: Console
+  let now: Date
+
+  public init(
+    arguments: [String], environment: [String: String], console: Console, now: Date = Date()
+  ) {
+    self.words = arguments
+    self.environment = environment
+    self.console = console
+    self.now = now
+  }
+
+  /// Runs the command line and returns the exit status: 0 success, 1 the operation failed,
+  /// 2 the command line was wrong.
+  public func run() -> Int32 {
+    let l10n = DocketStrings.localizer(explicit: languageFlag(), environment: environment)
+    do {
+      let parsed: ParsedArguments
+      do {
+        parsed = try ArgumentParser.parse(words)
+      } catch {
+        throw CommandFailure.usage(UsageText.message(for: error, l10n))
+      }
+      if let language = parsed.value("lang"), !DocketStrings.supportedLanguages.contains(language) {
+        throw CommandFailure.usage(
+          UsageText.message(
+            for: .badValue(option: "--lang", value: language, allowed: "en, de"), l10n))
+      }
+      let context = CommandContext(
+        arguments: parsed, environment: environment, console: console, l10n: l10n, now: now)
+      try context.dispatch()
+      return 0
+    } catch let failure as CommandFailure {
+      console.writeError("docket: " + failure.message + "\n")
+      return failure.status.rawValue
+    } catch {
+      console.writeError("docket: " + l10n.message(for: error) + "\n")
+      return CommandFailure.Status.failed.rawValue
+    }
+  }
+
+  /// `--lang` is read before parsing, so that even errors about the command line are in the
+  /// language asked for.
+  private func languageFlag() -> String? {
+    for (index, word) in words.enumerated() {
+      if word == "--" { return nil }
+      if word.hasPrefix("--lang=") { return String(word.dropFirst(7)) }
+      if word == "--lang", index + 1 < words.count { return words[index + 1] }
+    }
+    return nil
+  }
+}
+
+/// Everything a command needs: its arguments, the console, the texts, and (opened on first use)
+/// the database.
+final class CommandContext {
+  let arguments: ParsedArguments
+  let environment: [String: String]
+  let console: Console
+  let l10n: Localizer
+  let now: Date
+  private var openedDatabase: DatabaseQueue?
+
+  init(
+    arguments: ParsedArguments, environment: [String: String], console: Console, l10n: Localizer,
+    now: Date
+  ) {
+    self.arguments = arguments
+    self.environment = environment
+    self.console = console
+    self.l10n = l10n
+    self.now = now
+  }
+
+  var json: Bool { arguments.has("json") }
+
+  var databasePath: String {
+    DatabaseLocation.path(flag: arguments.value("db"), environment: environment)
+  }
+
+  /// The database, opened (and created or migrated) on first use.
+  func database() throws -> DatabaseQueue {
+    if let openedDatabase { return openedDatabase }
+    let queue = try DocketDatabase.open(path: databasePath)
+    openedDatabase = queue
+    return queue
+  }
+
+  func dispatch() throws {
+    if arguments.path.isEmpty {
+      if arguments.has("version") {
+        console.line("docket \(DocketVersion.current)")
+      } else {
+        HelpCommand(context: self).general()
+      }
+      return
+    }
+    if arguments.has("help") {
+      try HelpCommand(context: self).command(arguments.path)
+      return
+    }
+    switch arguments.path {
+    case ["add"]: try AddCommand(context: self).run()
+    case ["list"]: try ListCommand(context: self).run()
+    case ["show"]: try ShowCommand(context: self).run()
+    case ["edit"]: try EditCommand(context: self).run()
+    case ["close"]: try CompletionCommand(context: self, completed: true).run()
+    case ["reopen"]: try CompletionCommand(context: self, completed: false).run()
+    case ["delete"]: try DeleteCommand(context: self).run()
+    case ["tag", "list"]: try TagCommands(context: self).list()
+    case ["tag", "add"]: try TagCommands(context: self).add()
+    case ["tag", "rename"]: try TagCommands(context: self).rename()
+    case ["tag", "delete"]: try TagCommands(context: self).delete()
+    case ["awards"]: try AwardsCommand(context: self).run()
+    case ["sample-data"]: try SampleDataCommand(context: self).run()
+    case ["completions"]: try CompletionsCommand(context: self).run()
+    case ["help"]: try HelpCommand(context: self).command(arguments.arguments)
+    case ["sync"], ["remote"], ["import"], ["export"]:
+      throw CommandFailure.failed(l10n("error.notYet", .string(arguments.path[0])))
+    default:
+      throw CommandFailure.usage(
+        l10n("error.usage.unknownCommand", .string(arguments.path.joined(separator: " "))))
+    }
+  }
+
+  /// Asks a yes/no question on the terminal; anything but yes is no.
+  func confirm(_ question: String) -> Bool {
+    console.write(question)
+    guard let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
+      return false
+    }
+    return ["y", "yes", "j", "ja"].contains(answer)
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// JSON written with its keys in the order given, so the documented shapes read as documented.
+indirect enum JSONValue: Equatable {
+  case string(String)
+  case number(Int)
+  case bool(Bool)
+  case null
+  case array([JSONValue])
+  case object([(String, JSONValue)])
+
+  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
+
+  /// Two-space indented, one value per line, as `jq` would print it.
+  func rendered(indent: Int = 0) -> String {
+    let pad = String(repeating: "  ", count: indent + 1)
+    let closing = String(repeating: "  ", count: indent)
+    switch self {
+    case .string(let text): return Self.quote(text)
+    case .number(let number): return String(number)
+    case .bool(let flag): return flag ? "true" : "false"
+    case .null: return "null"
+    case .array(let values):
+      if values.isEmpty { return "[]" }
+      return "[\n" + values.map { pad + $0.rendered(indent: indent + 1) }.joined(separator: ",\n")
+        + "\n" + closing + "]"
+    case .object(let members):
+      if members.isEmpty { return "{}" }
+      return "{\n"
+        + members.map { pad + Self.quote($0.0) + ": " + $0.1.rendered(indent: indent + 1) }.joined(
+          separator: ",\n")
+        + "\n" + closing + "}"
+    }
+  }
+
+  static func quote(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        result += String(format: "\\u%04x", scalar.value)
+      default:
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}
+
+/// Times in JSON: UTC, ISO 8601, whole seconds (`2026-11-29T13:15:26Z`).
+enum ISOTime {
+  static func string(_ date: Date) -> String {
+    var seconds = time_t(floor(date.timeIntervalSince1970))
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    return String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday),
+      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+  }
+
+  /// Local date and time for people (`2026-11-29 14:15`).
+  static func local(_ date: Date) -> String {
+    var seconds = time_t(floor(date.timeIntervalSince1970))
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    return String(
+      format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday),
+      Int(parts.tm_hour), Int(parts.tm_min))
+  }
+}

@@ -1,0 +1,193 @@
+/// What a command accepts: its options and its arguments. The parser, the help text and the
+/// shell completions are all made from these.
+struct OptionSpec: Sendable {
+  enum Kind: Sendable {
+    /// A switch: `--json`.
+    case flag
+    /// Takes a value: `--priority high`, `--priority=high`.
+    case value(name: String)
+  }
+
+  var name: String
+  var short: Character?
+  var kind: Kind
+  var repeatable = false
+  /// Catalog key of the one-line help.
+  var help: String
+  /// Values offered by shell completion.
+  var choices: [String] = []
+
+  var takesValue: Bool {
+    if case .value = kind { return true }
+    return false
+  }
+}
+
+struct CommandSpec: Sendable {
+  var name: String
+  /// Catalog key of the one-line summary.
+  var summary: String
+  var usage: String
+  var options: [OptionSpec] = []
+  var subcommands: [CommandSpec] = []
+  /// How many words are required, and the most allowed (nil: any number).
+  var minimumArguments = 0
+  var maximumArguments: Int? = 0
+  /// Words starting with `-` that are not options are arguments (search words such as
+  /// `-tag:Bug`), not errors.
+  var dashWordsAreArguments = false
+  /// Catalog key of examples shown in the command's help.
+  var examples: String?
+  /// Values offered by shell completion for the arguments.
+  var argumentChoices: [String] = []
+
+  func option(named name: String) -> OptionSpec? {
+    (options + CommandSpec.globalOptions).first { $0.name == name }
+  }
+
+  func option(short: Character) -> OptionSpec? {
+    (options + CommandSpec.globalOptions).first { $0.short == short }
+  }
+
+  /// Options every command takes.
+  static let globalOptions: [OptionSpec] = [
+    OptionSpec(name: "db", kind: .value(name: "PATH"), help: "option.db"),
+    OptionSpec(
+      name: "lang", kind: .value(name: "en|de"), help: "option.lang", choices: ["en", "de"]),
+    OptionSpec(name: "help", short: "h", kind: .flag, help: "option.help"),
+  ]
+
+  static let json = OptionSpec(name: "json", kind: .flag, help: "option.json")
+  static let yes = OptionSpec(name: "yes", short: "y", kind: .flag, help: "option.yes")
+}
+
+extension CommandSpec {
+  /// Every command of Docket, in the order help lists them.
+  static let all: [CommandSpec] = [
+    CommandSpec(
+      name: "add", summary: "command.add.summary",
+      usage:
+        "docket add TITLE [--detail TEXT] [--priority low|medium|high] [--tag NAME]... [--completed]",
+      options: [
+        OptionSpec(name: "detail", short: "d", kind: .value(name: "TEXT"), help: "option.detail"),
+        OptionSpec(
+          name: "priority", short: "p", kind: .value(name: "low|medium|high"),
+          help: "option.priority",
+          choices: ["low", "medium", "high"]),
+        OptionSpec(
+          name: "tag", short: "t", kind: .value(name: "NAME"), repeatable: true,
+          help: "option.tag.add"),
+        OptionSpec(name: "completed", kind: .flag, help: "option.completed"),
+        json,
+      ],
+      minimumArguments: 1, maximumArguments: nil, examples: "command.add.examples"),
+    CommandSpec(
+      name: "list", summary: "command.list.summary",
+      usage:
+        "docket list [QUERY...] [--filter open|completed|recent|all|tag:NAME] [--sort priority|date|title] [--asc|--desc] [--show-completed|--hide-completed] [--limit N]",
+      options: [
+        OptionSpec(
+          name: "filter", short: "f", kind: .value(name: "FILTER"), help: "option.filter",
+          choices: ["open", "completed", "recent", "all"]),
+        OptionSpec(
+          name: "sort", short: "s", kind: .value(name: "priority|date|title"), help: "option.sort",
+          choices: ["priority", "date", "title"]),
+        OptionSpec(name: "asc", kind: .flag, help: "option.asc"),
+        OptionSpec(name: "desc", kind: .flag, help: "option.desc"),
+        OptionSpec(name: "show-completed", kind: .flag, help: "option.showCompleted"),
+        OptionSpec(name: "hide-completed", kind: .flag, help: "option.hideCompleted"),
+        OptionSpec(name: "limit", short: "n", kind: .value(name: "N"), help: "option.limit"),
+        json,
+      ],
+      maximumArguments: nil, dashWordsAreArguments: true, examples: "command.list.examples"),
+    CommandSpec(
+      name: "show", summary: "command.show.summary", usage: "docket show REF", options: [json],
+      minimumArguments: 1, maximumArguments: 1, examples: "command.show.examples"),
+    CommandSpec(
+      name: "edit", summary: "command.edit.summary",
+      usage: "docket edit REF [--title T] [--detail D] [--priority P] [--tag NAME|+NAME|-NAME]...",
+      options: [
+        OptionSpec(name: "title", kind: .value(name: "TEXT"), help: "option.title"),
+        OptionSpec(name: "detail", short: "d", kind: .value(name: "TEXT"), help: "option.detail"),
+        OptionSpec(
+          name: "priority", short: "p", kind: .value(name: "low|medium|high"),
+          help: "option.priority",
+          choices: ["low", "medium", "high"]),
+        OptionSpec(
+          name: "tag", short: "t", kind: .value(name: "[+|-]NAME"), repeatable: true,
+          help: "option.tag.edit"),
+        json,
+      ],
+      minimumArguments: 1, maximumArguments: 1, examples: "command.edit.examples"),
+    CommandSpec(
+      name: "close", summary: "command.close.summary", usage: "docket close REF...",
+      options: [json],
+      minimumArguments: 1, maximumArguments: nil),
+    CommandSpec(
+      name: "reopen", summary: "command.reopen.summary", usage: "docket reopen REF...",
+      options: [json],
+      minimumArguments: 1, maximumArguments: nil),
+    CommandSpec(
+      name: "delete", summary: "command.delete.summary", usage: "docket delete REF... [--yes]",
+      options: [yes],
+      minimumArguments: 1, maximumArguments: nil),
+    CommandSpec(
+      name: "tag", summary: "command.tag.summary", usage: "docket tag list|add|rename|delete",
+      subcommands: [
+        CommandSpec(
+          name: "list", summary: "command.tag.list.summary",
+          usage: "docket tag list [--sort name|count]",
+          options: [
+            OptionSpec(
+              name: "sort", short: "s", kind: .value(name: "name|count"), help: "option.tagSort",
+              choices: ["name", "count"]),
+            json,
+          ]),
+        CommandSpec(
+          name: "add", summary: "command.tag.add.summary", usage: "docket tag add NAME",
+          options: [json],
+          minimumArguments: 1, maximumArguments: nil),
+        CommandSpec(
+          name: "rename", summary: "command.tag.rename.summary", usage: "docket tag rename OLD NEW",
+          options: [json],
+          minimumArguments: 2, maximumArguments: 2),
+        CommandSpec(
+          name: "delete", summary: "command.tag.delete.summary",
+          usage: "docket tag delete NAME [--yes]",
+          options: [yes], minimumArguments: 1, maximumArguments: 1),
+      ]),
+    CommandSpec(
+      name: "awards", summary: "command.awards.summary", usage: "docket awards", options: [json]),
+    CommandSpec(
+      name: "sample-data", summary: "command.sample.summary", usage: "docket sample-data"),
+    CommandSpec(
+      name: "sync", summary: "command.sync.summary", usage: "docket sync", maximumArguments: nil),
+    CommandSpec(
+      name: "remote", summary: "command.remote.summary",
+      usage: "docket remote set URL|PATH | docket remote show",
+      maximumArguments: nil),
+    CommandSpec(
+      name: "import", summary: "command.import.summary", usage: "docket import FILE",
+      maximumArguments: nil),
+    CommandSpec(
+      name: "export", summary: "command.export.summary",
+      usage: "docket export [--format docket|taskwarrior|csv]",
+      maximumArguments: nil),
+    CommandSpec(
+      name: "completions", summary: "command.completions.summary",
+      usage: "docket completions bash|zsh|fish",
+      minimumArguments: 1, maximumArguments: 1, argumentChoices: ["bash", "zsh", "fish"]),
+    CommandSpec(
+      name: "help", summary: "command.help.summary", usage: "docket help [COMMAND]",
+      maximumArguments: 2,
+      argumentChoices: CommandSpec.commandNames),
+  ]
+
+  static let commandNames = [
+    "add", "list", "show", "edit", "close", "reopen", "delete", "tag", "awards", "sample-data",
+    "sync", "remote",
+    "import", "export", "completions", "help",
+  ]
+
+  static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+}

@@ -1,0 +1,38 @@
+import Localization
+
+/// The words for what was wrong with a command line, with a "did you mean" where one helps.
+enum UsageText {
+  static func message(for error: UsageError, _ l10n: Localizer) -> String {
+    switch error {
+    case .unknownCommand(let name, let suggestion):
+      return l10n("error.usage.unknownCommand", .string(name)) + didYouMean(suggestion, l10n)
+        + " " + l10n("error.usage.seeHelp")
+    case .unknownSubcommand(let command, let name, let suggestion):
+      return l10n("error.usage.unknownSubcommand", .string(name), .string(command))
+        + didYouMean(suggestion, l10n)
+    case .missingSubcommand(let command):
+      return l10n("error.usage.missingSubcommand", .string(command))
+    case .unknownOption(let option, let command, let suggestion):
+      return l10n("error.usage.unknownOption", .string(option), .string(command))
+        + didYouMean(suggestion, l10n)
+    case .missingValue(let option):
+      return l10n("error.usage.missingValue", .string(option))
+    case .unexpectedValue(let option):
+      return l10n("error.usage.unexpectedValue", .string(option))
+    case .repeatedOption(let option):
+      return l10n("error.usage.repeatedOption", .string(option))
+    case .missingArgument(let command, let usage):
+      return l10n("error.usage.missingArgument", .string(command), .string(usage))
+    case .tooManyArguments(let command, let usage):
+      return l10n("error.usage.tooManyArguments", .string(command), .string(usage))
+    case .badValue(let option, let value, let allowed):
+      return l10n("error.usage.badValue", .string(option), .string(value), .string(allowed))
+    case .conflictingOptions(let first, let second):
+      return l10n("error.usage.conflicting", .string(first), .string(second))
+    }
+  }
+
+  private static func didYouMean(_ suggestion: String?, _ l10n: Localizer) -> String {
+    suggestion.map { " " + l10n("error.usage.didYouMean", .string($0)) } ?? ""
+  }
+}

@@ -1,0 +1,22 @@
+import CTerminal
+import Foundation
+
+/// What the process is connected to.
+public enum TerminalInfo {
+  public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+  /// Columns and rows of the terminal on `descriptor`, or nil when it is not a terminal.
+  public static func size(of descriptor: Int32) -> (columns: Int, rows: Int)? {
+    var columns: Int32 = 0
+    var rows: Int32 = 0
+    guard docket_terminal_size(descriptor, &columns, &rows) == 0 else { return nil }
+    return (Int(columns), Int(rows))
+  }
+
+  /// Whether to colour output on `descriptor`: only on a terminal, never with `NO_COLOR` set
+  /// (to anything) or `TERM=dumb`.
+  public static func wantsColor(_ descriptor: Int32, environment: [String: String]) -> Bool {
+    guard isTerminal(descriptor), environment["NO_COLOR"] == nil else { return false }
+    return environment["TERM"] != "dumb"
+  }
+}

@@ -1,0 +1,141 @@
+import DocketCLI
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct EditorTests {
+  let box: Sandbox
+  init() throws { box = try Sandbox() }
+
+  /// A scripted editor: a shell script that rewrites the file it is given.
+  func editor(_ body: String) throws -> String {
+    let path = box.path("editor-\(UUID().uuidString).sh")
+    try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    return path
+  }
+
+  @Test func theEditorChangesFieldsTagsAndDetail() throws {
+    let reference = try box.add(["Draft", "--tag", "Bug"])
+    let script = try editor(
+      """
+      sed -i 's/^Title: .*/Title: Final title/; s/^Priority: .*/Priority: high/; s/^Completed: .*/Completed: yes/; s/^Tags: .*/Tags: Bug, Brand New/' "$1"
+      printf 'First line of detail\\n# not a comment here\\n' >> "$1"
+      """)
+    let run = try box.docket(["edit", reference], environment: ["EDITOR": script])
+    #expect(run.status == 0, "\(run.error)")
+    let issue = try #require(
+      try box.docket(["show", reference, "--json"]).json() as? [String: Any])
+    #expect(issue["title"] as? String == "Final title")
+    #expect(issue["priority"] as? String == "high")
+    #expect(issue["completed"] as? Bool == true)
+    #expect(issue["tags"] as? [String] == ["Brand New", "Bug"])
+    #expect(issue["detail"] as? String == "First line of detail\n# not a comment here")
+  }
+
+  @Test func visualWinsOverEditor() throws {
+    let reference = try box.add(["Draft"])
+    let visual = try editor("sed -i 's/^Title: .*/Title: From visual/' \"$1\"")
+    let plain = try editor("sed -i 's/^Title: .*/Title: From editor/' \"$1\"")
+    _ = try box.docket(["edit", reference], environment: ["VISUAL": visual, "EDITOR": plain])
+    #expect(try box.docket(["show", reference]).lines.first?.hasPrefix("From visual") == true)
+  }
+
+  @Test func anUnchangedFileChangesNothing() throws {
+    let reference = try box.add(["Untouched"])
+    let run = try box.docket(["edit", reference], environment: ["EDITOR": "true"])
+    #expect(run.status == 0)
+    #expect(run.error == "Nothing changed.\n")
+    let issue = try #require(
+      try box.docket(["show", reference, "--json"]).json() as? [String: Any])
+    #expect(issue["modified"] is NSNull)
+  }
+
+  @Test func aFormThatDoesNotParseLeavesTheIssueAsItWas() throws {
+    let reference = try box.add(["Keep me", "--priority", "medium"])
+    let before = try box.docket(["show", reference, "--json"]).output
+    for (script, reason) in [
+      (
+        "sed -i 's/^Priority: .*/Priority: urgent/' \"$1\"",
+        "the priority must be low, medium or high, not “urgent”"
+      ),
+      ("sed -i 's/^Title: .*/Title:/' \"$1\"", "the title is missing or empty"),
+      ("sed -i 's/^Tags:/Labels:/' \"$1\"", "unknown field “Labels”"),
+      (
+        "sed -i 's/^Completed: .*/Completed: maybe/' \"$1\"",
+        "Completed must be yes or no, not “maybe”"
+      ),
+    ] {
+      let run = try box.docket(["edit", reference], environment: ["EDITOR": try editor(script)])
+      #expect(run.status == 1)
+      #expect(run.error.contains(reason), "\(run.error)")
+      #expect(run.error.hasSuffix("the issue was left as it was.\n"))
+    }
+    #expect(try box.docket(["show", reference, "--json"]).output == before)
+  }
+
+  @Test func aFailingEditorLeavesTheIssueAsItWas() throws {
+    let reference = try box.add(["Keep me"])
+    let run = try box.docket(["edit", reference], environment: ["EDITOR": "false"])
+    #expect(run.status == 1)
+    #expect(
+      run.error == "docket: the editor (false) ended with status 1; the issue was left as it was.\n"
+    )
+  }
+}
+
+@Suite struct ConfirmationTests {
+  /// The confirmation on a terminal, through the library with a scripted console.
+  func run(_ arguments: [String], answer: String?, database: String) -> (Int32, String) {
+    let output = Mutex("")
+    let console = Console(
+      write: { text in output.withLock { $0 += text } },
+      writeError: { text in output.withLock { $0 += text } },
+      readLine: { answer }, outputIsTerminal: true, inputIsTerminal: true, width: 100, colors: false
+    )
+    let status = DocketCommandLine(
+      arguments: arguments + ["--db", database], environment: ["LANG": "C"], console: console
+    ).run()
+    return (status, output.withLock { $0 })
+  }
+
+  @Test func onATerminalDeleteAsksAndOnlyYesDeletes() throws {
+    let box = try Sandbox()
+    let reference = try box.add(["Maybe doomed"])
+    let (noStatus, noOutput) = run(["delete", reference], answer: "n", database: box.database)
+    #expect(noStatus == 0)
+    #expect(
+      noOutput == "  \(reference)  Maybe doomed\nDelete 1 issue? [y/N] Nothing was deleted.\n")
+    #expect(try box.docket(["show", reference]).status == 0)
+    let (endStatus, _) = run(["delete", reference], answer: nil, database: box.database)
+    #expect(endStatus == 0)
+    #expect(try box.docket(["show", reference]).status == 0)
+    let (yesStatus, yesOutput) = run(["delete", reference], answer: "yes", database: box.database)
+    #expect(yesStatus == 0)
+    #expect(yesOutput.hasSuffix("Deleted \(reference): Maybe doomed\n"))
+    #expect(try box.docket(["show", reference]).status == 2)
+  }
+}
+
+@Suite struct ConcurrencyTests {
+  @Test func twoAddLoopsInParallelLoseNothing() async throws {
+    let box = try Sandbox()
+    _ = try box.docket(["list"])
+    let failures = try await withThrowingTaskGroup(of: [String].self) { group in
+      for loop in 0..<2 {
+        group.addTask {
+          var failures: [String] = []
+          for index in 0..<200 {
+            let run = try box.docket(["add", "loop \(loop) issue \(index)"])
+            if run.status != 0 { failures.append(run.error) }
+          }
+          return failures
+        }
+      }
+      return try await group.reduce(into: []) { $0 += $1 }
+    }
+    #expect(failures.isEmpty, "\(failures.prefix(3))")
+    let all = try box.docket(["list", "--filter", "all", "--json"])
+    #expect((try all.json() as? [Any])?.count == 400)
+  }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+@Suite struct UsageErrorTests {
+  let box: Sandbox
+  init() throws { box = try Sandbox() }
+
+  @Test(
+    arguments: [
+      (["lst"], "docket: unknown command “lst”. Did you mean “list”? See 'docket help'."),
+      (
+        ["list", "--fitler", "open"],
+        "docket: unknown option --fitler for docket list. Did you mean “--filter”?"
+      ),
+      (["add", "x", "--priority"], "docket: --priority needs a value."),
+      (
+        ["add", "x", "--priority", "urgent"],
+        "docket: “urgent” is not a valid value for --priority: use low, medium, high."
+      ),
+      (["add", "x", "--json=yes"], "docket: --json takes no value."),
+      (["add", "x", "--detail", "a", "--detail", "b"], "docket: --detail may be given only once."),
+      (["show"], "docket: show is missing an argument. Usage: docket show REF"),
+      (["show", "abcd", "ef01"], "docket: show got too many arguments. Usage: docket show REF"),
+      (["tag"], "docket: docket tag needs a subcommand; see 'docket help tag'."),
+      (
+        ["tag", "renmae", "x"],
+        "docket: “renmae” is not a subcommand of docket tag. Did you mean “rename”?"
+      ),
+      (["tag", "remove", "x"], "docket: “remove” is not a subcommand of docket tag."),
+      (["list", "--asc", "--desc"], "docket: --asc and --desc cannot be used together."),
+      (["list", "--lang", "fr"], "docket: “fr” is not a valid value for --lang: use en, de."),
+      (
+        ["completions", "tcsh"],
+        "docket: “tcsh” is not a valid value for completions: use bash, zsh, fish."
+      ),
+    ] as [([String], String)])
+  func theCommandLineWasWrong(arguments: [String], message: String) throws {
+    let run = try box.docket(arguments)
+    #expect(run.status == 2)
+    #expect(run.error == message + "\n")
+    #expect(run.output == "")
+  }
+
+  @Test func commandsOfLaterVersionsSaySoWithoutFailingOthers() throws {
+    for command in ["sync", "import", "export", "remote"] {
+      let run = try box.docket([command])
+      #expect(run.status == 1)
+      #expect(run.error == "docket: docket \(command) is not part of this version yet.\n")
+    }
+    #expect(try box.docket(["list"]).status == 0)
+  }
+}
+
+@Suite struct DatabaseErrorTests {
+  let box: Sandbox
+  init() throws { box = try Sandbox() }
+
+  @Test func aFileThatIsNotADocketDatabaseIsRefusedUnchanged() throws {
+    let path = box.path("notes.txt")
+    let text = Data("Remember the milk\n".utf8)
+    try text.write(to: URL(fileURLWithPath: path))
+    let run = try box.docket(["list", "--db", path], database: false)
+    #expect(run.status == 1)
+    #expect(
+      run.error
+        == "docket: \(path) is not a Docket database: it is not an SQLite file. It was left untouched; choose another file with --db.\n"
+    )
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == text)
+  }
+
+  @Test func aFolderThatCannotBeMadeIsAClearError() throws {
+    let blocker = box.path("file")
+    try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+    let nested = blocker + "/sub/docket.sqlite"
+    let run = try box.docket(["list", "--db", nested], database: false)
+    #expect(run.status == 1)
+    #expect(run.error == "docket: Cannot open the database \(nested): Not a directory\n")
+    let proc = try box.docket(
+      ["add", "x", "--db", "/proc/docket-test/docket.sqlite"], database: false)
+    #expect(proc.status == 1)
+    #expect(
+      proc.error.hasPrefix("docket: Cannot open the database /proc/docket-test/docket.sqlite: "))
+  }
+
+  @Test func aMissingFolderIsCreated() throws {
+    let path = box.path("new/folder/docket.sqlite")
+    #expect(try box.docket(["add", "First", "--db", path], database: false).status == 0)
+    #expect(FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func theEnvironmentVariableChoosesTheDatabaseAndTheFlagWins() throws {
+    let fromVariable = box.path("variable.sqlite")
+    #expect(
+      try box.docket(
+        ["add", "Via variable"], database: false, environment: ["DOCKET_DB": fromVariable]
+      ).status == 0)
+    #expect(FileManager.default.fileExists(atPath: fromVariable))
+    _ = try box.docket(["add", "Via flag"], environment: ["DOCKET_DB": fromVariable])
+    let variableList = try box.docket(
+      ["list", "--json"], database: false, environment: ["DOCKET_DB": fromVariable])
+    #expect(
+      variableList.output.contains("Via variable") && !variableList.output.contains("Via flag"))
+  }
+
+  @Test func theDefaultDatabaseLivesInTheDataFolder() throws {
+    #expect(try box.docket(["add", "Home"], database: false).status == 0)
+    #expect(FileManager.default.fileExists(atPath: box.path(".local/share/docket/docket.sqlite")))
+  }
+}
+
+@Suite struct LanguageTests {
+  let box: Sandbox
+  init() throws { box = try Sandbox() }
+
+  @Test func germanFromTheEnvironmentOrTheFlag() throws {
+    _ = try box.docket(["sample-data"])
+    let list = try box.docket(["list", "--limit", "1"], environment: ["LANG": "de_DE.UTF-8"])
+    #expect(list.lines.first?.hasPrefix("REF   PRIORITÄT  STATUS   TITEL") == true)
+    #expect(
+      list.output.contains("Hoch") && list.output.contains("Offen") && list.output.contains("vor "))
+    let flag = try box.docket(["--lang", "de", "lst"])
+    #expect(
+      flag.error == "docket: unbekannter Befehl „lst“. Meintest du „list“? Siehe 'docket help'.\n")
+    let awards = try box.docket(["awards", "--lang=de"])
+    #expect(awards.lines.last == "4 von 19 Auszeichnungen freigeschaltet.")
+    let english = try box.docket(
+      ["awards", "--lang", "en"], environment: ["LC_ALL": "de_DE.UTF-8"])
+    #expect(english.lines.last == "4 of 19 awards unlocked.")
+    let help = try box.docket(["help"], environment: ["LANGUAGE": "de", "LANG": "de_AT.UTF-8"])
+    #expect(help.lines.first == "Docket: ein lokaler Issue-Tracker.")
+  }
+}
+
+@Suite struct HelpAndCompletionTests {
+  let box: Sandbox
+  init() throws { box = try Sandbox() }
+
+  @Test func helpForEveryCommand() throws {
+    let general = try box.docket([])
+    #expect(general.status == 0)
+    #expect(general.output.contains("  add          Create an issue and print its reference."))
+    for command in [
+      "add", "list", "show", "edit", "close", "reopen", "delete", "tag", "awards", "sample-data",
+      "completions",
+    ] {
+      let viaHelp = try box.docket(["help", command])
+      let viaFlag = try box.docket([command, "--help"])
+      #expect(viaHelp.status == 0 && viaFlag.status == 0, "\(command)")
+      #expect(viaHelp.output == viaFlag.output)
+      #expect(viaHelp.output.contains("Usage: docket \(command)"))
+    }
+    #expect(
+      try box.docket(["help", "list"]).output.contains(
+        "docket list tag:Bug priority:high --sort date"))
+    #expect(try box.docket(["help", "nope"]).status == 2)
+    #expect(try box.docket(["--version"]).output == "docket 0.1.0\n")
+  }
+
+  @Test func completionScriptsForEachShell() throws {
+    let bash = try box.docket(["completions", "bash"])
+    #expect(bash.output.contains("complete -F _docket docket"))
+    #expect(bash.output.contains("sample-data"))
+    let zsh = try box.docket(["completions", "zsh"])
+    #expect(zsh.output.hasPrefix("#compdef docket"))
+    let fish = try box.docket(["completions", "fish"])
+    #expect(
+      fish.output.contains("complete -c docket -n '__fish_seen_subcommand_from list' -l filter"))
+    // The bash script is valid bash.
+    let script = box.path("docket.bash")
+    try Data(bash.output.utf8).write(to: URL(fileURLWithPath: script))
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: "/bin/bash")
+    check.arguments = ["-n", script]
+    try check.run()
+    check.waitUntilExit()
+    #expect(check.terminationStatus == 0)
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// What a run of the docket binary printed and how it ended.
+struct Run {
+  var status: Int32
+  var output: String
+  var error: String
+
+  var lines: [String] {
+    output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast(
+      output.hasSuffix("\n") ? 1 : 0)
+  }
+
+  func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(output.utf8)) }
+}
+
+/// A temporary home for one test: a database path inside it, and the built binary to run.
+final class Sandbox: Sendable {
+  let folder: URL
+  let database: String
+
+  static let binary: URL = {
+    // Tests/DocketCLITests/Support.swift → the package root → .build/debug/docket
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
+      .deletingLastPathComponent()
+    return root.appendingPathComponent(".build/debug/docket")
+  }()
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    database = folder.appendingPathComponent("docket.sqlite").path
+  }
+
+  deinit { try? FileManager.default.removeItem(at: folder) }
+
+  func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+  /// Runs `docket` with `arguments` (and `--db` of this sandbox unless `database` is false), in
+  /// English unless the environment says otherwise, with nothing on standard input.
+  @discardableResult
+  func docket(
+    _ arguments: [String], database useDatabase: Bool = true,
+    environment extra: [String: String] = [:],
+    input: String? = nil
+  ) throws -> Run {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = (useDatabase ? ["--db", database] : []) + arguments
+    var environment = ["HOME": folder.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    environment.merge(extra) { $1 }
+    process.environment = environment
+    let outputFile = folder.appendingPathComponent("out-\(UUID().uuidString)")
+    let errorFile = folder.appendingPathComponent("err-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+    defer {
+      try? FileManager.default.removeItem(at: outputFile)
+      try? FileManager.default.removeItem(at: errorFile)
+    }
+    process.standardOutput = try FileHandle(forWritingTo: outputFile)
+    process.standardError = try FileHandle(forWritingTo: errorFile)
+    if let input {
+      let inputFile = folder.appendingPathComponent("in-\(UUID().uuidString)")
+      try Data(input.utf8).write(to: inputFile)
+      process.standardInput = try FileHandle(forReadingFrom: inputFile)
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
+    try process.run()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus,
+      output: try String(contentsOf: outputFile, encoding: .utf8),
+      error: try String(contentsOf: errorFile, encoding: .utf8))
+  }
+
+  /// Adds an issue and returns its reference.
+  func add(_ arguments: [String]) throws -> String {
+    let run = try docket(["add"] + arguments)
+    #expect(run.status == 0, "add failed: \(run.error)")
+    return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}

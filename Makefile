@@ -26,6 +26,7 @@ test: deps lint
 
 bench: deps
 	$(SWIFT) build -c release --product DocketBench
+	$(SWIFT) build -c release --product docket
 	.build/release/DocketBench $(ARGS)
 
 run: deps

@@ -106,9 +106,9 @@ extension Date: DatabaseValueConvertible {
 
 /// UUIDs are stored as lowercase canonical text, so a prefix of the text is a prefix of the id.
 extension UUID: DatabaseValueConvertible {
-  public var databaseValue: DatabaseValue { .text(uuidString.lowercased()) }
+  public var databaseValue: DatabaseValue { .text(lowercasedText) }
   public init?(databaseValue: DatabaseValue) {
-    guard case .text(let text) = databaseValue, let uuid = UUID(uuidString: text) else {
+    guard case .text(let text) = databaseValue, let uuid = UUID(text: text) else {
       return nil
     }
     self = uuid

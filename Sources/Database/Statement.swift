@@ -98,6 +98,85 @@ public struct Row {
     }
   }
 
+  // Concrete reads of the common types. The generic `get` below works for every convertible
+  // type; these skip its dispatch and the `DatabaseValue` on the way, which long lists feel.
+
+  public func get(_ index: Int, as type: String.Type = String.self) throws -> String {
+    let handle = statement.handle
+    let column = Int32(index)
+    guard sqlite3_column_type(handle, column) == SQLITE_TEXT,
+      let bytes = sqlite3_column_text(handle, column)
+    else {
+      return try getGeneric(index)
+    }
+    return String(
+      decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))),
+      as: UTF8.self)
+  }
+
+  public func get(_ index: Int, as type: Int.Type = Int.self) throws -> Int {
+    guard sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER else {
+      return try getGeneric(index)
+    }
+    return Int(sqlite3_column_int64(statement.handle, Int32(index)))
+  }
+
+  public func get(_ index: Int, as type: Int64.Type = Int64.self) throws -> Int64 {
+    guard sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER else {
+      return try getGeneric(index)
+    }
+    return sqlite3_column_int64(statement.handle, Int32(index))
+  }
+
+  public func get(_ index: Int, as type: Bool.Type = Bool.self) throws -> Bool {
+    guard sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER else {
+      return try getGeneric(index)
+    }
+    return sqlite3_column_int64(statement.handle, Int32(index)) != 0
+  }
+
+  public func get(_ index: Int, as type: Date.Type = Date.self) throws -> Date {
+    guard sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_FLOAT else {
+      return try getGeneric(index)
+    }
+    return Date(timeIntervalSince1970: sqlite3_column_double(statement.handle, Int32(index)))
+  }
+
+  public func get(_ index: Int, as type: Date?.Type = Date?.self) throws -> Date? {
+    switch sqlite3_column_type(statement.handle, Int32(index)) {
+    case SQLITE_NULL: return nil
+    case SQLITE_FLOAT:
+      return Date(timeIntervalSince1970: sqlite3_column_double(statement.handle, Int32(index)))
+    default: return try getGeneric(index)
+    }
+  }
+
+  private func getGeneric<Value: DatabaseValueConvertible>(_ index: Int) throws -> Value {
+    let raw = value(at: index)
+    guard let decoded = Value(databaseValue: raw) else {
+      throw RowDecodingError(
+        column: index, columnName: statement.columnNames[index],
+        expectedType: String(describing: Value.self), found: raw)
+    }
+    return decoded
+  }
+
+  /// A UUID column, parsed from SQLite's own buffer (no string is made on the way).
+  public func get(_ index: Int, as type: UUID.Type = UUID.self) throws -> UUID {
+    let handle = statement.handle
+    let column = Int32(index)
+    if sqlite3_column_type(handle, column) == SQLITE_TEXT,
+      let bytes = sqlite3_column_text(handle, column)
+    {
+      let buffer = UnsafeBufferPointer(
+        start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+      if let parsed = UUID.parse(buffer) { return UUID(uuid: parsed) }
+    }
+    throw RowDecodingError(
+      column: index, columnName: statement.columnNames[index], expectedType: "UUID",
+      found: value(at: index))
+  }
+
   /// The value of a column as a Swift type; throws when the stored value does not fit it.
   public func get<Value: DatabaseValueConvertible>(
     _ index: Int, as type: Value.Type = Value.self

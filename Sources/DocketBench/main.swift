@@ -26,6 +26,7 @@ while let argument = arguments.next() {
 
 let now = Date(timeIntervalSince1970: 1_800_000_000)
 let table = BenchmarkTable()
+var memory: [(String, Double)] = []
 
 for size in sizes {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -113,9 +114,66 @@ for size in sizes {
       Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
   }
   table.add(name: "insert 1000 issues (one transaction)", size: size, samples: samples, budget: nil)
+
+  // Whole-process timings of the release binary, on the largest database only.
+  guard size == sizes.max(), let binary = docketBinary() else { continue }
+  let someID = try queue.read {
+    try $0.fetchOne("SELECT id FROM issues ORDER BY id LIMIT 1 OFFSET 500", as: String.self)
+  }!
+  let reference = String(someID.replacingOccurrences(of: "-", with: "").prefix(8))
+  let listFile = folder.appendingPathComponent("list.txt").path
+  let commands: [(String, [String], String, Double)] = [
+    ("docket list --limit 50", ["list", "--limit", "50"], "/dev/null", 30),
+    ("docket list (all open, to a file)", ["list"], listFile, 400),
+    ("docket list fix build", ["list", "fix", "build", "--limit", "50"], "/dev/null", 30),
+    (
+      "docket list tag:\(commonTag.tag.name) priority:high",
+      ["list", "tag:\(commonTag.tag.name)", "priority:high", "--limit", "50"], "/dev/null", 30
+    ),
+    ("docket show REF", ["show", reference], "/dev/null", 30),
+    ("docket add", ["add", "Benchmark issue", "--tag", "Bug"], "/dev/null", 30),
+  ]
+  for (name, arguments, output, budget) in commands {
+    var runsOf: [ProcessRun] = []
+    for _ in 0..<(min(runs, 15) + 2) {
+      runsOf.append(timeProcess(binary, arguments + ["--db", path], outputPath: output))
+    }
+    let measured = Array(runsOf.dropFirst(2))
+    if let failed = measured.first(where: { $0.status != 0 }) {
+      FileHandle.standardError.write(Data("\(name) exited with \(failed.status)\n".utf8))
+    }
+    table.add(name: name, size: size, samples: measured.map(\.milliseconds), budget: budget)
+    memory.append((name, measured.map(\.peakMemoryMiB).max() ?? 0))
+  }
+  if let lines = try? String(contentsOfFile: listFile, encoding: .utf8).split(separator: "\n").count
+  {
+    FileHandle.standardError.write(Data("docket list wrote \(lines - 1) open issues\n".utf8))
+  }
 }
 
 table.print()
+if !memory.isEmpty {
+  print("")
+  print("peak memory of the release binary (budget 100 MiB):")
+  for (name, mebibytes) in memory {
+    print(
+      "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%6.1f", mebibytes)) MiB \(mebibytes <= 100 ? "ok" : "OVER")"
+    )
+  }
+}
+
+/// The release docket binary next to this benchmark, if it was built.
+func docketBinary() -> String? {
+  let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    .deletingLastPathComponent()
+  let path = folder.appendingPathComponent("docket").path
+  guard FileManager.default.isExecutableFile(atPath: path) else {
+    FileHandle.standardError.write(
+      Data("no docket binary at \(path); build it with swift build -c release\n".utf8))
+    return nil
+  }
+  return path
+}
 
 /// Collects results and prints them as an aligned table.
 final class BenchmarkTable {

@@ -68,15 +68,23 @@ extension Localizer {
 extension Localizer {
   /// How long ago `date` was, in words: "just now", "5 minutes ago", "vor 3 Tagen".
   public func relativeTime(_ date: Date, now: Date) -> String {
+    let (key, count) = RelativeTime.parts(date, now: now)
+    return count.map { self(key, .integer($0)) } ?? self(key)
+  }
+}
+
+/// The unit and count a relative time is told in, so lists can reuse the words for equal ones.
+public enum RelativeTime {
+  public static func parts(_ date: Date, now: Date) -> (key: String, count: Int?) {
     let seconds = now.timeIntervalSince(date)
-    if seconds < 60 { return self("time.justNow") }
+    if seconds < 60 { return ("time.justNow", nil) }
     let minutes = Int(seconds / 60)
-    if minutes < 60 { return self("time.minutesAgo", .integer(minutes)) }
+    if minutes < 60 { return ("time.minutesAgo", minutes) }
     let hours = minutes / 60
-    if hours < 24 { return self("time.hoursAgo", .integer(hours)) }
+    if hours < 24 { return ("time.hoursAgo", hours) }
     let days = hours / 24
-    if days < 30 { return self("time.daysAgo", .integer(days)) }
-    if days < 365 { return self("time.monthsAgo", .integer(days / 30)) }
-    return self("time.yearsAgo", .integer(days / 365))
+    if days < 30 { return ("time.daysAgo", days) }
+    if days < 365 { return ("time.monthsAgo", days / 30) }
+    return ("time.yearsAgo", days / 365)
   }
 }

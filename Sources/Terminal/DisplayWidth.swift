@@ -2,7 +2,9 @@
 /// marks and zero-width characters none.
 public enum DisplayWidth {
   public static func of(_ text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + of($1) }
+    // Printable ASCII is one column a byte: most text, measured without grapheme breaking.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    return text.reduce(0) { $0 + of($1) }
   }
 
   public static func of(_ character: Character) -> Int {

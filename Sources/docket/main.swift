@@ -6,4 +6,4 @@ let environment = ProcessInfo.processInfo.environment
 let commandLine = DocketCommandLine(
   arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
   console: .standard(environment: environment))
-exit(commandLine.run())
+commandLine.runAndExit()

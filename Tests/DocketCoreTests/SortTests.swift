@@ -114,3 +114,35 @@ import Testing
     #expect(byOpenCount == ["beta", "Ça", "Alpha"])
   }
 }
+
+/// Whole lists are read in storage order and sorted in Swift; pages are sorted by SQLite. Both
+/// must give the same order for every sort, direction and filter.
+@Suite struct WholeListOrderTests {
+  @Test func swiftSortingMatchesSQLiteSorting() throws {
+    let db = try TestDatabase()
+    try db.queue.write {
+      try SyntheticData(issueCount: 600, tagCount: 8, seed: 3, now: db.now).insert(into: $0)
+    }
+    // Ties on every key but the id, and titles that fold alike.
+    try db.queue.write { conn in
+      for (index, title) in ["Ärger", "arger", "Zebra", "zebra", "Éclair", "eclair"].enumerated() {
+        try conn.insertIssue(
+          Issue(
+            id: UUID(), title: title, priority: .medium,
+            created: db.now.addingTimeInterval(-Double(index % 2))))
+      }
+    }
+    for filter in [IssueFilter.open, .completed, .all] {
+      for field in IssueSort.Field.allCases {
+        for ascending in [true, false] {
+          let request = IssueRequest(
+            filter: filter, sort: IssueSort(field: field, ascending: ascending), now: db.now)
+          let whole = try db.queue.read { try $0.fetchIssues(request) }
+          let paged = try db.queue.read { try $0.fetchIssues(request, limit: 1_000_000) }
+          #expect(whole.map(\.id) == paged.map(\.id), "\(filter) \(field) \(ascending)")
+          #expect(whole == paged)
+        }
+      }
+    }
+  }
+}

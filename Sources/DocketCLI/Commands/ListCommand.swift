@@ -60,8 +60,10 @@ struct ListCommand {
       let request = IssueRequest(
         filter: filter, search: query, sort: settings.issueSort, showCompleted: showCompleted,
         now: now)
-      let issues = try db.fetchIssues(request, limit: limit)
-      let total = limit == nil ? issues.count : try db.countIssues(request)
+      // The table does not show the detail; JSON does. The total is shown on a terminal only.
+      let issues = try db.fetchIssues(request, limit: limit, detail: context.json)
+      let wantsTotal = limit != nil && !context.json && context.console.outputIsTerminal
+      let total = wantsTotal ? try db.countIssues(request) : issues.count
       return (issues, total, try db.references(for: issues.map(\.id)), filter)
     }
 
@@ -82,8 +84,17 @@ struct ListCommand {
       return
     }
     let table = context.output.table(issues, references: references)
-    var text = table.render(width: console.width, colors: console.colors).joined(separator: "\n")
-    text += "\n"
+    context.keptUntilExit += [issues, references, table]
+    // Written in pieces of about 64 KiB: a list of every issue is never one huge string.
+    var text = ""
+    table.render(width: console.width, colors: console.colors) { line in
+      text += line
+      text += "\n"
+      if text.utf8.count >= 65_536 {
+        console.write(text)
+        text = ""
+      }
+    }
     if console.outputIsTerminal {
       text +=
         total > issues.count

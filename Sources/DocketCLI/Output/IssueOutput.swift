@@ -12,7 +12,7 @@ struct IssueOutput {
   /// `{"id", "ref", "title", "detail", "priority", "completed", "created", "modified", "tags"}`.
   static func json(_ issue: Issue, reference: String) -> JSONValue {
     .object([
-      ("id", .string(issue.id.uuidString.lowercased())),
+      ("id", .string(issue.id.lowercasedText)),
       ("ref", .string(reference)),
       ("title", .string(issue.title)),
       ("detail", .string(issue.detail)),
@@ -57,14 +57,25 @@ struct IssueOutput {
       Table.Column(header: l10n("table.tags"), shrinks: true, minimumWidth: 6),
       Table.Column(header: l10n("table.updated")),
     ])
+    // The words that repeat from row to row are made once.
+    let priorities = Dictionary(
+      uniqueKeysWithValues: Priority.allCases.map { ($0, priorityCell($0).measured()) })
+    let statuses = [false: statusCell(false).measured(), true: statusCell(true).measured()]
+    let untitled = l10n("issue.untitled")
+    var times: [TimeKey: String] = [:]
+    table.rows.reserveCapacity(issues.count)
     for issue in issues {
+      let (key, count) = RelativeTime.parts(issue.lastActivity, now: now)
+      let timeKey = TimeKey(key: key, count: count ?? -1)
+      let time = times[timeKey] ?? l10n.relativeTime(issue.lastActivity, now: now)
+      times[timeKey] = time
       table.rows.append([
         Table.Cell(text: references[issue.id] ?? IssueReference.hex(issue.id), style: .reference),
-        priorityCell(issue.priority),
-        statusCell(issue.completed),
-        Table.Cell(text: oneLine(issue.title.isEmpty ? l10n("issue.untitled") : issue.title)),
+        priorities[issue.priority]!,
+        statuses[issue.completed]!,
+        Table.Cell(text: oneLine(issue.title.isEmpty ? untitled : issue.title)),
         Table.Cell(text: issue.tags.map(\.name).joined(separator: ", "), style: .dim),
-        Table.Cell(text: l10n.relativeTime(issue.lastActivity, now: now), style: .dim),
+        Table.Cell(text: time, style: .dim),
       ])
     }
     return table
@@ -72,8 +83,15 @@ struct IssueOutput {
 
   /// A title on one line: line breaks and tabs shown as spaces.
   func oneLine(_ text: String) -> String {
-    String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0xE2 || $0 == 0xC2 }) else { return text }
+    return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
   }
+}
+
+/// A relative time's unit and count, for reusing its words.
+private struct TimeKey: Hashable {
+  var key: String
+  var count: Int
 }
 
 extension CommandContext {

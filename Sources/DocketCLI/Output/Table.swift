@@ -18,13 +18,41 @@ struct Table {
   struct Cell {
     var text: String
     var style: Style = .plain
+    /// The text's columns, when known ahead (cells repeated on every row are measured once).
+    var width: Int?
+
+    init(text: String, style: Style = .plain, width: Int? = nil) {
+      self.text = text
+      self.style = style
+      self.width = width
+    }
+
+    /// The same cell, measured now.
+    func measured() -> Cell { Cell(text: text, style: style, width: DisplayWidth.of(text)) }
   }
 
   func render(width: Int?, colors: Bool, headers: Bool = true) -> [String] {
+    var lines: [String] = []
+    render(width: width, colors: colors, headers: headers) { lines.append($0) }
+    return lines
+  }
+
+  /// Hands each line to `emit` as it is made, so a long table is never held twice in memory.
+  func render(width: Int?, colors: Bool, headers: Bool = true, emit: (String) -> Void) {
+    // Each distinct text is measured once: priorities, statuses and dates repeat on every row.
+    var measured: [String: Int] = [:]
+    func measure(_ text: String) -> Int {
+      if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+      if let known = measured[text] { return known }
+      let columns = DisplayWidth.of(text)
+      measured[text] = columns
+      return columns
+    }
+    func measure(_ cell: Cell) -> Int { cell.width ?? measure(cell.text) }
     var widths = columns.indices.map { index in
       max(
-        headers ? DisplayWidth.of(columns[index].header) : 0,
-        rows.map { DisplayWidth.of($0[index].text) }.max() ?? 0)
+        headers ? measure(columns[index].header) : 0,
+        rows.lazy.map { measure($0[index]) }.max() ?? 0)
     }
     let gaps = 2 * (columns.count - 1)
     if let width {
@@ -41,25 +69,38 @@ struct Table {
         excess -= 1
       }
     }
-    var lines: [String] = []
-    if headers {
-      lines.append(
-        line(columns.map { Cell(text: $0.header, style: .header) }, widths: widths, colors: colors))
+    // Padding by length, made once: appending a ready string is the cheapest way to pad.
+    let paddings = (0...(widths.max() ?? 0)).map { String(repeating: " ", count: $0) }
+    func line(_ cells: [Cell]) -> String {
+      var text = ""
+      for (index, cell) in cells.enumerated() {
+        var content = cell.text
+        var contentWidth = measure(cell)
+        if contentWidth > widths[index] {
+          content = DisplayWidth.truncate(content, to: widths[index])
+          contentWidth = DisplayWidth.of(content)
+        }
+        let isLast = index == cells.count - 1
+        let padding = max(0, widths[index] - contentWidth)
+        if index > 0 { text += "  " }
+        if colors {
+          let aligned =
+            columns[index].alignRight
+            ? String(repeating: " ", count: padding) + content
+            : (isLast ? content : content + String(repeating: " ", count: padding))
+          text += cell.style.apply(aligned)
+        } else if columns[index].alignRight {
+          text += paddings[padding]
+          text += content
+        } else {
+          text += content
+          if !isLast { text += paddings[padding] }
+        }
+      }
+      return text
     }
-    for row in rows { lines.append(line(row, widths: widths, colors: colors)) }
-    return lines
-  }
-
-  private func line(_ cells: [Cell], widths: [Int], colors: Bool) -> String {
-    var parts: [String] = []
-    for (index, cell) in cells.enumerated() {
-      let text = DisplayWidth.truncate(cell.text, to: widths[index])
-      let isLast = index == cells.count - 1
-      let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(text)))
-      let aligned = columns[index].alignRight ? padding + text : (isLast ? text : text + padding)
-      parts.append(colors ? cell.style.apply(aligned) : aligned)
-    }
-    return parts.joined(separator: "  ")
+    if headers { emit(line(columns.map { Cell(text: $0.header, style: .header) })) }
+    for row in rows { emit(line(row)) }
   }
 }
 

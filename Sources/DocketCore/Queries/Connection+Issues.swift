@@ -3,45 +3,71 @@ import Foundation
 
 /// Reading issues.
 extension Connection {
-  /// The columns `decodeIssue` reads, over `issues i`; tags come as `id<US>name` pairs joined by
-  /// the record separator, so one query serves a page.
-  static let issueColumns = """
-    i.id, i.title, i.detail, i.priority, i.completed, i.created, i.modified,
-    (SELECT group_concat(t.id || char(31) || t.name, char(30))
-       FROM issue_tags l JOIN tags t ON t.seq = l.tag_seq WHERE l.issue_seq = i.seq)
+  /// The columns `decodeIssue` reads, over `issues i`: the issue's own fields and the row numbers
+  /// of its tags (in a subquery, or, for long lists, looked up in `LinkTable`).
+  static func issueColumns(detail: Bool, tagsInline: Bool) -> String {
     """
-
-  static func decodeIssue(_ row: Row) throws -> Issue {
-    let tagList = try row.get(7, as: String?.self) ?? ""
-    let tags = tagList.split(separator: "\u{1E}").compactMap { pair -> Tag? in
-      let parts = pair.split(separator: "\u{1F}", maxSplits: 1)
-      guard parts.count == 2, let id = UUID(uuidString: String(parts[0])) else { return nil }
-      return Tag(id: id, name: String(parts[1]))
-    }
-    return Issue(
-      id: try row.get(0), title: try row.get(1), detail: try row.get(2),
-      priority: Priority(rawValue: try row.get(3)) ?? .low, completed: try row.get(4),
-      created: try row.get(5), modified: try row.get(6),
-      tags: tags.sorted {
-        ($0.name.lowercased(), $0.id.uuidString) < ($1.name.lowercased(), $1.id.uuidString)
-      })
+    i.id, i.title, \(detail ? "i.detail" : "''"), i.priority, i.completed, i.created, i.modified,
+    \(tagsInline ? "(SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = i.seq)" : "NULL"), i.seq
+    """
   }
 
-  /// One page of the issues `request` selects, in its order.
-  public func fetchIssues(_ request: IssueRequest, limit: Int? = nil, offset: Int = 0) throws
-    -> [Issue]
-  {
-    let clause = try IssueRequestSQL(request, db: self, forPage: limit != nil)
-    var sql = """
-      SELECT \(Self.issueColumns) FROM issues i WHERE \(clause.condition)
-      ORDER BY \(request.sort.orderBy)
-      """
-    var allArguments = clause.arguments
-    if let limit {
-      sql += " LIMIT ? OFFSET ?"
-      allArguments += [limit, offset]
+  /// Every tag by its row number, with its place in name order (how an issue lists its tags).
+  func tagCatalogue() throws -> [Int64: (tag: Tag, rank: Int)] {
+    var catalogue: [Int64: (tag: Tag, rank: Int)] = [:]
+    var rank = 0
+    try forEachRow("SELECT seq, id, name FROM tags ORDER BY name_key, id") { row in
+      catalogue[try row.get(0)] = (Tag(id: try row.get(1), name: try row.get(2)), rank)
+      rank += 1
     }
-    return try fetchAll(sql, allArguments, Self.decodeIssue)
+    return catalogue
+  }
+
+  static func decodeIssue(
+    _ row: Row, tags catalogue: [Int64: (tag: Tag, rank: Int)], links: LinkTable?
+  ) throws -> Issue {
+    var ranked: [(tag: Tag, rank: Int)] = []
+    if let links {
+      links.forEachTag(of: try row.get(8, as: Int64.self)) {
+        if let entry = catalogue[$0] { ranked.append(entry) }
+      }
+    } else if case .text(let list) = row.value(at: 7) {
+      ranked = list.split(separator: ",").compactMap { Int64($0).flatMap { catalogue[$0] } }
+    }
+    if ranked.count > 1 { ranked.sort { $0.rank < $1.rank } }
+    return Issue(
+      id: try row.get(0, as: UUID.self), title: try row.get(1), detail: try row.get(2),
+      priority: Priority(rawValue: try row.get(3)) ?? .low, completed: try row.get(4),
+      created: try row.get(5), modified: try row.get(6), tags: ranked.map(\.tag))
+  }
+
+  /// One page of the issues `request` selects, in its order. Without `detail`, the detail of
+  /// each issue is left empty (for lists that do not show it).
+  public func fetchIssues(
+    _ request: IssueRequest, limit: Int? = nil, offset: Int = 0, detail: Bool = true
+  ) throws -> [Issue] {
+    try readTransaction {
+      let catalogue = try tagCatalogue()
+      // A page asks for the tags of its few issues; a long list reads every link once.
+      let links = (limit ?? Int.max) > 500 ? try LinkTable(self) : nil
+      if limit == nil, request.search.isEmpty, [.open, .completed, .all].contains(request.filter) {
+        return try fetchWholeList(
+          request, detail: detail, catalogue: catalogue, links: links ?? LinkTable(self))
+      }
+      let clause = try IssueRequestSQL(request, db: self, forPage: limit != nil)
+      var sql = """
+        SELECT \(Self.issueColumns(detail: detail, tagsInline: links == nil)) FROM issues i
+        WHERE \(clause.condition) ORDER BY \(request.sort.orderBy)
+        """
+      var allArguments = clause.arguments
+      if let limit {
+        sql += " LIMIT ? OFFSET ?"
+        allArguments += [limit, offset]
+      }
+      return try fetchAll(sql, allArguments) {
+        try Self.decodeIssue($0, tags: catalogue, links: links)
+      }
+    }
   }
 
   /// How many issues `request` selects.
@@ -52,7 +78,12 @@ extension Connection {
   }
 
   public func fetchIssue(id: UUID) throws -> Issue? {
-    try fetchOne("SELECT \(Self.issueColumns) FROM issues i WHERE i.id = ?", [id], Self.decodeIssue)
+    try readTransaction {
+      let catalogue = try tagCatalogue()
+      let sql =
+        "SELECT \(Self.issueColumns(detail: true, tagsInline: true)) FROM issues i WHERE i.id = ?"
+      return try fetchOne(sql, [id]) { try Self.decodeIssue($0, tags: catalogue, links: nil) }
+    }
   }
 
   /// Issues whose id starts with `prefix` (hex digits, hyphens optional), at most `limit`.
@@ -128,33 +159,102 @@ extension Connection {
 
 extension Connection {
   private func referencesByScan(for wanted: Set<UUID>) throws -> [UUID: String] {
-    let all = try fetchAll("SELECT id FROM issues ORDER BY id") { row in
-      try row.get(0, as: String.self).replacingOccurrences(of: "-", with: "")
-    }
+    // Every id in order (the text order of ids is the order of their bytes), compared as bytes.
+    let all = try fetchAll("SELECT id FROM issues ORDER BY id") { try $0.get(0, as: UUID.self) }
     var result: [UUID: String] = [:]
     result.reserveCapacity(wanted.count)
-    for index in all.indices {
+    for index in all.indices where wanted.contains(all[index]) {
       var length = IssueReference.minimumLength
       if index > all.startIndex {
-        length = max(length, IssueReference.commonPrefixLength(all[index], all[index - 1]) + 1)
+        length = max(length, all[index].sharedHexDigits(with: all[index - 1]) + 1)
       }
       if index + 1 < all.endIndex {
-        length = max(length, IssueReference.commonPrefixLength(all[index], all[index + 1]) + 1)
+        length = max(length, all[index].sharedHexDigits(with: all[index + 1]) + 1)
       }
-      guard let id = UUID(uuidString: Self.hyphenated(all[index])), wanted.contains(id) else {
-        continue
-      }
-      result[id] = String(all[index].prefix(length))
+      result[all[index]] = all[index].hexPrefix(length)
     }
     return result
   }
+}
 
-  static func hyphenated(_ hex: String) -> String {
-    var result = ""
-    for (offset, character) in hex.enumerated() {
-      if [8, 12, 16, 20].contains(offset) { result.append("-") }
-      result.append(character)
+extension Connection {
+  /// Every issue of Open, Completed or All: the table read in storage order and sorted here,
+  /// which spares a random look-up per row that reading in index order costs. Sorts exactly as
+  /// `IssueSort.orderBy` does (title keys and ids compared as bytes, as SQLite does).
+  private func fetchWholeList(
+    _ request: IssueRequest, detail: Bool, catalogue: [Int64: (tag: Tag, rank: Int)],
+    links: LinkTable
+  ) throws -> [Issue] {
+    let states = request.completionStates.map(String.init).joined(separator: ", ")
+    let sql = """
+      SELECT \(Self.issueColumns(detail: detail, tagsInline: false)), i.title_key
+      FROM issues i NOT INDEXED WHERE i.completed IN (\(states))
+      """
+    var issues: [Issue] = []
+    var titleKeys: [[UInt8]] = []
+    let byTitle = request.sort.field == .title
+    try forEachRow(sql) { row in
+      issues.append(try Self.decodeIssue(row, tags: catalogue, links: links))
+      if byTitle { titleKeys.append(Array(try row.get(9, as: String.self).utf8)) }
     }
-    return result
+    // The keys in flat arrays, so comparing two rows copies no issue.
+    let completed = issues.map(\.completed)
+    let priorities = issues.map(\.priority.rawValue)
+    let activities = issues.map(\.lastActivity.timeIntervalSince1970)
+    let ids = issues.map(\.id)
+    let sort = request.sort
+    var order = Array(issues.indices)
+    order.sort { left, right in
+      if completed[left] != completed[right] { return !completed[left] }
+      switch sort.field {
+      case .priority:
+        if priorities[left] != priorities[right] {
+          return sort.ascending
+            ? priorities[left] < priorities[right] : priorities[left] > priorities[right]
+        }
+      case .date:
+        if activities[left] != activities[right] {
+          return sort.ascending
+            ? activities[left] < activities[right] : activities[left] > activities[right]
+        }
+      case .title:
+        if titleKeys[left] != titleKeys[right] {
+          return sort.ascending
+            ? titleKeys[left].lexicographicallyPrecedes(titleKeys[right])
+            : titleKeys[right].lexicographicallyPrecedes(titleKeys[left])
+        }
+      }
+      if activities[left] != activities[right] { return activities[left] < activities[right] }
+      return ids[left].precedes(ids[right])
+    }
+    return order.map { issues[$0] }
+  }
+}
+
+/// Every link as (issue row, tag row) pairs in order, for finding the tags of many issues at once.
+struct LinkTable {
+  private var issues: [Int64] = []
+  private var tags: [Int64] = []
+
+  init(_ db: Connection) throws {
+    try db.forEachRow("SELECT issue_seq, tag_seq FROM issue_tags ORDER BY issue_seq, tag_seq") {
+      row in
+      issues.append(try row.get(0))
+      tags.append(try row.get(1))
+    }
+  }
+
+  func forEachTag(of issue: Int64, _ body: (Int64) -> Void) {
+    // The first link of `issue`, by binary search.
+    var low = 0
+    var high = issues.count
+    while low < high {
+      let middle = (low + high) / 2
+      if issues[middle] < issue { low = middle + 1 } else { high = middle }
+    }
+    while low < issues.count, issues[low] == issue {
+      body(tags[low])
+      low += 1
+    }
   }
 }

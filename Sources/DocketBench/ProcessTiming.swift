@@ -9,14 +9,15 @@ struct ProcessRun {
 
 /// Starts `executable` with `arguments`, standard output to `outputPath`, and waits for it.
 /// `posix_spawn` and `wait4` give the exit time and the peak resident size exactly.
-func timeProcess(_ executable: String, _ arguments: [String], outputPath: String = "/dev/null")
-  -> ProcessRun
-{
+func timeProcess(
+  _ executable: String, _ arguments: [String], outputPath: String = "/dev/null",
+  errorPath: String = "/dev/null"
+) -> ProcessRun {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
   posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
   let argv = ([executable] + arguments).map { strdup($0) } + [nil]
   defer { for pointer in argv { free(pointer) } }
   var pid: pid_t = 0

@@ -8,9 +8,12 @@ import Foundation
 var sizes = [10_000, 100_000]
 var runs = 31
 var keepFolder: String?
+var cliDatabase: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
   switch argument {
+  case "--cli-timings":
+    cliDatabase = arguments.next()
   case "--sizes":
     sizes = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
   case "--runs":
@@ -27,11 +30,22 @@ while let argument = arguments.next() {
 let now = Date(timeIntervalSince1970: 1_800_000_000)
 let table = BenchmarkTable()
 var memory: [(String, Double)] = []
+var cliDatabasePath: String?
+var foldersToRemove: [URL] = []
+
+// The whole-process timings run in a fresh, small copy of this program: Linux counts the memory
+// of the process that starts a program in the program's peak, so a large parent would hide it.
+if let cliDatabase {
+  try cliTimings(database: cliDatabase)
+  table.print(header: false)
+  printMemory()
+  exit(0)
+}
 
 for size in sizes {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "docket-bench-\(UUID().uuidString)")
-  defer { if keepFolder == nil { try? FileManager.default.removeItem(at: folder) } }
+  if keepFolder == nil { foldersToRemove.append(folder) }
   let path =
     keepFolder.map { "\($0)/bench-\(size).sqlite" }
     ?? folder.appendingPathComponent("bench.sqlite").path
@@ -116,12 +130,45 @@ for size in sizes {
   table.add(name: "insert 1000 issues (one transaction)", size: size, samples: samples, budget: nil)
 
   // Whole-process timings of the release binary, on the largest database only.
-  guard size == sizes.max(), let binary = docketBinary() else { continue }
+  guard size == sizes.max() else { continue }
+  try queue.withConnection { _ = try $0.fetchOne("PRAGMA wal_checkpoint(TRUNCATE)", as: Int.self) }
+  cliDatabasePath = path
+}
+
+table.print()
+if let cliDatabasePath {
+  let output = cliDatabasePath + ".timings.txt"
+  let errors = cliDatabasePath + ".errors.txt"
+  let child = timeProcess(
+    CommandLine.arguments[0], ["--cli-timings", cliDatabasePath, "--runs", String(runs)],
+    outputPath: output,
+    errorPath: errors)
+  if let text = try? String(contentsOfFile: output, encoding: .utf8) { print(text, terminator: "") }
+  if let text = try? String(contentsOfFile: errors, encoding: .utf8) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+  if child.status != 0 {
+    FileHandle.standardError.write(
+      Data("the whole-process timings failed (exit \(child.status))\n".utf8))
+  }
+}
+for folder in foldersToRemove { try? FileManager.default.removeItem(at: folder) }
+
+/// Times the docket binary on an existing database of `size` issues.
+@MainActor
+func cliTimings(database path: String) throws {
+  guard let binary = docketBinary() else { return }
+  let queue = try DocketDatabase.open(path: path)
   let someID = try queue.read {
     try $0.fetchOne("SELECT id FROM issues ORDER BY id LIMIT 1 OFFSET 500", as: String.self)
   }!
+  let commonTag = try queue.read { try $0.tagSummaries() }.max { $0.total < $1.total }!
+  let size = try queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) } ?? 0
   let reference = String(someID.replacingOccurrences(of: "-", with: "").prefix(8))
-  let listFile = folder.appendingPathComponent("list.txt").path
+  let listFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "docket-bench-list-\(getpid()).txt"
+  ).path
+  defer { try? FileManager.default.removeItem(atPath: listFile) }
   let commands: [(String, [String], String, Double)] = [
     ("docket list --limit 50", ["list", "--limit", "50"], "/dev/null", 30),
     ("docket list (all open, to a file)", ["list"], listFile, 400),
@@ -151,7 +198,18 @@ for size in sizes {
   }
 }
 
-table.print()
+@MainActor
+func printMemory() {
+  guard !memory.isEmpty else { return }
+  print("")
+  print("peak memory of the release binary (budget 100 MiB):")
+  for (name, mebibytes) in memory {
+    print(
+      "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%6.1f", mebibytes)) MiB \(mebibytes <= 100 ? "ok" : "OVER")"
+    )
+  }
+}
+
 if !memory.isEmpty {
   print("")
   print("peak memory of the release binary (budget 100 MiB):")
@@ -195,17 +253,20 @@ final class BenchmarkTable {
         budget: budget))
   }
 
-  func print() {
-    let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
+  func print(header: Bool = true) {
+    // Wide enough for every name, so the two halves of the table (see --cli-timings) align.
+    let nameWidth = max(58, rows.map(\.name.count).max() ?? 0)
     func pad(_ text: String, _ width: Int) -> String {
       text + String(repeating: " ", count: max(0, width - text.count))
     }
     func left(_ text: String, _ width: Int) -> String {
       String(repeating: " ", count: max(0, width - text.count)) + text
     }
-    Swift.print(
-      pad("benchmark", nameWidth), left("issues", 8), left("median ms", 10), left("worst ms", 10),
-      left("budget", 8), " ")
+    if header {
+      Swift.print(
+        pad("benchmark", nameWidth), left("issues", 8), left("median ms", 10), left("worst ms", 10),
+        left("budget", 8), " ")
+    }
     var failures = 0
     for row in rows {
       let verdict: String

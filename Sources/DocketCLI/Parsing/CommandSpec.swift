@@ -58,6 +58,11 @@ struct CommandSpec: Sendable {
   ]
 
   static let json = OptionSpec(name: "json", kind: .flag, help: "option.json")
+  static let detail = OptionSpec(
+    name: "detail", short: "d", kind: .value(name: "TEXT"), help: "option.detail")
+  static let priority = OptionSpec(
+    name: "priority", short: "p", kind: .value(name: "low|medium|high"), help: "option.priority",
+    choices: ["low", "medium", "high"])
   static let yes = OptionSpec(name: "yes", short: "y", kind: .flag, help: "option.yes")
 }
 
@@ -69,11 +74,7 @@ extension CommandSpec {
       usage:
         "docket add TITLE [--detail TEXT] [--priority low|medium|high] [--tag NAME]... [--completed]",
       options: [
-        OptionSpec(name: "detail", short: "d", kind: .value(name: "TEXT"), help: "option.detail"),
-        OptionSpec(
-          name: "priority", short: "p", kind: .value(name: "low|medium|high"),
-          help: "option.priority",
-          choices: ["low", "medium", "high"]),
+        detail, priority,
         OptionSpec(
           name: "tag", short: "t", kind: .value(name: "NAME"), repeatable: true,
           help: "option.tag.add"),
@@ -108,11 +109,7 @@ extension CommandSpec {
       usage: "docket edit REF [--title T] [--detail D] [--priority P] [--tag NAME|+NAME|-NAME]...",
       options: [
         OptionSpec(name: "title", kind: .value(name: "TEXT"), help: "option.title"),
-        OptionSpec(name: "detail", short: "d", kind: .value(name: "TEXT"), help: "option.detail"),
-        OptionSpec(
-          name: "priority", short: "p", kind: .value(name: "low|medium|high"),
-          help: "option.priority",
-          choices: ["low", "medium", "high"]),
+        detail, priority,
         OptionSpec(
           name: "tag", short: "t", kind: .value(name: "[+|-]NAME"), repeatable: true,
           help: "option.tag.edit"),

@@ -1,19 +1,12 @@
-/// How the issue list is ordered. Completed issues always come after open ones; ties break on
-/// last activity, oldest first, then id.
-public struct IssueSort: Equatable, Hashable, Sendable {
-  public enum Field: String, Sendable, CaseIterable {
-    case priority
-    case date
-    case title
+/// A field a list can be sorted by, with the direction it starts in when chosen.
+public protocol SortField: RawRepresentable<String>, CaseIterable, Hashable, Sendable {
+  var defaultAscending: Bool { get }
+}
 
-    /// The direction a field starts in when chosen: highest priority, newest, A–Z.
-    public var defaultAscending: Bool {
-      switch self {
-      case .priority, .date: return false
-      case .title: return true
-      }
-    }
-  }
+/// A sort order: a field and a direction. Choosing the field in use flips the direction; choosing
+/// another field starts in that field's own direction. Kept in settings as `field:asc|desc`.
+public struct SortChoice<Key: SortField>: Equatable, Hashable, Sendable {
+  public typealias Field = Key
 
   public var field: Field
   public var ascending: Bool
@@ -27,11 +20,9 @@ public struct IssueSort: Equatable, Hashable, Sendable {
     self.init(field: field, ascending: field.defaultAscending)
   }
 
-  public static let `default` = IssueSort(field: .priority)
-
-  /// The field already in use flips its direction; another field starts in its default one.
-  public func choosing(_ newField: Field) -> IssueSort {
-    newField == field ? IssueSort(field: field, ascending: !ascending) : IssueSort(field: newField)
+  public func choosing(_ newField: Field) -> SortChoice {
+    newField == field
+      ? SortChoice(field: field, ascending: !ascending) : SortChoice(field: newField)
   }
 
   /// `priority:desc`, as kept in settings.
@@ -44,6 +35,23 @@ public struct IssueSort: Equatable, Hashable, Sendable {
     else { return nil }
     self.init(field: field, ascending: parts[1] == "asc")
   }
+}
+
+/// How the issue list is ordered. Completed issues always come after open ones; ties break on
+/// last activity, oldest first, then id.
+public typealias IssueSort = SortChoice<IssueSortField>
+
+public enum IssueSortField: String, SortField {
+  case priority
+  case date
+  case title
+
+  /// Highest priority first, newest first, A–Z.
+  public var defaultAscending: Bool { self == .title }
+}
+
+extension SortChoice where Key == IssueSortField {
+  public static var `default`: IssueSort { IssueSort(field: .priority) }
 
   /// The ORDER BY clause; each variant has an index that reads it in order.
   var orderBy: String {
@@ -59,42 +67,18 @@ public struct IssueSort: Equatable, Hashable, Sendable {
 }
 
 /// How the tags of the sidebar are ordered.
-public struct TagSort: Equatable, Hashable, Sendable {
-  public enum Field: String, Sendable, CaseIterable {
-    case name
-    case count
+public typealias TagSort = SortChoice<TagSortField>
 
-    /// Names start A–Z, counts start with the most used.
-    public var defaultAscending: Bool { self == .name }
-  }
+public enum TagSortField: String, SortField {
+  case name
+  case count
 
-  public var field: Field
-  public var ascending: Bool
+  /// Names start A–Z, counts start with the most used.
+  public var defaultAscending: Bool { self == .name }
+}
 
-  public init(field: Field, ascending: Bool) {
-    self.field = field
-    self.ascending = ascending
-  }
-
-  public init(field: Field) {
-    self.init(field: field, ascending: field.defaultAscending)
-  }
-
-  public static let `default` = TagSort(field: .name)
-
-  public func choosing(_ newField: Field) -> TagSort {
-    newField == field ? TagSort(field: field, ascending: !ascending) : TagSort(field: newField)
-  }
-
-  public var storageValue: String { "\(field.rawValue):\(ascending ? "asc" : "desc")" }
-
-  public init?(storageValue: String) {
-    let parts = storageValue.split(separator: ":")
-    guard parts.count == 2, let field = Field(rawValue: String(parts[0])),
-      parts[1] == "asc" || parts[1] == "desc"
-    else { return nil }
-    self.init(field: field, ascending: parts[1] == "asc")
-  }
+extension SortChoice where Key == TagSortField {
+  public static var `default`: TagSort { TagSort(field: .name) }
 
   /// Orders summaries: by name, or by the visible count with the name breaking ties (A–Z).
   public func sorted(_ summaries: [TagSummary], showCompleted: Bool) -> [TagSummary] {

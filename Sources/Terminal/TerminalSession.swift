@@ -1,0 +1,108 @@
+import Foundation
+
+/// The terminal while a full-screen program runs: raw input, the alternate screen, a hidden
+/// cursor, bracketed paste. Everything is put back exactly as it was on `restore()`, which also
+/// runs on SIGTERM, SIGHUP and crash signals.
+///
+/// Ctrl-C and Ctrl-Z reach the program as keys (raw mode turns signals off), so it decides what
+/// they mean; `suspend()` gives the terminal back and stops the process, as a shell expects.
+public final class TerminalSession: @unchecked Sendable {
+  // @unchecked Sendable: the saved settings are written once, before any signal handler is
+  // installed, and only read afterwards (by restore, from the main thread or a signal handler).
+  private var saved = termios()
+  private let input: Int32
+  private let output: Int32
+  private(set) var isActive = false
+
+  /// The session signal handlers restore; there is one terminal per process.
+  nonisolated(unsafe) static var current: TerminalSession?
+
+  public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    self.input = input
+    self.output = output
+  }
+
+  /// Enters raw mode and the alternate screen. Throws when input is not a terminal.
+  public func start() throws {
+    guard tcgetattr(input, &saved) == 0 else { throw SessionError.notATerminal }
+    try enterRawMode()
+    write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
+    isActive = true
+    Self.current = self
+    for signal in [SIGTERM, SIGHUP, SIGQUIT] { Foundation.signal(signal, terminateHandler) }
+    for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT] {
+      Foundation.signal(signal, crashHandler)
+    }
+  }
+
+  public enum SessionError: Error { case notATerminal }
+
+  private func enterRawMode() throws {
+    var raw = saved
+    // No echo, no line editing, no signals from keys, no flow control, no CR translation.
+    raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+    raw.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
+    raw.c_oflag &= ~tcflag_t(OPOST)
+    raw.c_cflag |= tcflag_t(CS8)
+    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+      cc[Int(VMIN)] = 1
+      cc[Int(VTIME)] = 0
+    }
+    guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw SessionError.notATerminal }
+  }
+
+  /// Puts the terminal back as it was. Safe to call more than once.
+  public func restore() {
+    guard isActive else { return }
+    isActive = false
+    write("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+    tcsetattr(input, TCSAFLUSH, &saved)
+  }
+
+  /// Gives the terminal back and stops the process (Ctrl-Z); returns once it is continued, with
+  /// the program's screen set up again. The caller redraws in full.
+  public func suspend() {
+    restore()
+    kill(getpid(), SIGTSTP)
+    // Continued by `fg`.
+    try? enterRawMode()
+    write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[2J")
+    isActive = true
+  }
+
+  /// Runs `body` (an editor, say) with the terminal as the user's, then takes it back.
+  public func outside<Result>(_ body: () throws -> Result) rethrows -> Result {
+    restore()
+    defer {
+      try? enterRawMode()
+      write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[2J")
+      isActive = true
+    }
+    return try body()
+  }
+
+  public func write(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes {
+        Foundation.write(output, $0.baseAddress! + offset, $0.count - offset)
+      }
+      if written <= 0 { break }
+      offset += written
+    }
+  }
+
+  public var size: (columns: Int, rows: Int) { TerminalInfo.size(of: output) ?? (80, 24) }
+}
+
+private func terminateHandler(_ signal: Int32) {
+  TerminalSession.current?.restore()
+  _exit(128 + signal)
+}
+
+private func crashHandler(_ signal: Int32) {
+  TerminalSession.current?.restore()
+  Foundation.signal(signal, SIG_DFL)
+  raise(signal)
+}

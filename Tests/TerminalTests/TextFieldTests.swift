@@ -1,0 +1,80 @@
+import Testing
+
+@testable import Terminal
+
+@Suite struct TextFieldTests {
+  func typed(_ text: String) -> TextField {
+    var field = TextField()
+    field.apply(.insert(text))
+    return field
+  }
+
+  @Test func insertsAtTheCursorAndMovesByCharacter() {
+    var field = typed("fix bild")
+    field.apply(.left)
+    field.apply(.left)
+    field.apply(.left)
+    #expect(field.cursor == 5)
+    field.apply(.insert("u"))
+    #expect(field.text == "fix build")
+    field.apply(.backspace)
+    field.apply(.deleteForward)
+    #expect(field.text == "fix bld")
+    field.apply(.insert("ui"))
+    #expect(field.text == "fix build")
+    #expect(field.cursor == 7)
+    #expect(!field.apply(.right) || field.cursor == 8)
+  }
+
+  @Test func wordMovementAndDeletion() {
+    var field = typed("tag:Bug fix the build")
+    field.apply(.wordLeft)
+    #expect(field.cursor == 16)
+    field.apply(.wordLeft)
+    field.apply(.wordLeft)
+    #expect(field.cursor == 8)
+    field.apply(.wordRight)
+    #expect(field.cursor == 11)
+    field.apply(.end)
+    field.apply(.deleteWordBackward)
+    #expect(field.text == "tag:Bug fix the ")
+    field.apply(.home)
+    field.apply(.deleteToEnd)
+    #expect(field.text == "")
+  }
+
+  @Test func deleteToStartAndPasteOnOneLine() {
+    var field = typed("abc def")
+    field.apply(.left)
+    field.apply(.deleteToStart)
+    #expect(field.text == "f")
+    #expect(field.cursor == 0)
+    field.apply(.insert("pasted\nlines\t"))
+    #expect(field.text == "pasted lines f")
+  }
+
+  @Test func theCursorNeverSplitsACharacter() {
+    var field = typed("e\u{301}🐛x")
+    field.apply(.left)
+    field.apply(.left)
+    field.apply(.backspace)
+    #expect(field.text == "🐛x")
+  }
+
+  @Test func keysMapToEdits() {
+    #expect(TextField.edit(for: .control("w")) == .deleteWordBackward)
+    #expect(TextField.edit(for: .character("x")) == .insert("x"))
+    #expect(TextField.edit(for: .alt("b")) == .wordLeft)
+    #expect(TextField.edit(for: .up) == nil)
+  }
+
+  @Test func theVisiblePartFollowsTheCursor() {
+    let field = TextField("0123456789abcdef")
+    let shown = field.visible(width: 6)
+    #expect(shown.text == "bcdef")
+    #expect(shown.cursorColumn == 5)
+    let start = TextField("0123456789", cursor: 0).visible(width: 4)
+    #expect(start.text == "0123")
+    #expect(start.cursorColumn == 0)
+  }
+}

@@ -34,7 +34,12 @@ let package = Package(
       dependencies: ["Composable", "DocketCore", "Database", "Localization"]),
     .target(
       name: "DocketCLI", dependencies: ["DocketCore", "Database", "Localization", "Terminal"]),
-    .executableTarget(name: "docket", dependencies: ["DocketCLI"]),
+    .target(
+      name: "DocketTUI",
+      dependencies: [
+        "DocketFeatures", "DocketCore", "Composable", "Terminal", "Localization", "Database",
+      ]),
+    .executableTarget(name: "docket", dependencies: ["DocketCLI", "DocketTUI", "DocketCore"]),
     .executableTarget(name: "DocketBench", dependencies: ["DocketCore", "Database"]),
 
     .testTarget(name: "DatabaseTests", dependencies: ["Database"]),
@@ -44,6 +49,13 @@ let package = Package(
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
       name: "DocketCLITests", dependencies: ["DocketCLI", "DocketCore", "Database", "docket"]),
+    .testTarget(
+      name: "DocketTUITests",
+      dependencies: [
+        "DocketTUI", "DocketFeatures", "DocketCore", "Database", "Composable", "ComposableTesting",
+        "Terminal",
+      ],
+      exclude: ["Snapshots"]),
     .testTarget(
       name: "DocketFeaturesTests",
       dependencies: ["DocketFeatures", "DocketCore", "Database", "Composable", "ComposableTesting"]),

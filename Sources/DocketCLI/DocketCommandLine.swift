@@ -20,6 +20,30 @@ public struct DocketCommandLine {
     self.now = now
   }
 
+  /// What the terminal app needs, when the command line asks for it: no command, no `--help` or
+  /// `--version`, and a terminal on both ends.
+  public struct AppRequest {
+    public var databasePath: String
+    public var language: String
+    public var screenReader: Bool
+  }
+
+  public func appRequest() -> AppRequest? {
+    guard console.inputIsTerminal, console.outputIsTerminal,
+      let parsed = try? ArgumentParser.parse(words), parsed.path.isEmpty, !parsed.has("help"),
+      !parsed.has("version")
+    else { return nil }
+    let language = DocketStrings.localizer(explicit: parsed.value("lang"), environment: environment)
+      .language
+    let screenReader =
+      parsed.has("screen-reader")
+      || environment["DOCKET_SCREEN_READER"].map { $0 != "" && $0 != "0" } == true
+    return AppRequest(
+      databasePath: DatabaseLocation.path(flag: parsed.value("db"), environment: environment),
+      language: language,
+      screenReader: screenReader)
+  }
+
   /// Runs the command line and ends the process with its exit status.
   ///
   /// What a command read stays in memory until the process ends: freeing a list of tens of

@@ -1,9 +1,24 @@
 import DocketCLI
+import DocketCore
+import DocketTUI
 import Foundation
 
-// The docket executable: everything happens in DocketCLI.
+// The docket executable: the terminal app when asked for on a terminal, else the command line.
 let environment = ProcessInfo.processInfo.environment
 let commandLine = DocketCommandLine(
   arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
   console: .standard(environment: environment))
+if let request = commandLine.appRequest() {
+  do {
+    let database = try DocketDatabase.open(path: request.databasePath)
+    let app = try TerminalApp(
+      database: database, language: request.language, screenReader: request.screenReader,
+      environment: environment)
+    try app.run()
+  } catch {
+    let l10n = DocketStrings.localizer(language: request.language)
+    FileHandle.standardError.write(Data(("docket: " + l10n.message(for: error) + "\n").utf8))
+    exit(1)
+  }
+}
 commandLine.runAndExit()

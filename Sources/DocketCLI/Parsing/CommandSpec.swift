@@ -55,6 +55,7 @@ struct CommandSpec: Sendable {
     OptionSpec(
       name: "lang", kind: .value(name: "en|de"), help: "option.lang", choices: ["en", "de"]),
     OptionSpec(name: "help", short: "h", kind: .flag, help: "option.help"),
+    OptionSpec(name: "screen-reader", kind: .flag, help: "option.screenReader"),
   ]
 
   static let json = OptionSpec(name: "json", kind: .flag, help: "option.json")

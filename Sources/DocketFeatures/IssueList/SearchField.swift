@@ -18,9 +18,15 @@ public struct SearchField: Equatable, Sendable {
 
   public var isEmpty: Bool { chips.isEmpty && text.trimmingCharacters(in: .whitespaces).isEmpty }
 
-  /// The search understood, or the error of a known key with a bad value.
+  /// The search understood, or the error of a known key with a bad value. A `#word` still being
+  /// typed is a suggestion in the making, not text to search for.
   public func parse() -> Result<SearchQuery, SearchSyntaxError> {
-    Result { () throws(SearchSyntaxError) in try SearchParser.parse(fullText) }
+    var searched = self
+    if suggestionFragment != nil, let hash = text.lastIndex(of: "#") {
+      searched.text = String(text[..<hash])
+    }
+    let line = searched.fullText
+    return Result { () throws(SearchSyntaxError) in try SearchParser.parse(line) }
   }
 
   /// The word after the last `#`, when the text ends in one being typed: what suggestions narrow by.

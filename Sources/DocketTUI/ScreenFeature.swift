@@ -1,0 +1,448 @@
+import Composable
+import DocketCore
+import DocketFeatures
+import Foundation
+import Terminal
+
+/// The terminal app's own state over Docket's features: the screen's size, which pane has the
+/// keyboard, the help overlay, the text being typed, announcements. Keys become the features'
+/// actions here; drawing is `ScreenView`, a function of this state.
+public struct ScreenFeature: Reducer {
+  public enum Pane: Equatable, Sendable, CaseIterable {
+    case filters, list, detail
+  }
+
+  /// What a key types into, when it types.
+  public enum Input: Equatable, Sendable {
+    case search
+    case tagName
+    case newTagName
+    case title
+    case detail
+  }
+
+  /// The fields of the edit form, in Tab order.
+  public enum EditField: Equatable, Sendable, CaseIterable {
+    case title, priority, completed, tags, detail
+  }
+
+  public struct State: Equatable, Sendable {
+    public var app: AppFeature.State
+    public var columns: Int
+    public var rows: Int
+    public var focus: Pane = .list
+    public var helpShown = false
+    public var input: Input?
+    /// The text of the input being typed, with its cursor.
+    public var field = TextField()
+    public var editField: EditField = .title
+    /// The highlighted row of the filter pane: the smart filters, then the tags.
+    public var sidebarRow = 0
+    public var tagChip = 0
+    public var isSortMenuShown = false
+    /// The last thing that happened, in words (screen readers read the status line).
+    public var announcement: String?
+    public var screenReader: Bool
+    public var wantsQuit = false
+
+    public init(app: AppFeature.State, columns: Int, rows: Int, screenReader: Bool = false) {
+      self.app = app
+      self.columns = columns
+      self.rows = rows
+      self.screenReader = screenReader
+    }
+
+    /// How many panes fit: three from 120 columns, two from 80, else one.
+    public var paneCount: Int { columns >= 120 ? 3 : columns >= 80 ? 2 : 1 }
+
+    /// The filters in the order the filter pane lists them.
+    public var sidebarFilters: [IssueFilter] {
+      [.open, .completed, .recent] + app.sidebar.tags.map { .tag($0.tag.id) }
+    }
+  }
+
+  public enum Action: Equatable, Sendable {
+    case app(AppFeature.Action)
+    case key(Key)
+    case resized(columns: Int, rows: Int)
+
+    static let appCase = ActionCase(embed: Action.app) {
+      if case .app(let action) = $0 { action } else { nil }
+    }
+  }
+
+  @Dependency(\.localizer) var localizer
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    Scope(state: \.app, action: Action.appCase) { AppFeature() }
+    Reduce { state, action in
+      switch action {
+      case .resized(let columns, let rows):
+        state.columns = columns
+        state.rows = rows
+        return .none
+      case .key(let key):
+        return handle(key, &state)
+      case .app(let appAction):
+        announce(appAction, &state)
+        followApp(&state)
+        return .none
+      }
+    }
+  }
+
+  // MARK: Keys
+
+  private func handle(_ key: Key, _ state: inout State) -> Effect<Action> {
+    if state.helpShown {
+      state.helpShown = false
+      return .none
+    }
+    if state.app.awards != nil {
+      if key == .escape || key == .character("q") || key == .character("a") || key == .enter {
+        return .send(.app(.awards(.closeTapped)))
+      }
+      return .none
+    }
+    if state.app.sidebar.confirmingDelete != nil {
+      return confirm(
+        key, yes: .app(.sidebar(.deleteConfirmed)), no: .app(.sidebar(.deleteCancelled)))
+    }
+    if state.app.detail?.confirmingDelete == true {
+      return confirm(key, yes: .app(.detail(.deleteConfirmed)), no: .app(.detail(.deleteCancelled)))
+    }
+    if let input = state.input { return type(key, into: input, &state) }
+    if state.isSortMenuShown { return chooseSort(key, &state) }
+    if state.app.detail?.isEditing == true { return editForm(key, &state) }
+
+    switch key {
+    case .character("q"), .control("c"):
+      state.wantsQuit = true
+      return .none
+    case .character("?"):
+      state.helpShown = true
+      return .none
+    case .tab: return moveFocus(by: 1, &state)
+    case .backTab: return moveFocus(by: -1, &state)
+    case .character("/"):
+      state.focus = .list
+      state.input = .search
+      state.field = TextField(state.app.list.search.text)
+      return .none
+    case .character("n"):
+      state.focus = .detail
+      state.editField = .title
+      return .send(.app(.list(.newIssueTapped)))
+    case .character("a"):
+      return .send(.app(.sidebar(.awardsTapped)))
+    case .character("c"):
+      return .send(.app(.sidebar(.showCompletedToggled)))
+    case .character("S"):
+      state.announcement = localizer("tui.syncNotSetUp")
+      return .none
+    case .escape:
+      // Back: from the detail or the filters to the list (on one pane, as on a phone).
+      if state.focus != .list { state.focus = .list }
+      return .none
+    default:
+      break
+    }
+    switch state.focus {
+    case .filters: return filtersKey(key, &state)
+    case .list: return listKey(key, &state)
+    case .detail: return detailKey(key, &state)
+    }
+  }
+
+  private func confirm(_ key: Key, yes: Action, no: Action) -> Effect<Action> {
+    switch key {
+    case .character("y"), .character("j"), .enter: return .send(yes)
+    case .character("n"), .escape, .character("q"): return .send(no)
+    default: return .none
+    }
+  }
+
+  private func moveFocus(by step: Int, _ state: inout State) -> Effect<Action> {
+    var panes = Pane.allCases
+    if state.app.detail == nil { panes.removeAll { $0 == .detail } }
+    let index = panes.firstIndex(of: state.focus) ?? 0
+    state.focus = panes[(index + step + panes.count) % panes.count]
+    return .none
+  }
+
+  private func filtersKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+    let filters = state.sidebarFilters
+    switch key {
+    case .down, .character("j"):
+      state.sidebarRow = min(state.sidebarRow + 1, filters.count - 1)
+    case .up, .character("k"):
+      state.sidebarRow = max(state.sidebarRow - 1, 0)
+    case .enter, .character(" "):
+      guard filters.indices.contains(state.sidebarRow) else { return .none }
+      if state.paneCount < 3 { state.focus = .list }
+      return .send(.app(.sidebar(.filterTapped(filters[state.sidebarRow]))))
+    case .character("s"):
+      let field: TagSort.Field = state.app.sidebar.tagSort.field == .name ? .count : .name
+      return .send(.app(.sidebar(.tagSortChosen(field))))
+    case .character("t"):
+      state.input = .tagName
+      state.field = TextField()
+      return .send(.app(.sidebar(.newTagTapped)))
+    case .character("r"):
+      guard let tag = highlightedTag(state) else { return .none }
+      state.input = .tagName
+      state.field = TextField(tag.name)
+      return .send(.app(.sidebar(.renameTagTapped(tag))))
+    case .character("D"):
+      guard let tag = highlightedTag(state) else { return .none }
+      return .send(.app(.sidebar(.deleteTagTapped(tag))))
+    default:
+      break
+    }
+    return .none
+  }
+
+  private func highlightedTag(_ state: State) -> Tag? {
+    let index = state.sidebarRow - 3
+    return state.app.sidebar.tags.indices.contains(index) ? state.app.sidebar.tags[index].tag : nil
+  }
+
+  private func listKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+    let issues = state.app.list.issues
+    let current = issues.firstIndex { $0.id == state.app.list.selection }
+    switch key {
+    case .down, .character("j"):
+      guard !issues.isEmpty else { return .none }
+      let next = current.map { min($0 + 1, issues.count - 1) } ?? 0
+      if next == issues.count - 1, issues.count < state.app.list.total {
+        return .merge(
+          .send(.app(.list(.issueTapped(issues[next].id)))), .send(.app(.list(.loadMore))))
+      }
+      return .send(.app(.list(.issueTapped(issues[next].id))))
+    case .up, .character("k"):
+      guard !issues.isEmpty else { return .none }
+      let previous = current.map { max($0 - 1, 0) } ?? 0
+      return .send(.app(.list(.issueTapped(issues[previous].id))))
+    case .pageDown, .pageUp, .home, .end:
+      guard !issues.isEmpty else { return .none }
+      let page = max(1, state.rows - 6)
+      let base = current ?? 0
+      let target: Int
+      switch key {
+      case .pageDown: target = min(base + page, issues.count - 1)
+      case .pageUp: target = max(base - page, 0)
+      case .home: target = 0
+      default: target = issues.count - 1
+      }
+      return .send(.app(.list(.issueTapped(issues[target].id))))
+    case .enter:
+      guard state.app.detail != nil else { return .none }
+      state.focus = .detail
+      return .none
+    case .character("x"):
+      guard state.app.detail != nil else { return .none }
+      return .send(.app(.detail(.toggleCompletedTapped)))
+    case .character("d"):
+      return .send(.app(.list(.deleteTapped)))
+    case .character("e"):
+      guard state.app.detail != nil else { return .none }
+      state.focus = .detail
+      return startEditing(&state)
+    case .character("s"):
+      state.isSortMenuShown = true
+      return .none
+    case .character("f") where state.paneCount < 3:
+      state.focus = .filters
+      return .none
+    default:
+      return .none
+    }
+  }
+
+  private func detailKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+    guard state.app.detail != nil else { return .none }
+    switch key {
+    case .character("e"), .enter: return startEditing(&state)
+    case .character("x"): return .send(.app(.detail(.toggleCompletedTapped)))
+    case .character("d"): return .send(.app(.detail(.deleteTapped)))
+    case .down, .character("j"), .up, .character("k"):
+      state.focus = .list
+      return listKey(key, &state)
+    default: return .none
+    }
+  }
+
+  private func startEditing(_ state: inout State) -> Effect<Action> {
+    state.editField = .title
+    return .send(.app(.detail(.editTapped)))
+  }
+
+  private func chooseSort(_ key: Key, _ state: inout State) -> Effect<Action> {
+    state.isSortMenuShown = false
+    switch key {
+    case .character("p"): return .send(.app(.list(.sortChosen(.priority))))
+    case .character("d"): return .send(.app(.list(.sortChosen(.date))))
+    case .character("t"): return .send(.app(.list(.sortChosen(.title))))
+    default: return .none
+    }
+  }
+
+  // MARK: The edit form
+
+  private func editForm(_ key: Key, _ state: inout State) -> Effect<Action> {
+    guard let detail = state.app.detail, let draft = detail.draft else { return .none }
+    switch key {
+    case .escape: return .send(.app(.detail(.cancelTapped)))
+    case .control("s"): return .send(.app(.detail(.saveTapped)))
+    case .tab, .down:
+      let fields = EditField.allCases
+      state.editField = fields[(fields.firstIndex(of: state.editField)! + 1) % fields.count]
+      return .none
+    case .backTab, .up:
+      let fields = EditField.allCases
+      state.editField =
+        fields[(fields.firstIndex(of: state.editField)! + fields.count - 1) % fields.count]
+      return .none
+    case .enter:
+      if state.editField == .title || state.editField == .detail {
+        state.input = state.editField == .title ? .title : .detail
+        state.field = TextField(state.editField == .title ? draft.title : draft.detail)
+        return .none
+      }
+      return .send(.app(.detail(.saveTapped)))
+    default:
+      break
+    }
+    switch state.editField {
+    case .title, .detail:
+      // Typing starts editing the field.
+      guard TextField.edit(for: key) != nil else { return .none }
+      state.input = state.editField == .title ? .title : .detail
+      state.field = TextField(state.editField == .title ? draft.title : draft.detail)
+      return type(key, into: state.input!, &state)
+    case .priority:
+      switch key {
+      case .left:
+        return .send(
+          .app(.detail(.priorityChanged(Priority(rawValue: max(0, draft.priority.rawValue - 1))!))))
+      case .right:
+        return .send(
+          .app(.detail(.priorityChanged(Priority(rawValue: min(2, draft.priority.rawValue + 1))!))))
+      case .character("l"): return .send(.app(.detail(.priorityChanged(.low))))
+      case .character("m"): return .send(.app(.detail(.priorityChanged(.medium))))
+      case .character("h"): return .send(.app(.detail(.priorityChanged(.high))))
+      default: return .none
+      }
+    case .completed:
+      guard key == .character(" ") || key == .character("x") else { return .none }
+      return .send(.app(.detail(.completedToggled)))
+    case .tags:
+      let chips = detail.tagChips
+      switch key {
+      case .left: state.tagChip = max(0, state.tagChip - 1)
+      case .right: state.tagChip = min(max(0, chips.count - 1), state.tagChip + 1)
+      case .character(" "), .character("x"):
+        guard chips.indices.contains(state.tagChip) else { return .none }
+        return .send(.app(.detail(.tagToggled(chips[state.tagChip].tag.id))))
+      case .character("t"), .character("+"):
+        state.input = .newTagName
+        state.field = TextField()
+        return .send(.app(.detail(.newTagTapped)))
+      default: break
+      }
+      return .none
+    }
+  }
+
+  // MARK: Typing
+
+  private func type(_ key: Key, into input: Input, _ state: inout State) -> Effect<Action> {
+    let finish = key == .enter || key == .escape
+    if input == .search, !state.app.list.suggestions.isEmpty {
+      switch key {
+      case .down:
+        return .send(.app(.list(.suggestionHighlighted(state.app.list.highlightedSuggestion + 1))))
+      case .up:
+        return .send(.app(.list(.suggestionHighlighted(state.app.list.highlightedSuggestion - 1))))
+      case .enter, .tab:
+        let suggestion = state.app.list.suggestions[state.app.list.highlightedSuggestion]
+        var text = state.field.text
+        if let hash = text.lastIndex(of: "#") { text = String(text[..<hash]) }
+        while text.last == " " { text.removeLast() }
+        state.field = TextField(text)
+        return .send(.app(.list(.suggestionChosen(suggestion))))
+      default:
+        break
+      }
+    }
+    if finish {
+      state.input = nil
+      let accepted = key == .enter
+      switch input {
+      case .search:
+        return accepted ? .none : .send(.app(.list(.searchCleared)))
+      case .tagName:
+        return .send(.app(.sidebar(accepted ? .promptSubmitted : .promptCancelled)))
+      case .newTagName:
+        return .send(.app(.detail(accepted ? .newTagSubmitted : .newTagCancelled)))
+      case .title, .detail:
+        return accepted ? .none : .send(.app(.detail(.cancelTapped)))
+      }
+    }
+    if input == .search, key == .backspace, state.field.text.isEmpty,
+      !state.app.list.search.chips.isEmpty
+    {
+      return .send(.app(.list(.chipRemoved(state.app.list.search.chips.count - 1))))
+    }
+    guard let edit = TextField.edit(for: key), state.field.apply(edit) else { return .none }
+    let text = state.field.text
+    switch input {
+    case .search: return .send(.app(.list(.searchTextChanged(text))))
+    case .tagName: return .send(.app(.sidebar(.promptTextChanged(text))))
+    case .newTagName: return .send(.app(.detail(.newTagNameChanged(text))))
+    case .title: return .send(.app(.detail(.titleChanged(text))))
+    case .detail: return .send(.app(.detail(.detailChanged(text))))
+    }
+  }
+
+  // MARK: Following the features
+
+  /// Keeps the screen's own state true to the features' (a prompt that closed, a detail that
+  /// went away).
+  private func followApp(_ state: inout State) {
+    if state.input == .tagName, state.app.sidebar.prompt == nil { state.input = nil }
+    if state.input == .newTagName, state.app.detail?.newTagName == nil { state.input = nil }
+    if state.input == .title || state.input == .detail, state.app.detail?.isEditing != true {
+      state.input = nil
+    }
+    if state.app.detail == nil, state.focus == .detail { state.focus = .list }
+    state.sidebarRow = min(state.sidebarRow, max(0, state.sidebarFilters.count - 1))
+  }
+
+  /// Every change a person makes is said in words on the status line.
+  private func announce(_ action: AppFeature.Action, _ state: inout State) {
+    switch action {
+    case .detail(.delegate(.completionChanged(let issue))):
+      state.announcement = localizer(
+        issue.completed ? "tui.announce.closed" : "tui.announce.reopened", .string(issue.title))
+    case .detail(.delegate(.deleted)):
+      state.announcement = localizer("tui.announce.deleted")
+    case .detail(.delegate(.saved(let issue))):
+      state.announcement = localizer("tui.announce.saved", .string(issue.title))
+    case .detail(.delegate(.discarded)):
+      state.announcement = localizer("tui.announce.discarded")
+    case .sidebar(.delegate(.tagCreated(let tag))), .detail(.delegate(.tagCreated(let tag))):
+      state.announcement = localizer("tui.announce.tagCreated", .string(tag.name))
+    case .sidebar(.delegate(.tagDeleted)):
+      state.announcement = localizer("tui.announce.tagDeleted")
+    case .sidebar(.delegate(.filterChanged)):
+      state.announcement = nil
+    case .list(.failed(let message)), .sidebar(.failed(let message)), .detail(.failed(let message)):
+      state.announcement = message
+    default:
+      break
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import Composable
+import Database
+import DocketCore
+import DocketFeatures
+import Foundation
+import Localization
+import Terminal
+
+/// Runs the terminal app until the user quits: reads keys, sends them to the store, draws each
+/// new state. Idle means idle: nothing runs between keys but the database's change polling.
+@MainActor
+public final class TerminalApp {
+  private let session = TerminalSession()
+  private let store: Store<ScreenFeature.State, ScreenFeature.Action>
+  private let l10n: Localizer
+  private let environment: [String: String]
+  private var renderer = Renderer()
+  private var decoder = KeyDecoder()
+  private var observation: StoreObservation?
+  private var lastFrame = ContinuousClock.now
+  private var frameScheduled = false
+  private var escapeFlush: Task<Void, Never>?
+  private var resizeSource: DispatchSourceSignal?
+
+  public init(
+    database: DatabaseQueue, language: String, screenReader: Bool, environment: [String: String]
+  ) throws {
+    let settings = try database.read { try $0.fetchSettings() }
+    let size = TerminalInfo.size(of: STDOUT_FILENO) ?? (80, 24)
+    l10n = DocketStrings.localizer(language: language)
+    self.environment = environment
+    store = Store(
+      initialState: ScreenFeature.State(
+        app: AppFeature.State(settings: settings), columns: size.columns, rows: size.rows,
+        screenReader: screenReader),
+      reducer: ScreenFeature()
+    ) {
+      $0.database = database
+      $0.locale = LanguageCode(language)
+    }
+  }
+
+  /// Takes over the terminal and never returns: the process ends when the user quits.
+  public func run() throws -> Never {
+    try session.start()
+    observation = store.observe { [weak self] in self?.stateChanged() }
+    startReadingInput()
+    watchResizes()
+    store.send(.app(.task))
+    draw()
+    dispatchMain()
+  }
+
+  private func stateChanged() {
+    if store.state.wantsQuit { quit() }
+    scheduleFrame()
+  }
+
+  /// At most one frame each 1/60 s: changes that come faster are drawn together.
+  private func scheduleFrame() {
+    guard !frameScheduled else { return }
+    let elapsed = ContinuousClock.now - lastFrame
+    if elapsed >= .milliseconds(16) {
+      draw()
+      return
+    }
+    frameScheduled = true
+    Task { @MainActor [weak self] in
+      try? await Task.sleep(for: .milliseconds(16) - elapsed)
+      self?.frameScheduled = false
+      self?.draw()
+    }
+  }
+
+  private func draw() {
+    lastFrame = ContinuousClock.now
+    let buffer = ScreenView(state: store.state, l10n: l10n, now: Date()).render()
+    session.write(renderer.frame(buffer))
+  }
+
+  private func quit() -> Never {
+    session.restore()
+    exit(0)
+  }
+
+  // MARK: Input
+
+  private func startReadingInput() {
+    let thread = Thread { [weak self] in
+      var bytes = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = read(STDIN_FILENO, &bytes, bytes.count)
+        if count <= 0 { break }
+        let chunk = Array(bytes[0..<count])
+        DispatchQueue.main.async { MainActor.assumeIsolated { self?.received(chunk) } }
+      }
+    }
+    thread.name = "docket-input"
+    thread.start()
+  }
+
+  private func received(_ bytes: [UInt8]) {
+    escapeFlush?.cancel()
+    for key in decoder.decode(bytes) { handle(key) }
+    if decoder.hasPending {
+      // An Esc alone, or the start of a sequence: a short wait tells which.
+      escapeFlush = Task { @MainActor [weak self] in
+        try? await Task.sleep(for: .milliseconds(40))
+        guard !Task.isCancelled, let self else { return }
+        for key in self.decoder.flushPendingEscape() { self.handle(key) }
+      }
+    }
+  }
+
+  private func handle(_ key: Key) {
+    switch key {
+    case .control("z"):
+      session.suspend()
+      renderer.invalidate()
+      resized()
+    case .control("l"):
+      renderer.invalidate()
+      draw()
+    case .character("E")
+    where store.state.input == nil && store.state.app.detail != nil
+      && store.state.app.detail?.confirmingDelete != true:
+      editDetailInEditor()
+    default:
+      store.send(.key(key))
+    }
+  }
+
+  private func watchResizes() {
+    signal(SIGWINCH, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+    source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.resized() } }
+    source.resume()
+    resizeSource = source
+  }
+
+  private func resized() {
+    let size = session.size
+    renderer.invalidate()
+    store.send(.resized(columns: size.columns, rows: size.rows))
+    draw()
+  }
+
+  // MARK: The editor
+
+  /// `E`: the issue's detail in `$VISUAL`/`$EDITOR`, the app stepping aside meanwhile.
+  private func editDetailInEditor() {
+    guard let detail = store.state.app.detail else { return }
+    let original = detail.draft?.detail ?? detail.issue.detail
+    let edited: String? = session.outside {
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "docket-detail-\(UUID().uuidString).txt")
+      defer { try? FileManager.default.removeItem(at: file) }
+      guard (try? Data(original.utf8).write(to: file)) != nil else { return nil }
+      let editor =
+        environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", editor + " \"$1\"", "docket-editor", file.path]
+      guard (try? process.run()) != nil else { return nil }
+      process.waitUntilExit()
+      guard process.terminationStatus == 0 else { return nil }
+      var text = (try? String(contentsOf: file, encoding: .utf8)) ?? original
+      while text.hasSuffix("\n") { text.removeLast() }
+      return text
+    }
+    renderer.invalidate()
+    if let edited, edited != original {
+      let wasEditing = store.state.app.detail?.isEditing == true
+      if !wasEditing { store.send(.app(.detail(.editTapped))) }
+      store.send(.app(.detail(.detailChanged(edited))))
+      if !wasEditing { store.send(.app(.detail(.saveTapped))) }
+    }
+    draw()
+  }
+}

@@ -1,0 +1,164 @@
+import DocketCore
+import DocketFeatures
+import Foundation
+import Terminal
+import Testing
+
+@testable import DocketTUI
+
+/// Every pane and state drawn at three sizes and compared with recorded screens.
+@Suite struct ScreenSnapshotTests {
+  @Test(arguments: Snapshot.sizes)
+  func anEmptyDatabase(columns: Int, rows: Int) throws {
+    Snapshot.check(
+      try ScreenFixture(sample: false).state(columns: columns, rows: rows), named: "empty")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func sampleDataWithAnIssueSelected(columns: Int, rows: Int) throws {
+    let state = try ScreenFixture().state(
+      columns: columns, rows: rows, select: "Fix login layout on narrow screens")
+    Snapshot.check(state, named: "sample")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func theDetailFocused(columns: Int, rows: Int) throws {
+    let state = try ScreenFixture().state(
+      columns: columns, rows: rows, select: "Write the sync guide", focus: .detail)
+    Snapshot.check(state, named: "detail")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func longTitlesAndWideCharacters(columns: Int, rows: Int) throws {
+    let state = try ScreenFixture(longTitles: true).state(
+      columns: columns, rows: rows,
+      select:
+        "A very long title that goes on and on about the details of a problem nobody can reproduce on a Tuesday"
+    )
+    Snapshot.check(state, named: "long")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func aThousandTags(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture(extraTags: 1000).state(
+      columns: columns, rows: rows, focus: .filters)
+    state.sidebarRow = 500
+    Snapshot.check(state, named: "tags")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func editingAnIssue(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture().state(
+      columns: columns, rows: rows, select: "Fix login layout on narrow screens", focus: .detail)
+    var draft = try #require(state.app.detail?.issue)
+    draft.title = "Fix login layout on narrow screens and tablets"
+    state.app.detail?.draft = draft
+    state.editField = .tags
+    state.tagChip = 2
+    Snapshot.check(state, named: "editing")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func searchingWithSuggestions(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture().state(columns: columns, rows: rows)
+    state.input = .search
+    state.field = TextField("fix #u")
+    state.app.list.search = SearchField(chips: ["priority:high"], text: "fix #u")
+    state.app.list.suggestions = [
+      SearchSuggestion(kind: .tag, label: "Bug", token: "tag:Bug"),
+      SearchSuggestion(kind: .tag, label: "UI Design", token: "tag:\"UI Design\""),
+      SearchSuggestion(kind: .priority, label: "Medium", token: "priority:medium"),
+    ]
+    state.app.list.highlightedSuggestion = 1
+    Snapshot.check(state, named: "search")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func theTagPromptWithAnError(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture().state(columns: columns, rows: rows, focus: .filters)
+    state.app.sidebar.prompt = SidebarFeature.TagPrompt(
+      purpose: .create, text: "bug", errorMessage: "A tag named “Bug” already exists.")
+    state.input = .tagName
+    state.field = TextField("bug")
+    Snapshot.check(state, named: "prompt")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func confirmingADelete(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture().state(
+      columns: columns, rows: rows, select: "Export to CSV", focus: .detail)
+    state.app.detail?.confirmingDelete = true
+    Snapshot.check(state, named: "delete")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func theAwards(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture().state(columns: columns, rows: rows)
+    var awards = AwardsFeature.State()
+    awards.awards = AwardStatus.all(for: AwardCounts(issues: 12, closed: 4, tags: 6))
+    state.app.awards = awards
+    Snapshot.check(state, named: "awards")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func theHelp(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture().state(columns: columns, rows: rows)
+    state.helpShown = true
+    Snapshot.check(state, named: "help")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func inGerman(columns: Int, rows: Int) throws {
+    let state = try ScreenFixture().state(
+      columns: columns, rows: rows, select: "Fix login layout on narrow screens")
+    Snapshot.check(state, named: "german", language: "de")
+  }
+
+  @Test(arguments: Snapshot.sizes)
+  func forScreenReaders(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture().state(
+      columns: columns, rows: rows, select: "Fix login layout on narrow screens")
+    state.screenReader = true
+    state.announcement = "Issue closed: Fix login layout"
+    Snapshot.check(state, named: "reader")
+  }
+}
+
+@Suite struct ScreenLayoutTests {
+  @Test func panesByWidth() throws {
+    let fixture = try ScreenFixture()
+    func panes(_ columns: Int, focus: ScreenFeature.Pane, detail: Bool = true) throws
+      -> [ScreenFeature.Pane]
+    {
+      let state = try fixture.state(
+        columns: columns, rows: 30, select: detail ? "Export to CSV" : nil, focus: focus)
+      return ScreenView(
+        state: state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+      ).visiblePanes()
+    }
+    #expect(try panes(160, focus: .list) == [.filters, .list, .detail])
+    #expect(try panes(120, focus: .detail) == [.filters, .list, .detail])
+    #expect(try panes(119, focus: .list) == [.list, .detail])
+    #expect(try panes(80, focus: .filters) == [.filters, .list])
+    #expect(try panes(79, focus: .detail) == [.detail])
+    #expect(try panes(60, focus: .filters) == [.filters])
+    #expect(try panes(60, focus: .detail, detail: false) == [.list])
+  }
+
+  @Test func theCursorStandsOnTheFocusedItem() throws {
+    let state = try ScreenFixture().state(columns: 160, rows: 40, select: "Export to CSV")
+    let buffer = ScreenView(
+      state: state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+    ).render()
+    let cursor = try #require(buffer.cursor)
+    #expect(buffer.lines[cursor.y].contains("Export to CSV"))
+  }
+
+  @Test func aTinyTerminalSaysSo() throws {
+    let state = try ScreenFixture().state(columns: 15, rows: 4)
+    let buffer = ScreenView(
+      state: state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+    ).render()
+    #expect(buffer.lines[0] == "The terminal i…")
+  }
+}

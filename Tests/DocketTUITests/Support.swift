@@ -1,0 +1,124 @@
+import Database
+import DocketCore
+import DocketFeatures
+import Foundation
+import Localization
+import Terminal
+import Testing
+
+@testable import DocketTUI
+
+/// The moment every snapshot is drawn at.
+let snapshotNow = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// A database with the sample data, fixed time and ids, and the screen state the app would reach
+/// on it once everything has loaded.
+struct ScreenFixture {
+  let queue: DatabaseQueue
+
+  init(sample: Bool = true, extraTags: Int = 0, longTitles: Bool = false) throws {
+    queue = try DocketDatabase.inMemory { snapshotNow }
+    var counter = 0
+    let makeID = {
+      counter += 1
+      return UUID(uuidString: String(format: "5a000000-0000-4000-8000-%012x", counter))!
+    }
+    if sample {
+      try queue.write { try SampleData.insert(into: $0, now: snapshotNow, makeID: makeID) }
+    }
+    for index in 0..<extraTags {
+      try queue.write {
+        _ = try $0.createTag(named: String(format: "Tag %04d", index), id: makeID())
+      }
+    }
+    if longTitles {
+      try queue.write { db in
+        try db.insertIssue(
+          Issue(
+            id: makeID(),
+            title:
+              "A very long title that goes on and on about the details of a problem nobody can reproduce on a Tuesday",
+            detail: String(
+              repeating: "Long detail text that wraps across several lines of the pane. ", count: 6),
+            priority: .high, created: snapshotNow.addingTimeInterval(-3600)))
+        try db.insertIssue(
+          Issue(
+            id: makeID(), title: "日本語のタイトルと絵文字 🐛 も表示できる", priority: .medium,
+            created: snapshotNow.addingTimeInterval(-7200)))
+      }
+    }
+  }
+
+  /// The state after loading, with `select` (a title) selected and shown in the detail.
+  func state(
+    columns: Int, rows: Int, select title: String? = nil, focus: ScreenFeature.Pane = .list
+  ) throws
+    -> ScreenFeature.State
+  {
+    var app = AppFeature.State()
+    try queue.read { db in
+      app.sidebar.counts = try db.filterCounts(now: snapshotNow)
+      app.sidebar.tags = app.sidebar.tagSort.sorted(try db.tagSummaries(), showCompleted: true)
+      let request = IssueRequest(filter: .open, now: snapshotNow)
+      app.list.issues = try db.fetchIssues(request, limit: 100)
+      app.list.total = try db.countIssues(request)
+      app.list.hasLoaded = true
+      app.list.tags = try db.fetchTags()
+    }
+    if let title, let issue = app.list.issues.first(where: { $0.title == title }) {
+      app.list.selection = issue.id
+      app.detail = DetailFeature.State(issue: issue, allTags: app.list.tags)
+    }
+    var state = ScreenFeature.State(app: app, columns: columns, rows: rows)
+    state.focus = focus
+    return state
+  }
+}
+
+enum Snapshot {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Snapshots")
+
+  /// Compares the screen with the recorded text; `DOCKET_RECORD_SNAPSHOTS=1` records it instead.
+  static func check(
+    _ state: ScreenFeature.State, named name: String, language: String = "en",
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let buffer = ScreenView(
+      state: state, l10n: DocketStrings.localizer(language: language), now: snapshotNow
+    ).render()
+    let text = buffer.lines.joined(separator: "\n") + "\n"
+    let file = folder.appendingPathComponent("\(name).\(state.columns)x\(state.rows).txt")
+    if ProcessInfo.processInfo.environment["DOCKET_RECORD_SNAPSHOTS"] == "1" {
+      try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try? Data(text.utf8).write(to: file)
+      return
+    }
+    guard let recorded = try? String(contentsOf: file, encoding: .utf8) else {
+      let message =
+        "No snapshot \(file.lastPathComponent); record it with DOCKET_RECORD_SNAPSHOTS=1"
+      Testing.Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+      return
+    }
+    if recorded != text {
+      let expected = recorded.split(separator: "\n", omittingEmptySubsequences: false)
+      let actual = text.split(separator: "\n", omittingEmptySubsequences: false)
+      var diff: [String] = []
+      for index in 0..<max(expected.count, actual.count) {
+        let left = index < expected.count ? String(expected[index]) : ""
+        let right = index < actual.count ? String(actual[index]) : ""
+        if left != right { diff += ["line \(index + 1):", "− " + left, "+ " + right] }
+      }
+      let message =
+        "\(file.lastPathComponent) differs from the recorded screen:\n"
+        + diff.prefix(30).joined(separator: "\n")
+      Testing.Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+  }
+
+  static let sizes = [(160, 48), (100, 30), (60, 20)]
+}
+
+// Swift Testing has types of these names too; in these tests they mean Docket's.
+typealias Tag = DocketCore.Tag
+typealias Issue = DocketCore.Issue

@@ -53,7 +53,7 @@ let package = Package(
       name: "DocketTUITests",
       dependencies: [
         "DocketTUI", "DocketFeatures", "DocketCore", "Database", "Composable", "ComposableTesting",
-        "Terminal",
+        "Terminal", "docket",
       ],
       exclude: ["Snapshots"]),
     .testTarget(

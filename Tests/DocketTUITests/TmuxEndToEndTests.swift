@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// A tmux server of its own (a private socket), running one program in a pane of a fixed size.
+final class TmuxPane {
+  let socket: String
+  let folder: URL
+
+  init(command: String, columns: Int, rows: Int, folder: URL) throws {
+    self.folder = folder
+    socket = folder.appendingPathComponent("tmux.sock").path
+    try tmux([
+      "new-session", "-d", "-s", "docket", "-x", String(columns), "-y", String(rows), command,
+    ])
+  }
+
+  deinit { _ = try? tmux(["kill-server"]) }
+
+  /// Runs a tmux command and waits for it; with `capture`, returns what it printed. Started with
+  /// `posix_spawn` and nothing inherited but /dev/null and a file: the server that `new-session`
+  /// starts lives on, and must hold nothing this test waits on.
+  @discardableResult
+  func tmux(_ arguments: [String], capture: Bool = false) throws -> String {
+    let output =
+      capture ? folder.appendingPathComponent("capture-\(UUID().uuidString).txt").path : "/dev/null"
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = (["tmux", "-S", socket] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else { throw TmuxMissing() }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    guard capture else { return "" }
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+  }
+
+  struct TmuxMissing: Error, CustomStringConvertible {
+    var description: String { "tmux could not be started; make deps installs it" }
+  }
+
+  /// Types text as it is, letter by letter.
+  func type(_ text: String) throws { try tmux(["send-keys", "-t", "docket", "-l", text]) }
+
+  /// Presses named keys (`Enter`, `Tab`, `C-s`, `Escape`).
+  func press(_ keys: String...) throws {
+    for key in keys { try tmux(["send-keys", "-t", "docket", key]) }
+  }
+
+  func screen() throws -> String {
+    try tmux(["capture-pane", "-p", "-t", "docket"], capture: true)
+  }
+
+  /// Waits (at most `seconds`, polling) until the screen satisfies `condition`.
+  func waitFor(
+    _ description: String, seconds: Double = 8, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: (String) -> Bool
+  ) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    var last = ""
+    while Date() < deadline {
+      last = try screen()
+      if condition(last) { return }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    Testing.Issue.record(
+      Comment(rawValue: "Waited for \(description); the screen was:\n\(last)"),
+      sourceLocation: sourceLocation)
+    throw TimedOut()
+  }
+
+  func waitFor(
+    _ text: String, seconds: Double = 8, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    try waitFor("“\(text)”", seconds: seconds, sourceLocation: sourceLocation) { $0.contains(text) }
+  }
+
+  struct TimedOut: Error {}
+}
+
+@Suite struct TmuxEndToEndTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static let binary = root.appendingPathComponent(".build/debug/docket").path
+
+  @Test func createSearchCompleteDeleteAndQuit() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-tmux-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let database = folder.appendingPathComponent("docket.sqlite").path
+    let stty = folder.appendingPathComponent("stty.txt").path
+    let add = Process()
+    add.executableURL = URL(fileURLWithPath: Self.binary)
+    add.arguments = ["add", "Another issue", "--db", database]
+    add.standardOutput = FileHandle.nullDevice
+    try add.run()
+    add.waitUntilExit()
+
+    let command =
+      "LANG=C.UTF-8 TERM=xterm-256color \(Self.binary) --db \(database); stty -a > \(stty); echo DOCKET-EXITED; sleep 30"
+    let pane = try TmuxPane(command: command, columns: 120, rows: 30, folder: folder)
+    try pane.waitFor("Another issue")
+
+    // A new issue with a new tag.
+    try pane.press("n")
+    try pane.waitFor("▸ Title:")
+    try pane.type("Tmux test issue")
+    try pane.press("Enter", "Tab", "Tab", "Tab")
+    try pane.waitFor("▸ Tags:")
+    try pane.press("t")
+    try pane.waitFor("New tag:")
+    try pane.type("e2e")
+    try pane.press("Enter")
+    try pane.waitFor("[x] e2e")
+    try pane.press("C-s")
+    try pane.waitFor("Issue saved: Tmux test issue")
+
+    // Found with a token: the other issue leaves the list.
+    try pane.press("/")
+    try pane.type("tag:e2e")
+    try pane.press("Enter")
+    try pane.waitFor("the search narrowed to the tagged issue") {
+      $0.contains("Search: tag:e2e") && $0.contains("Tmux test issue")
+        && !$0.contains("Another issue")
+    }
+
+    // Completed: it leaves the Open list, and the status line says so.
+    try pane.press("j")
+    try pane.waitFor("Priority: ▽ Low")
+    try pane.press("x")
+    try pane.waitFor("Issue closed: Tmux test issue")
+
+    // Deleted, after a confirmation.
+    try pane.press("/", "C-u")
+    try pane.type("is:completed tmux")
+    try pane.press("Enter")
+    try pane.waitFor("the completed issue found") { $0.contains("✓ Tmux test issue") }
+    try pane.press("j")
+    try pane.waitFor("Status:   ✓ Completed")
+    try pane.press("d")
+    try pane.waitFor("Delete this issue?")
+    try pane.press("y")
+    try pane.waitFor("Issue deleted.")
+
+    // Quit: the terminal is the shell's again, in its normal mode.
+    try pane.press("q")
+    try pane.waitFor("DOCKET-EXITED")
+    let settings = try String(contentsOfFile: stty, encoding: .utf8)
+    #expect(settings.contains(" icanon") && !settings.contains("-icanon"))
+    #expect(settings.contains(" echo ") && !settings.contains("-echo "))
+    #expect(!(try pane.screen()).contains("Docket · Open"))
+
+    // What the app did is in the database.
+    let list = Process()
+    list.executableURL = URL(fileURLWithPath: Self.binary)
+    list.arguments = ["list", "--filter", "all", "--db", database]
+    let output = Pipe()
+    list.standardOutput = output
+    try list.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    list.waitUntilExit()
+    #expect(text.contains("Another issue") && !text.contains("Tmux test issue"))
+  }
+}

@@ -18,6 +18,13 @@ public final class DatabaseQueue: Sendable {
     var nextObserverID = 0
     var lastDataVersion = 0
     var poller: Task<Void, Never>?
+    /// Numbers results in the order they were read, so a late delivery never overwrites a newer one.
+    var resultVersion: UInt64 = 0
+
+    mutating func nextVersion() -> UInt64 {
+      resultVersion += 1
+      return resultVersion
+    }
   }
 
   /// Opens the database file at `path`, checks it belongs to this program, switches it to WAL
@@ -107,13 +114,22 @@ public final class DatabaseQueue: Sendable {
     }
     continuation.onTermination = { [weak self] _ in self?.removeObserver(id) }
     let observer = ValueObserver(fetch: fetch, continuation: continuation)
-    let failure: (any Error)? = state.withLock { state in
-      if let error = observer.refresh(state.connection) { return error }
-      state.observers[id] = observer
+    let work: [() -> Void] = state.withLock { state in
+      let version = state.nextVersion()
+      switch observer.refresh(state.connection, version: version) {
+      case .failed(let error):
+        return [{ continuation.finish(throwing: error) }]
+      case .unchanged:
+        state.observers[id] = observer
+      case .deliver(let delivery):
+        state.observers[id] = observer
+        if state.poller == nil { startPolling(&state) }
+        return [delivery]
+      }
       if state.poller == nil { startPolling(&state) }
-      return nil
+      return []
     }
-    if let failure { continuation.finish(throwing: failure) }
+    for item in work { item() }
     return stream
   }
 
@@ -158,14 +174,20 @@ public final class DatabaseQueue: Sendable {
   }
 
   /// Re-runs the observers whose tables changed (all of them when `changed` is nil) and returns
-  /// the work to do once the lock is released: finishing the streams that failed.
+  /// the work to do once the lock is released: delivering new results and finishing the streams
+  /// that failed. Nothing is handed to a stream under the lock: cancelling a consumer removes
+  /// its observer under this lock, from inside the task's own lock, so yielding here could
+  /// deadlock against it.
   private static func refresh(_ state: inout State, changed: Set<String>?) -> [() -> Void] {
     var finishers: [() -> Void] = []
     // In the order they were registered, so results reach their consumers in a repeatable order.
     for id in state.observers.keys.sorted() {
       guard let observer = state.observers[id] else { continue }
       if let changed, observer.tables.isDisjoint(with: changed) { continue }
-      if let error = observer.refresh(state.connection) {
+      switch observer.refresh(state.connection, version: state.nextVersion()) {
+      case .unchanged: break
+      case .deliver(let delivery): finishers.append(delivery)
+      case .failed(let error):
         state.observers[id] = nil
         finishers.append { observer.finish(throwing: error) }
       }
@@ -178,18 +200,30 @@ public final class DatabaseQueue: Sendable {
   }
 }
 
+/// What a refresh found: nothing new, a result to deliver once the lock is released, or an error.
+enum RefreshOutcome {
+  case unchanged
+  case deliver(() -> Void)
+  case failed(any Error)
+}
+
 protocol QueryObserver: AnyObject {
   var tables: Set<String> { get }
-  /// Fetches again and delivers the result if it differs; returns the error if the fetch failed.
-  func refresh(_ connection: Connection) -> (any Error)?
+  /// Fetches again (under the queue's lock) and says what to deliver after it.
+  func refresh(_ connection: Connection, version: UInt64) -> RefreshOutcome
   func finish(throwing error: any Error)
 }
 
-final class ValueObserver<Value: Sendable & Equatable>: QueryObserver {
+final class ValueObserver<Value: Sendable & Equatable>: QueryObserver, @unchecked Sendable {
+  // @unchecked Sendable: `tables` and `last` are touched only under the queue's lock;
+  // `lastDelivered` only under `delivering`, a lock of this observer's that no other lock waits
+  // inside; the rest is immutable.
   let fetch: @Sendable (Connection) throws -> Value
   let continuation: AsyncThrowingStream<Value, any Error>.Continuation
   private(set) var tables: Set<String> = []
   private var last: Value?
+  private let delivering = NSLock()
+  private var lastDelivered: UInt64 = 0
 
   init(
     fetch: @escaping @Sendable (Connection) throws -> Value,
@@ -199,20 +233,27 @@ final class ValueObserver<Value: Sendable & Equatable>: QueryObserver {
     self.continuation = continuation
   }
 
-  func refresh(_ connection: Connection) -> (any Error)? {
+  func refresh(_ connection: Connection, version: UInt64) -> RefreshOutcome {
     do {
       let (value, tables) = try connection.trackingReads {
         try connection.readTransaction { try fetch(connection) }
       }
       self.tables = tables
-      if value != last {
-        last = value
-        continuation.yield(value)
-      }
-      return nil
+      guard value != last else { return .unchanged }
+      last = value
+      return .deliver { [self] in deliver(value, version: version) }
     } catch {
-      return error
+      return .failed(error)
     }
+  }
+
+  /// Hands a result to the stream unless a newer one got there first.
+  private func deliver(_ value: Value, version: UInt64) {
+    delivering.lock()
+    defer { delivering.unlock() }
+    guard version > lastDelivered else { return }
+    lastDelivered = version
+    continuation.yield(value)
   }
 
   func finish(throwing error: any Error) {

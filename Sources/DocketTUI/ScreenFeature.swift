@@ -87,6 +87,11 @@ public struct ScreenFeature: Reducer {
         return handle(key, &state)
       case .app(let appAction):
         announce(appAction, &state)
+        if case .list(.delegate(.newIssueRequested)) = appAction, state.app.detail?.isNew == true {
+          // The root has made the new issue: its form has the keyboard, at the title.
+          state.focus = .detail
+          state.editField = .title
+        }
         followApp(&state)
         return .none
       }
@@ -132,8 +137,6 @@ public struct ScreenFeature: Reducer {
       state.field = TextField(state.app.list.search.text)
       return .none
     case .character("n"):
-      state.focus = .detail
-      state.editField = .title
       return .send(.app(.list(.newIssueTapped)))
     case .character("a"):
       return .send(.app(.sidebar(.awardsTapped)))

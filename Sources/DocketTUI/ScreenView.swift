@@ -271,10 +271,12 @@ public struct ScreenView {
     let inner = frame(&buffer, box, title: l10n("tui.suggestions"), focused: true)
     for (index, suggestion) in shown.enumerated() {
       let highlighted = index == list.highlightedSuggestion
-      let kind = l10n(
-        "tui.suggestion."
-          + (suggestion.kind == .tag ? "tag" : suggestion.kind == .priority ? "priority" : "status")
-      )
+      let kind: String
+      switch suggestion.kind {
+      case .tag: kind = l10n("tui.suggestion.tag")
+      case .priority: kind = l10n("tui.suggestion.priority")
+      case .status: kind = l10n("tui.suggestion.status")
+      }
       let style = highlighted ? Theme.selected : .plain
       buffer.fill(Rect(x: inner.x, y: inner.y + index, width: inner.width, height: 1), style: style)
       buffer.draw(
@@ -292,7 +294,7 @@ public struct ScreenView {
       let current = state.app.list.sort.field == field
       let arrow = current ? (state.app.list.sort.ascending ? " ↑" : " ↓") : ""
       buffer.draw(
-        "\(key)  " + l10n("tui.sort." + field.rawValue) + arrow, x: area.x, y: area.y + index,
+        "\(key)  " + sortFieldName(field) + arrow, x: area.x, y: area.y + index,
         style: current ? Theme.bold : .plain, maxWidth: area.width)
     }
   }
@@ -534,7 +536,15 @@ public struct ScreenView {
   }
 
   func sortName(_ sort: IssueSort) -> String {
-    l10n("tui.sort." + sort.field.rawValue) + (sort.ascending ? " ↑" : " ↓")
+    sortFieldName(sort.field) + (sort.ascending ? " ↑" : " ↓")
+  }
+
+  func sortFieldName(_ field: IssueSort.Field) -> String {
+    switch field {
+    case .priority: return l10n("tui.sort.priority")
+    case .date: return l10n("tui.sort.date")
+    case .title: return l10n("tui.sort.title")
+    }
   }
 
   static func prioritySymbol(_ priority: Priority) -> String {

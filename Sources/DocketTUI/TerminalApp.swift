@@ -90,6 +90,8 @@ public final class TerminalApp {
       var bytes = [UInt8](repeating: 0, count: 4096)
       while true {
         let count = read(STDIN_FILENO, &bytes, bytes.count)
+        // A signal may interrupt the read; only the end of input stops reading.
+        if count < 0, errno == EINTR || errno == EAGAIN { continue }
         if count <= 0 { break }
         let chunk = Array(bytes[0..<count])
         DispatchQueue.main.async { MainActor.assumeIsolated { self?.received(chunk) } }

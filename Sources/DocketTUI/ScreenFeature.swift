@@ -35,6 +35,8 @@ public struct ScreenFeature: Reducer {
     public var input: Input?
     /// The text of the input being typed, with its cursor.
     public var field = TextField()
+    /// The detail being typed in the edit form (several lines).
+    public var area = TextArea()
     public var editField: EditField = .title
     /// The highlighted row of the filter pane: the smart filters, then the tags.
     public var sidebarRow = 0
@@ -309,9 +311,14 @@ public struct ScreenFeature: Reducer {
         fields[(fields.firstIndex(of: state.editField)! + fields.count - 1) % fields.count]
       return .none
     case .enter:
-      if state.editField == .title || state.editField == .detail {
-        state.input = state.editField == .title ? .title : .detail
-        state.field = TextField(state.editField == .title ? draft.title : draft.detail)
+      if state.editField == .title {
+        state.input = .title
+        state.field = TextField(draft.title)
+        return .none
+      }
+      if state.editField == .detail {
+        state.input = .detail
+        state.area = TextArea(draft.detail)
         return .none
       }
       return .send(.app(.detail(.saveTapped)))
@@ -319,12 +326,17 @@ public struct ScreenFeature: Reducer {
       break
     }
     switch state.editField {
-    case .title, .detail:
+    case .title:
       // Typing starts editing the field.
       guard TextField.edit(for: key) != nil else { return .none }
-      state.input = state.editField == .title ? .title : .detail
-      state.field = TextField(state.editField == .title ? draft.title : draft.detail)
-      return type(key, into: state.input!, &state)
+      state.input = .title
+      state.field = TextField(draft.title)
+      return type(key, into: .title, &state)
+    case .detail:
+      guard TextField.edit(for: key) != nil else { return .none }
+      state.input = .detail
+      state.area = TextArea(draft.detail)
+      return type(key, into: .detail, &state)
     case .priority:
       switch key {
       case .left:
@@ -362,6 +374,23 @@ public struct ScreenFeature: Reducer {
   // MARK: Typing
 
   private func type(_ key: Key, into input: Input, _ state: inout State) -> Effect<Action> {
+    if input == .detail {
+      // Several lines: Enter is a new line; Tab leaves the field, Ctrl-S saves, Esc cancels.
+      switch key {
+      case .tab, .backTab:
+        state.input = nil
+        return editForm(key, &state)
+      case .control("s"):
+        state.input = nil
+        return .send(.app(.detail(.saveTapped)))
+      case .escape:
+        state.input = nil
+        return .send(.app(.detail(.cancelTapped)))
+      default:
+        guard let edit = TextArea.edit(for: key), state.area.apply(edit) else { return .none }
+        return .send(.app(.detail(.detailChanged(state.area.text))))
+      }
+    }
     let finish = key == .enter || key == .escape
     if input == .search, !state.app.list.suggestions.isEmpty {
       switch key {

@@ -378,14 +378,30 @@ public struct ScreenView {
       let x = inner.x + labelWidth + 2
       let width = inner.maxX - x
       switch field {
-      case .title, .detail:
-        let typing = state.input == (field == .title ? .title : .detail)
-        let value =
-          typing ? state.field : TextField(field == .title ? draft.title : draft.detail, cursor: 0)
+      case .title:
+        let typing = state.input == .title
+        let value = typing ? state.field : TextField(draft.title, cursor: 0)
         let shown = value.visible(width: max(1, width))
         buffer.draw(
           shown.text, x: x, y: y, style: typing ? Theme.underline : .plain, maxWidth: width)
         if typing || focused { buffer.cursor = (x + (typing ? shown.cursorColumn : 0), y) }
+      case .detail:
+        // Several lines, below the label, to the bottom of the pane.
+        let typing = state.input == .detail
+        let area = typing ? state.area : TextArea(draft.detail, cursor: 0)
+        let height = max(1, inner.maxY - y - 1 - (detail.newTagName == nil ? 0 : 2))
+        let shown = area.visible(width: max(1, inner.width - 2), height: height)
+        for (offset, line) in shown.lines.enumerated() {
+          buffer.draw(
+            line, x: inner.x + 2, y: y + 1 + offset, style: typing ? Theme.underline : .plain,
+            maxWidth: inner.width - 2)
+        }
+        if typing || focused {
+          buffer.cursor = (
+            inner.x + 2 + (typing ? shown.cursor.x : 0), y + 1 + (typing ? shown.cursor.y : 0)
+          )
+        }
+        y += shown.lines.count
       case .priority:
         var px = x
         for priority in Priority.allCases {

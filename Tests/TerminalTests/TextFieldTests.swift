@@ -78,3 +78,45 @@ import Testing
     #expect(start.cursorColumn == 0)
   }
 }
+
+@Suite struct TextAreaTests {
+  @Test func enterStartsALineAndArrowsMoveBetweenLinesKeepingTheColumn() {
+    var area = TextArea()
+    area.apply(.field(.insert("first line")))
+    area.apply(.newline)
+    area.apply(.field(.insert("two")))
+    #expect(area.text == "first line\ntwo")
+    #expect(area.cursorPosition == (1, 3))
+    area.apply(.up)
+    #expect(area.cursorPosition == (0, 3))
+    area.apply(.field(.end))
+    area.apply(.down)
+    #expect(area.cursorPosition == (1, 3))
+    area.apply(.field(.home))
+    area.apply(.field(.insert("line ")))
+    #expect(area.text == "first line\nline two")
+    area.apply(.down)
+    #expect(area.cursor == area.text.count)
+  }
+
+  @Test func deletingToTheEndsStaysOnTheLine() {
+    var area = TextArea("alpha\nbravo charlie\ndelta", cursor: 12)
+    area.apply(.field(.deleteToEnd))
+    #expect(area.text == "alpha\nbravo \ndelta")
+    area.apply(.field(.deleteToStart))
+    #expect(area.text == "alpha\n\ndelta")
+    area.apply(.field(.backspace))
+    #expect(area.text == "alpha\ndelta")
+  }
+
+  @Test func keysAndTheVisibleWindow() {
+    #expect(TextArea.edit(for: .enter) == .newline)
+    #expect(TextArea.edit(for: .up) == .up)
+    #expect(TextArea.edit(for: .character("x")) == .field(.insert("x")))
+    let area = TextArea("1\n2\n3\n4 is a long line", cursor: 20)
+    let shown = area.visible(width: 8, height: 2)
+    #expect(shown.lines == ["3", "long lin"])
+    #expect(shown.cursor.x == 7)
+    #expect(shown.cursor.y == 1)
+  }
+}

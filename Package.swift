@@ -40,7 +40,11 @@ let package = Package(
         "DocketFeatures", "DocketCore", "Composable", "Terminal", "Localization", "Database",
       ]),
     .executableTarget(name: "docket", dependencies: ["DocketCLI", "DocketTUI", "DocketCore"]),
-    .executableTarget(name: "DocketBench", dependencies: ["DocketCore", "Database"]),
+    .executableTarget(
+      name: "DocketBench",
+      dependencies: [
+        "DocketCore", "Database", "DocketTUI", "DocketFeatures", "Composable", "Terminal",
+      ]),
 
     .testTarget(name: "DatabaseTests", dependencies: ["Database"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),

@@ -37,8 +37,26 @@ var foldersToRemove: [URL] = []
 // of the process that starts a program in the program's peak, so a large parent would hide it.
 if let cliDatabase {
   try cliTimings(database: cliDatabase)
+  let tuiDatabase = try DocketDatabase.open(path: cliDatabase)
+  let keystrokes = try await searchKeystrokeTimings(database: tuiDatabase)
+  let issueCount =
+    try tuiDatabase.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) } ?? 0
+  table.add(
+    name: "app: search keystroke → frame (after debounce)", size: issueCount, samples: keystrokes,
+    budget: 16)
   table.print(header: false)
   printMemory()
+  if let binary = docketBinary(),
+    let idle = idleAppMeasurements(binary: binary, database: cliDatabase)
+  {
+    print("")
+    print("terminal app on this database (release binary in tmux, 160×48):")
+    print(
+      String(
+        format: "  peak memory %6.1f MiB (budget 80) %@", idle.peakMiB,
+        idle.peakMiB <= 80 ? "ok" : "OVER"))
+    print(String(format: "  CPU over 10 s idle %5.2f s", idle.idleCPUSeconds))
+  }
   exit(0)
 }
 

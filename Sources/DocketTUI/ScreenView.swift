@@ -70,7 +70,11 @@ public struct ScreenView {
     buffer.fill(rect, style: Theme.bar)
     let filter = filterName(state.app.list.filter)
     let count = state.app.list.total
-    let text = "Docket · \(filter) · " + l10n("tui.issueCount", .integer(count))
+    let limit = max(IssueListFeature.countLimit, state.app.list.limit)
+    let counted =
+      count > limit
+      ? l10n("tui.issueCountMore", .integer(limit)) : l10n("tui.issueCount", .integer(count))
+    let text = "Docket · \(filter) · " + counted
     buffer.draw(" " + text, x: rect.x, y: rect.y, style: Theme.bar, maxWidth: rect.width)
     let help = l10n("tui.helpHint")
     if rect.width > DisplayWidth.of(text) + DisplayWidth.of(help) + 4 {

@@ -162,3 +162,19 @@ import Testing
     #expect(buffer.lines[0] == "The terminal i…")
   }
 }
+
+@Suite struct ScreenCountTests {
+  @Test func longListsSayMoreThanTheCountLimit() throws {
+    var state = try ScreenFixture().state(columns: 100, rows: 20)
+    state.app.list.total = IssueListFeature.countLimit + 1
+    let buffer = ScreenView(
+      state: state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+    ).render()
+    #expect(buffer.lines[0].hasPrefix(" Docket · Open · 1000+ issues"))
+    state.app.list.total = 12
+    let exact = ScreenView(
+      state: state, l10n: DocketStrings.localizer(language: "de"), now: snapshotNow
+    ).render()
+    #expect(exact.lines[0].hasPrefix(" Docket · Offen · 12 Vorgänge"))
+  }
+}

@@ -70,9 +70,14 @@ extension Connection {
     }
   }
 
-  /// How many issues `request` selects.
-  public func countIssues(_ request: IssueRequest) throws -> Int {
+  /// How many issues `request` selects; with `limit`, counting stops there (a list that shows
+  /// "1000+" need not count a hundred thousand matches on every keystroke).
+  public func countIssues(_ request: IssueRequest, limit: Int? = nil) throws -> Int {
     let clause = try IssueRequestSQL(request, db: self, forPage: false)
+    if let limit {
+      let sql = "SELECT count(*) FROM (SELECT 1 FROM issues i WHERE \(clause.condition) LIMIT ?)"
+      return try fetchOne(sql, clause.arguments + [limit], as: Int.self) ?? 0
+    }
     let sql = "SELECT count(*) FROM issues i WHERE \(clause.condition)"
     return try fetchOne(sql, clause.arguments, as: Int.self) ?? 0
   }

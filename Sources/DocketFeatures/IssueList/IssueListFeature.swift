@@ -7,6 +7,9 @@ import Foundation
 /// the sort; selection, new issue and delete requests go to the root.
 public struct IssueListFeature: Reducer {
   public static let pageSize = 100
+  /// The list counts its issues up to this many; past it, `total` is one more and the screen
+  /// says "1000+".
+  public static let countLimit = 1000
   public static let debounce: Duration = .milliseconds(300)
 
   public struct State: Equatable, Sendable {
@@ -266,8 +269,8 @@ public struct IssueListFeature: Reducer {
       let pages = database.observe { db in
         let request = IssueRequest(
           filter: filter, search: query, sort: sort, showCompleted: showCompleted, now: date.now)
-        return IssuePage(
-          issues: try db.fetchIssues(request, limit: limit), total: try db.countIssues(request))
+        let total = try db.countIssues(request, limit: max(Self.countLimit, limit) + 1)
+        return IssuePage(issues: try db.fetchIssues(request, limit: limit), total: total)
       }
       for try await page in pages {
         await send(.loaded(page))

@@ -32,6 +32,7 @@ let table = BenchmarkTable()
 var memory: [(String, Double)] = []
 var cliDatabasePath: String?
 var foldersToRemove: [URL] = []
+var listedIssues: Int?
 
 // The whole-process timings run in a fresh, small copy of this program: Linux counts the memory
 // of the process that starts a program in the program's peak, so a large parent would hide it.
@@ -45,6 +46,7 @@ if let cliDatabase {
     name: "app: search keystroke → frame (after debounce)", size: issueCount, samples: keystrokes,
     budget: 16)
   table.print(header: false)
+  if let listedIssues { print("(docket list wrote \(listedIssues) open issues)") }
   printMemory()
   if let binary = docketBinary(),
     let idle = idleAppMeasurements(binary: binary, database: cliDatabase)
@@ -212,7 +214,7 @@ func cliTimings(database path: String) throws {
   }
   if let lines = try? String(contentsOfFile: listFile, encoding: .utf8).split(separator: "\n").count
   {
-    FileHandle.standardError.write(Data("docket list wrote \(lines - 1) open issues\n".utf8))
+    listedIssues = lines - 1
   }
 }
 

@@ -16,7 +16,12 @@ public enum TerminalInfo {
   /// Whether to colour output on `descriptor`: only on a terminal, never with `NO_COLOR` set
   /// (to anything) or `TERM=dumb`.
   public static func wantsColor(_ descriptor: Int32, environment: [String: String]) -> Bool {
-    guard isTerminal(descriptor), environment["NO_COLOR"] == nil else { return false }
+    wantsColor(isTerminal: isTerminal(descriptor), environment: environment)
+  }
+
+  /// The same decision, for output known to be (or not to be) a terminal.
+  public static func wantsColor(isTerminal: Bool, environment: [String: String]) -> Bool {
+    guard isTerminal, environment["NO_COLOR"] == nil else { return false }
     return environment["TERM"] != "dumb"
   }
 }

@@ -41,13 +41,16 @@ import Testing
     #expect(!run(["list"], database: box.database, width: 100, colors: false).contains("\u{1B}["))
   }
 
-  @Test func noColorAndDumbTerminalsTurnColourOff() {
-    // Whatever the output is connected to, these switch colour off.
+  @Test func colourOnATerminalUnlessNoColorOrADumbTerminal() {
+    #expect(TerminalInfo.wantsColor(isTerminal: true, environment: ["TERM": "xterm-256color"]))
+    #expect(TerminalInfo.wantsColor(isTerminal: true, environment: [:]))
+    #expect(!TerminalInfo.wantsColor(isTerminal: false, environment: ["TERM": "xterm-256color"]))
+    // NO_COLOR set to anything, even empty, turns colour off.
     #expect(
-      !TerminalInfo.wantsColor(STDOUT_FILENO, environment: ["NO_COLOR": "1", "TERM": "xterm"]))
+      !TerminalInfo.wantsColor(isTerminal: true, environment: ["NO_COLOR": "1", "TERM": "xterm"]))
     #expect(
-      !TerminalInfo.wantsColor(STDOUT_FILENO, environment: ["NO_COLOR": "", "TERM": "xterm"]))
-    #expect(!TerminalInfo.wantsColor(STDOUT_FILENO, environment: ["TERM": "dumb"]))
+      !TerminalInfo.wantsColor(isTerminal: true, environment: ["NO_COLOR": "", "TERM": "xterm"]))
+    #expect(!TerminalInfo.wantsColor(isTerminal: true, environment: ["TERM": "dumb"]))
   }
 
   @Test func anEmptyListSaysWhatToDoOnATerminal() throws {

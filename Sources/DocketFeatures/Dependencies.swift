@@ -39,3 +39,24 @@ extension Effect where Action: Sendable {
     }
   }
 }
+
+extension Effect where Action: Sendable {
+  /// Observes a query for as long as the effect runs, sending an action for each new result; a
+  /// failure comes back as `failed(message)`. Marked with `id`: starting it again replaces the
+  /// running observation, and `.cancel(id:)` stops it.
+  static func observe<Value: Sendable & Equatable, ID: Hashable & Sendable>(
+    _ database: DatabaseQueue, _ localizer: Localizer, id: ID,
+    failed: @escaping @Sendable (String) -> Action,
+    _ fetch: @escaping @Sendable (Connection) throws -> Value,
+    send action: @escaping @Sendable (Value) -> Action
+  ) -> Effect {
+    Effect.run { send in
+      for try await value in database.observe(fetch) {
+        await send(action(value))
+      }
+    } catch: { error, send in
+      await send(failed(localizer.message(for: error)))
+    }
+    .cancellable(id: id, cancelInFlight: true)
+  }
+}

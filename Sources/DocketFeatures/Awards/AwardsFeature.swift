@@ -36,14 +36,11 @@ public struct AwardsFeature: Reducer {
     switch action {
     case .task:
       let database = self.database
-      return .run { send in
-        for try await counts in database.observe({ try $0.awardCounts() }) {
-          await send(.loaded(counts))
-        }
-      } catch: { [localizer] error, send in
-        await send(.failed(localizer.message(for: error)))
+      return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) {
+        try $0.awardCounts()
+      } send: {
+        .loaded($0)
       }
-      .cancellable(id: CancelID.observation, cancelInFlight: true)
 
     case .loaded(let counts):
       state.awards = AwardStatus.all(for: counts)

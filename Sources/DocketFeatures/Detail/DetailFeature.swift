@@ -97,17 +97,11 @@ public struct DetailFeature: Reducer {
     case .task:
       let database = self.database
       let id = state.issue.id
-      return .run { send in
-        let snapshots = database.observe { db in
-          DetailSnapshot(issue: try db.fetchIssue(id: id), tags: try db.fetchTags())
-        }
-        for try await snapshot in snapshots {
-          await send(.loaded(snapshot.issue, snapshot.tags))
-        }
-      } catch: { [localizer] error, send in
-        await send(.failed(localizer.message(for: error)))
+      return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in
+        DetailSnapshot(issue: try db.fetchIssue(id: id), tags: try db.fetchTags())
+      } send: {
+        .loaded($0.issue, $0.tags)
       }
-      .cancellable(id: CancelID.observation, cancelInFlight: true)
 
     case .loaded(let issue, let tags):
       state.allTags = tags

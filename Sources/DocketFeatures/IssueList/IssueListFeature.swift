@@ -94,14 +94,11 @@ public struct IssueListFeature: Reducer {
       let database = self.database
       return .merge(
         observe(state),
-        .run { send in
-          for try await tags in database.observe({ try $0.fetchTags() }) {
-            await send(.tagsLoaded(tags))
-          }
-        } catch: { [localizer] error, send in
-          await send(.failed(localizer.message(for: error)))
-        }
-        .cancellable(id: CancelID.tags, cancelInFlight: true))
+        .observe(database, localizer, id: CancelID.tags, failed: Action.failed) {
+          try $0.fetchTags()
+        } send: {
+          .tagsLoaded($0)
+        })
 
     case .loaded(let page):
       state.issues = page.issues
@@ -265,20 +262,14 @@ public struct IssueListFeature: Reducer {
     let sort = state.sort
     let showCompleted = state.showCompleted
     let limit = state.limit
-    return .run { send in
-      let pages = database.observe { db in
-        let request = IssueRequest(
-          filter: filter, search: query, sort: sort, showCompleted: showCompleted, now: date.now)
-        let total = try db.countIssues(request, limit: max(Self.countLimit, limit) + 1)
-        return IssuePage(issues: try db.fetchIssues(request, limit: limit), total: total)
-      }
-      for try await page in pages {
-        await send(.loaded(page))
-      }
-    } catch: { [localizer] error, send in
-      await send(.failed(localizer.message(for: error)))
+    return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in
+      let request = IssueRequest(
+        filter: filter, search: query, sort: sort, showCompleted: showCompleted, now: date.now)
+      let total = try db.countIssues(request, limit: max(Self.countLimit, limit) + 1)
+      return IssuePage(issues: try db.fetchIssues(request, limit: limit), total: total)
+    } send: {
+      .loaded($0)
     }
-    .cancellable(id: CancelID.observation, cancelInFlight: true)
   }
 }
 

@@ -102,17 +102,11 @@ public struct SidebarFeature: Reducer {
     case .task:
       let database = self.database
       let date = self.date
-      return .run { send in
-        let stream = database.observe { db in
-          Snapshot(counts: try db.filterCounts(now: date.now), tags: try db.tagSummaries())
-        }
-        for try await snapshot in stream {
-          await send(.loaded(snapshot.counts, snapshot.tags))
-        }
-      } catch: { [localizer] error, send in
-        await send(.failed(localizer.message(for: error)))
+      return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in
+        Snapshot(counts: try db.filterCounts(now: date.now), tags: try db.tagSummaries())
+      } send: {
+        .loaded($0.counts, $0.tags)
       }
-      .cancellable(id: CancelID.observation, cancelInFlight: true)
 
     case .loaded(let counts, let tags):
       state.counts = counts

@@ -1,13 +1,19 @@
 import Composable
 import Database
 import DocketCore
+import Foundation
 import Localization
 
 private enum DatabaseKey: DependencyKey {
   static var liveValue: DatabaseQueue {
     fatalError("No database: the app sets \\.database when it starts, before any feature runs.")
   }
-  static var testValue: DatabaseQueue { liveValue }
+  /// A test that forgets to give a database fails naming it (as every un-set dependency does)
+  /// and gets an empty one, instead of taking the test run down.
+  static var testValue: DatabaseQueue {
+    // An in-memory database of the app's schema cannot fail to open but for lack of memory.
+    try! DocketDatabase.inMemory { Date(timeIntervalSince1970: 0) }
+  }
   static let name = "database"
 }
 

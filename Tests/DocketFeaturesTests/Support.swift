@@ -77,22 +77,8 @@ struct Fixture {
 
   /// A second connection to the same file, standing in for another process.
   func otherProcess() throws -> Connection {
-    let connection = try Connection(path: queue.path)
     let time = self.time
-    try connection.createFunction("docket_now", argumentCount: 0, deterministic: false) { _ in
-      .real(time.now.timeIntervalSince1970)
-    }
-    try connection.createFunction("docket_sort_key", argumentCount: 1, deterministic: true) {
-      arguments in
-      guard case .text(let text) = arguments[0] else { return .text("") }
-      return .text(SortKey.fold(text))
-    }
-    try connection.createFunction("docket_tag_key", argumentCount: 1, deterministic: true) {
-      arguments in
-      guard case .text(let text) = arguments[0] else { return .text("") }
-      return .text(TagName.key(text))
-    }
-    return connection
+    return try DocketDatabase.connection(path: queue.path) { time.now }
   }
 }
 

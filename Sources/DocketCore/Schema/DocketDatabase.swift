@@ -38,6 +38,18 @@ public enum DocketDatabase {
     return nil
   }
 
+  /// A second, plain connection to an existing Docket file, set up as the app's are (the SQL
+  /// functions the triggers call included): what another process sees, for tools and tests.
+  public static func connection(path: String, now: @escaping @Sendable () -> Date = { Date() })
+    throws
+    -> Connection
+  {
+    let connection = try Connection(path: path)
+    try configure(connection)
+    try registerFunctions(connection, now: now)
+    return connection
+  }
+
   /// A fresh in-memory database built by the same migrations.
   public static func inMemory(now: @escaping @Sendable () -> Date) throws -> DatabaseQueue {
     try DatabaseQueue.inMemory(migrator: Schema.migrator) { connection in

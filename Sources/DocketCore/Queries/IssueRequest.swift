@@ -64,16 +64,22 @@ struct IssueRequestSQL {
         ? "i.completed = \(states[0])"
         : "i.completed IN (\(states.map(String.init).joined(separator: ", ")))")
 
-    let estimatedIssues =
-      try db.fetchOne("SELECT coalesce(max(seq), 0) FROM issues", as: Int.self) ?? 0
-    func include(_ tags: ResolvedTags) {
+    // How many issues there are, roughly (row numbers only grow): read only for a tag on a page.
+    var estimate: Int?
+    func estimatedIssues() throws -> Int {
+      if let estimate { return estimate }
+      let value = try db.fetchOne("SELECT coalesce(max(seq), 0) FROM issues", as: Int.self) ?? 0
+      estimate = value
+      return value
+    }
+    func include(_ tags: ResolvedTags) throws {
       guard !tags.rows.isEmpty else {
         conditions.append("0")
         return
       }
       // Probing costs about (page size × issues ÷ tagged) lookups, driving about `tagged` rows
       // and a sort; measured, probing wins once a tag is on more than about one issue in forty.
-      if forPage, tags.issueCount * 40 >= estimatedIssues {
+      if forPage, try tags.issueCount * 40 >= estimatedIssues() {
         conditions.append(
           "EXISTS (SELECT 1 FROM issue_tags l WHERE l.issue_seq = i.seq AND l.tag_seq IN (\(tags.list)))"
         )
@@ -98,7 +104,7 @@ struct IssueRequestSQL {
       }
       arguments.append(since)
     case .tag(let id):
-      include(try db.resolveTags(id: id))
+      try include(try db.resolveTags(id: id))
     }
 
     if let expression = FullTextExpression.expression(for: request.search.text) {
@@ -106,7 +112,7 @@ struct IssueRequestSQL {
       arguments.append(expression)
     }
     for name in request.search.tags {
-      include(try db.resolveTags(named: name))
+      try include(try db.resolveTags(named: name))
     }
     for name in request.search.excludedTags {
       let tags = try db.resolveTags(named: name)

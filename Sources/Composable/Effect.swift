@@ -21,6 +21,7 @@ public struct Effect<Action> {
     case concatenate([Effect])
     case cancellable(id: CancelID, cancelInFlight: Bool, Effect)
     case cancel(id: CancelID)
+    case serial(lane: CancelID, Effect)
   }
 
   /// Asynchronous work with the dependencies it was created with.
@@ -98,6 +99,15 @@ public struct Effect<Action> {
     return Effect(.cancellable(id: CancelID(id), cancelInFlight: cancelInFlight, self))
   }
 
+  /// Runs this effect once every effect put in the same `lane` before it has finished, so that
+  /// work which must not overtake itself (writes to a database) happens in the order the actions
+  /// were sent, whichever task the system happens to start first. A store can wait for a lane
+  /// to drain (`Store.waitForEffects(in:)`), as a program does before it quits.
+  public func serial<Lane: Hashable & Sendable>(in lane: Lane) -> Effect {
+    if case .none = operation { return self }
+    return Effect(.serial(lane: CancelID(lane), self))
+  }
+
   /// Cancels every running effect marked with `id`.
   public static func cancel<ID: Hashable & Sendable>(id: ID) -> Effect {
     Effect(.cancel(id: CancelID(id)))
@@ -121,6 +131,8 @@ public struct Effect<Action> {
       return Effect<Other>(
         .cancellable(id: id, cancelInFlight: cancelInFlight, effect.map(transform)))
     case .cancel(let id): return Effect<Other>(.cancel(id: id))
+    case .serial(let lane, let effect):
+      return Effect<Other>(.serial(lane: lane, effect.map(transform)))
     }
   }
 }

@@ -14,6 +14,8 @@ package final class EffectRunner<Action: Sendable> {
   package private(set) var inFlight: [Int: InFlight] = [:]
   private var cancellables: [CancelID: Set<Int>] = [:]
   private var nextTaskID = 0
+  /// The last effect put in each serial lane, which the next one waits for.
+  private var lanes: [CancelID: (id: Int, task: Task<Void, Never>)] = [:]
 
   package init(deliver: @escaping @MainActor (Action) -> Void) {
     self.deliver = deliver
@@ -61,6 +63,24 @@ package final class EffectRunner<Action: Sendable> {
     case .cancel(let id):
       cancel(id: id)
       return []
+    case .serial(let lane, let inner):
+      let previous = lanes[lane]?.task
+      let queued = Effect<Action>.Run(priority: nil, dependencies: DependencyValues.current) {
+        _ in
+        await previous?.value
+        let tasks = await MainActor.run { [weak self] in
+          self?.start(inner, origin: origin, cancelIDs: cancelIDs) ?? []
+        }
+        await withTaskCancellationHandler {
+          for task in tasks { await task.value }
+        } onCancel: {
+          for task in tasks { task.cancel() }
+        }
+      }
+      let id = nextTaskID
+      let task = launch(queued, origin: origin, cancelIDs: cancelIDs)
+      lanes[lane] = (id, task)
+      return [task]
     }
   }
 
@@ -91,6 +111,7 @@ package final class EffectRunner<Action: Sendable> {
 
   private func finished(_ id: Int) {
     inFlight[id] = nil
+    for (lane, last) in lanes where last.id == id { lanes[lane] = nil }
     for key in Array(cancellables.keys) {
       cancellables[key]?.remove(id)
       if cancellables[key]?.isEmpty == true { cancellables[key] = nil }
@@ -112,4 +133,12 @@ package final class EffectRunner<Action: Sendable> {
   }
 
   package var isIdle: Bool { inFlight.isEmpty }
+
+  /// Returns once every effect put in `lane` so far, and any put there meanwhile, has finished.
+  func waitForLane(_ lane: CancelID) async {
+    while let last = lanes[lane] {
+      await last.task.value
+      if lanes[lane]?.id == last.id { lanes[lane] = nil }
+    }
+  }
 }

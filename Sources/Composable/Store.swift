@@ -9,6 +9,7 @@ public final class Store<State, Action: Sendable> {
   private let readState: @MainActor () -> State
   private let sendAction: @MainActor (Action) -> StoreTask
   private let addObserver: @MainActor (@escaping @MainActor () -> Void) -> StoreObservation
+  private let waitForLane: @MainActor (CancelID) async -> Void
 
   /// A store running `reducer` from `initialState`, with dependencies changed by `prepare`.
   public convenience init<R: Reducer>(
@@ -18,16 +19,26 @@ public final class Store<State, Action: Sendable> {
     var dependencies = DependencyValues.current
     prepare(&dependencies)
     let root = RootStore(initialState: initialState, reducer: reducer, dependencies: dependencies)
-    self.init(read: { root.state }, send: { root.send($0) }, observe: { root.addObserver($0) })
+    self.init(
+      read: { root.state }, send: { root.send($0) }, observe: { root.addObserver($0) },
+      waitForLane: { await root.waitForLane($0) })
   }
 
   private init(
     read: @escaping @MainActor () -> State, send: @escaping @MainActor (Action) -> StoreTask,
-    observe: @escaping @MainActor (@escaping @MainActor () -> Void) -> StoreObservation
+    observe: @escaping @MainActor (@escaping @MainActor () -> Void) -> StoreObservation,
+    waitForLane: @escaping @MainActor (CancelID) async -> Void
   ) {
     readState = read
     sendAction = send
     addObserver = observe
+    self.waitForLane = waitForLane
+  }
+
+  /// Returns once every effect put in `lane` (`Effect.serial(in:)`) has finished, those queued
+  /// meanwhile included: a program waits for its writes this way before it quits.
+  public func waitForEffects<Lane: Hashable & Sendable>(in lane: Lane) async {
+    await waitForLane(CancelID(lane))
   }
 
   /// The current state.
@@ -52,7 +63,8 @@ public final class Store<State, Action: Sendable> {
     let read = readState
     let send = sendAction
     return Store<ChildState, ChildAction>(
-      read: { toChild(read()) }, send: { send(fromChild($0)) }, observe: addObserver)
+      read: { toChild(read()) }, send: { send(fromChild($0)) }, observe: addObserver,
+      waitForLane: waitForLane)
   }
 
   public func scope<ChildState, ChildAction>(
@@ -138,6 +150,10 @@ final class RootStore<State, Action: Sendable> {
     isReducing = false
     for observer in observers.values { observer() }
     return StoreTask(tasks: started)
+  }
+
+  func waitForLane(_ lane: CancelID) async {
+    await runner.waitForLane(lane)
   }
 
   func addObserver(_ observer: @escaping @MainActor () -> Void) -> StoreObservation {

@@ -1,16 +1,24 @@
 import Foundation
 
-/// The way into a database from any thread or task: one connection behind a lock, handed to one
-/// closure at a time, with live observation of queries.
+/// The way into a database from any thread or task, with live observation of queries.
 ///
-/// Reads and writes are synchronous and short; a write runs in a `BEGIN IMMEDIATE` transaction,
-/// so several processes can write the same file, each waiting its turn (the busy timeout) instead
-/// of failing.
+/// Reads and writes use separate connections to a file, as WAL allows: reads run in read
+/// transactions on the reading connection and never wait for a writer, here or in another process.
+/// Every write goes through one serial writer that owns the write connection on a queue of its
+/// own: writes land in the order they were asked for, a write waiting for another process's write
+/// lock (the busy timeout) holds up neither the readers nor Swift's shared threads, and
+/// `asyncWrite` is awaited without blocking. A private in-memory database has a single connection
+/// that both use in turn.
 public final class DatabaseQueue: Sendable {
   public let path: String
   /// How often observed databases look for commits made by other connections and processes.
   public let pollInterval: Duration
+  /// The reading connection and the observers.
   private let state: Locked<State>
+  /// Every write runs here, one at a time, in the order it was asked for.
+  private let writeQueue = DispatchQueue(label: "docket.database.writer", qos: .userInitiated)
+  /// The write connection of a file database, opened by the first write; nil for in-memory ones.
+  private let writer: Locked<WriterSlot>?
 
   struct State {
     var connection: Connection
@@ -27,21 +35,35 @@ public final class DatabaseQueue: Sendable {
     }
   }
 
+  struct WriterSlot {
+    var connection: Connection?
+    let open: @Sendable () throws -> Connection
+  }
+
   /// Opens the database file at `path`, checks it belongs to this program, switches it to WAL
-  /// and applies the migrations. `prepare` runs first on the new connection (to register SQL
+  /// and applies the migrations. `prepare` runs first on every new connection (to register SQL
   /// functions that triggers need). Files that are not databases, belong to another program or
-  /// come from a newer schema are refused untouched.
+  /// come from a newer schema are refused untouched. Opening a database that is up to date takes
+  /// no lock, so it never waits for a writer.
   public convenience init(
     path: String, migrator: Migrator? = nil, pollInterval: Duration = .milliseconds(250),
-    prepare: (Connection) throws -> Void = { _ in }
+    prepare: @escaping @Sendable (Connection) throws -> Void = { _ in }
   ) throws {
     let connection = try Connection(path: path)
     try prepare(connection)
     try migrator?.validate(connection)
-    _ = try connection.fetchOne("PRAGMA journal_mode = WAL", as: String.self)
+    if try connection.fetchOne("PRAGMA journal_mode", as: String.self)?.lowercased() != "wal" {
+      _ = try connection.fetchOne("PRAGMA journal_mode = WAL", as: String.self)
+    }
     try connection.execute("PRAGMA synchronous = NORMAL")
     try migrator?.migrate(connection)
-    self.init(connection: connection, pollInterval: pollInterval)
+    let open: @Sendable () throws -> Connection = {
+      let writing = try Connection(path: path)
+      try prepare(writing)
+      try writing.execute("PRAGMA synchronous = NORMAL")
+      return writing
+    }
+    self.init(connection: connection, pollInterval: pollInterval, writer: WriterSlot(open: open))
   }
 
   /// A private in-memory database, migrated like a file would be.
@@ -51,41 +73,90 @@ public final class DatabaseQueue: Sendable {
     let connection = try Connection.inMemory()
     try prepare(connection)
     try migrator?.migrate(connection)
-    return DatabaseQueue(connection: connection, pollInterval: .milliseconds(250))
+    return DatabaseQueue(connection: connection, pollInterval: .milliseconds(250), writer: nil)
   }
 
-  private init(connection: Connection, pollInterval: Duration) {
+  private init(connection: Connection, pollInterval: Duration, writer: WriterSlot?) {
     self.path = connection.path
     self.pollInterval = pollInterval
     _ = connection.takeCommittedChanges()
     self.state = Locked(State(connection: connection))
+    self.writer = writer.map { Locked($0) }
   }
 
   deinit {
     state.withLock { $0.poller?.cancel() }
   }
 
-  /// Runs `body` with the connection in a read transaction.
+  /// Runs `body` with the reading connection in a read transaction: one snapshot, no lock that a
+  /// writer holds is waited for.
   @discardableResult
   public func read<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value {
     try access { connection in try connection.readTransaction { try body(connection) } }
   }
 
-  /// Runs `body` with the connection in a write transaction; committed when it returns, rolled
-  /// back when it throws. Observers of the tables it changed see the new data before this returns.
+  /// Runs `body` on the writer in a write transaction, waiting here until it is done; committed
+  /// when it returns, rolled back when it throws. Observers of the tables it changed see the new
+  /// data before this returns. Never call it from inside another write.
   @discardableResult
   public func write<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value {
-    try access { connection in try connection.transaction { try body(connection) } }
+    try writeQueue.sync { try performWrite(body, inTransaction: true) }
   }
 
-  /// Runs `body` with the connection outside any transaction (for statements such as VACUUM).
+  /// Runs `body` on the writer in a write transaction and resumes the caller when it is done,
+  /// without blocking the caller's thread. Writes run in the order they were asked for.
+  @discardableResult
+  public func asyncWrite<Value: Sendable>(
+    _ body: @escaping @Sendable (Connection) throws -> Value
+  ) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+      writeQueue.async {
+        continuation.resume(
+          with: Result(catching: { try self.performWrite(body, inTransaction: true) }))
+      }
+    }
+  }
+
+  /// Runs `body` with the write connection outside any transaction (for statements such as
+  /// VACUUM or a checkpoint).
   @discardableResult
   public func withConnection<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value
   {
-    try access(body)
+    try writeQueue.sync { try performWrite(body, inTransaction: false) }
   }
 
-  private func access<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value {
+  /// Waits until every write asked for before this call has landed.
+  public func waitForWrites() async {
+    await withCheckedContinuation { continuation in
+      writeQueue.async { continuation.resume() }
+    }
+  }
+
+  private func performWrite<Value>(_ body: (Connection) throws -> Value, inTransaction: Bool)
+    throws -> Value
+  {
+    guard let writer else {
+      return try access { connection in
+        inTransaction ? try connection.transaction { try body(connection) } : try body(connection)
+      }
+    }
+    var changed: Set<String> = []
+    let value = try writer.withLock { slot -> Value in
+      let connection = try slot.connection ?? slot.open()
+      slot.connection = connection
+      defer { changed = connection.takeCommittedChanges() }
+      return inTransaction
+        ? try connection.transaction { try body(connection) } : try body(connection)
+    }
+    if !changed.isEmpty {
+      var finishers: [() -> Void] = []
+      state.withLock { state in finishers = Self.refresh(&state, changed: changed) }
+      for finish in finishers { finish() }
+    }
+    return value
+  }
+
+  private func access<Value>(_ body: (Connection) throws -> Value) throws -> Value {
     var finishers: [() -> Void] = []
     defer { for finish in finishers { finish() } }
     return try state.withLock { state -> Value in

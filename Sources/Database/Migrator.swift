@@ -47,8 +47,12 @@ public struct Migrator: Sendable {
   }
 
   /// Applies every migration not yet applied, each in its own transaction.
+  /// A database already at the newest version is only read: opening it takes no lock, so it
+  /// never waits for another process's write.
   public func migrate(_ connection: Connection) throws {
     try validate(connection)
+    let version = try connection.fetchOne("PRAGMA user_version", as: Int.self) ?? 0
+    if version >= latestVersion { return }
     for migration in migrations {
       try connection.transaction {
         // Read again under the write lock: another process may have migrated meanwhile.

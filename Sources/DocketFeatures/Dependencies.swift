@@ -28,21 +28,41 @@ extension DependencyValues {
   public var localizer: Localizer { DocketStrings.localizer(language: locale.code) }
 }
 
+/// The lane every write of Docket's features goes through: writes land in the order the actions
+/// that asked for them were sent, and a program waits for it to drain before it quits.
+public enum WriteLane: Hashable, Sendable {
+  case database
+}
+
 extension Effect where Action: Sendable {
-  /// Writes to the database in the background. The feature has already shown the change; the
-  /// live observation brings the stored result, and a failure comes back as `failed(message)`.
+  /// Writes to the database in the background, after every write asked for before it, on the
+  /// database's writer (never blocking Swift's shared threads). The feature has already shown the
+  /// change; the live observation brings the stored result, and a failure comes back as
+  /// `failed(message)`.
   static func write(
     _ database: DatabaseQueue, _ localizer: Localizer,
     failed: @escaping @Sendable (String) -> Action,
     _ body: @escaping @Sendable (Connection) throws -> Void
   ) -> Effect {
-    .run { send in
+    write(database, { try body($0) }) { error in failed(localizer.message(for: error)) }
+  }
+
+  /// A write whose failure, and perhaps result, the feature wants back as an action (`done`
+  /// returns nil when the result needs no action).
+  static func write<Value: Sendable>(
+    _ database: DatabaseQueue, _ body: @escaping @Sendable (Connection) throws -> Value,
+    failed: @escaping @Sendable (any Error) -> Action,
+    done: @escaping @Sendable (Value) -> Action? = { _ in nil }
+  ) -> Effect {
+    Effect.run { send in
       do {
-        try database.write(body)
+        let value = try await database.asyncWrite(body)
+        if let action = done(value) { await send(action) }
       } catch {
-        await send(failed(localizer.message(for: error)))
+        await send(failed(error))
       }
     }
+    .serial(in: WriteLane.database)
   }
 }
 

@@ -465,6 +465,9 @@ public struct ScreenFeature: Reducer {
       state.announcement = localizer("tui.announce.saved", .string(issue.title))
     case .detail(.delegate(.discarded)):
       state.announcement = localizer("tui.announce.discarded")
+    case .detail(.overwroteChangesMadeElsewhere(let fields)):
+      let names = fields.map { localizer($0.nameKey) }.joined(separator: ", ")
+      state.announcement = localizer("tui.announce.overwritten", .string(names))
     case .sidebar(.delegate(.tagCreated(let tag))), .detail(.delegate(.tagCreated(let tag))):
       state.announcement = localizer("tui.announce.tagCreated", .string(tag.name))
     case .sidebar(.delegate(.tagDeleted)):

@@ -235,12 +235,16 @@ import Testing
   @Test func savingAnEditThatLeavesTheFilterLetsGo() async {
     let store = makeStore(loaded(.tag(bug.id), issues: [crash]))
     await select(crash, in: store)
-    await store.send(.detail(.editTapped)) { $0.detail?.draft = self.crash }
+    await store.send(.detail(.editTapped)) {
+      $0.detail?.draft = self.crash
+      $0.detail?.editBase = self.crash
+    }
     await store.send(.detail(.tagToggled(bug.id))) { $0.detail?.draft?.tags = [] }
     var untagged = crash
     untagged.tags = []
     await store.send(.detail(.saveTapped)) {
       $0.detail?.draft = nil
+      $0.detail?.editBase = nil
       $0.detail?.issue = untagged
     }
     await store.receive(.detail(.delegate(.saved(untagged)))) {

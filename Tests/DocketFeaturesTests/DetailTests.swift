@@ -39,7 +39,10 @@ import Testing
   @Test func editThenCancelRestoresTheStoredValues() async throws {
     let store = makeStore()
     let task = await start(store)
-    await store.send(.editTapped) { $0.draft = self.issue }
+    await store.send(.editTapped) {
+      $0.draft = self.issue
+      $0.editBase = self.issue
+    }
     await store.send(.titleChanged("Something else")) { $0.draft?.title = "Something else" }
     await store.send(.detailChanged("More words")) { $0.draft?.detail = "More words" }
     await store.send(.priorityChanged(.high)) { $0.draft?.priority = .high }
@@ -48,7 +51,10 @@ import Testing
     #expect(store.state.tagChips.map(\.assigned) == [true, true])
     await store.send(.tagToggled(bug.id)) { $0.draft?.tags = [self.ui] }
     #expect(store.state.tagChips.map(\.tag) == [ui, bug])
-    await store.send(.cancelTapped) { $0.draft = nil }
+    await store.send(.cancelTapped) {
+      $0.draft = nil
+      $0.editBase = nil
+    }
     #expect(try fx.stored(issue.id) == issue)
     await task.cancel()
   }
@@ -57,9 +63,15 @@ import Testing
     let store = makeStore()
     let task = await start(store)
     fx.time.advance(by: 60)
-    await store.send(.editTapped) { $0.draft = self.issue }
+    await store.send(.editTapped) {
+      $0.draft = self.issue
+      $0.editBase = self.issue
+    }
     await store.send(.titleChanged("Fix login"))
-    await store.send(.saveTapped) { $0.draft = nil }
+    await store.send(.saveTapped) {
+      $0.draft = nil
+      $0.editBase = nil
+    }
     #expect(try fx.stored(issue.id)?.modified == nil)
     await task.cancel()
   }
@@ -68,7 +80,10 @@ import Testing
     let store = makeStore()
     let task = await start(store)
     fx.time.advance(by: 60)
-    await store.send(.editTapped) { $0.draft = self.issue }
+    await store.send(.editTapped) {
+      $0.draft = self.issue
+      $0.editBase = self.issue
+    }
     await store.send(.titleChanged("Fix login on small screens")) {
       $0.draft?.title = "Fix login on small screens"
     }
@@ -76,6 +91,7 @@ import Testing
     edited.title = "Fix login on small screens"
     await store.send(.saveTapped) {
       $0.draft = nil
+      $0.editBase = nil
       $0.issue = edited
     }
     await store.receive(.delegate(.saved(edited)))
@@ -90,12 +106,16 @@ import Testing
     let store = makeStore()
     let task = await start(store)
     fx.time.advance(by: 60)
-    await store.send(.editTapped) { $0.draft = self.issue }
+    await store.send(.editTapped) {
+      $0.draft = self.issue
+      $0.editBase = self.issue
+    }
     await store.send(.tagToggled(ui.id)) { $0.draft?.tags = [self.bug, self.ui] }
     var edited = issue
     edited.tags = [bug, ui]
     await store.send(.saveTapped) {
       $0.draft = nil
+      $0.editBase = nil
       $0.issue = edited
     }
     await store.receive(.delegate(.saved(edited)))
@@ -108,7 +128,10 @@ import Testing
   @Test func aTagCreatedFromTheFormIsAssignedAtOnce() async throws {
     let store = makeStore()
     let task = await start(store)
-    await store.send(.editTapped) { $0.draft = self.issue }
+    await store.send(.editTapped) {
+      $0.draft = self.issue
+      $0.editBase = self.issue
+    }
     await store.send(.newTagTapped) { $0.newTagName = "" }
     await store.send(.newTagNameChanged(" Docs ")) { $0.newTagName = " Docs " }
     let docs = Tag(id: generatedID(0), name: "Docs")
@@ -196,7 +219,10 @@ import Testing
     try fx.queue.write { try $0.insertIssue(fresh) }
     let store = makeStore(DetailFeature.State(issue: fresh, editing: true, isNew: true))
     await store.send(.titleChanged("half")) { $0.draft?.title = "half" }
-    await store.send(.cancelTapped) { $0.draft = nil }
+    await store.send(.cancelTapped) {
+      $0.draft = nil
+      $0.editBase = nil
+    }
     await store.receive(.delegate(.discarded(fresh.id)))
     await store.finish()
     #expect(try fx.stored(fresh.id) == nil)
@@ -211,6 +237,7 @@ import Testing
     kept.title = "Kept"
     await store.send(.saveTapped) {
       $0.draft = nil
+      $0.editBase = nil
       $0.isNew = false
       $0.issue = kept
     }
@@ -220,22 +247,34 @@ import Testing
   }
 
   @Test func aFailedSaveGivesTheDraftBack() async throws {
-    let ghost = Tag(id: generatedID(7), name: "Ghost")
-    let store = makeStore(DetailFeature.State(issue: issue, allTags: [bug, ghost]))
-    await store.send(.editTapped) { $0.draft = self.issue }
-    await store.send(.tagToggled(ghost.id)) { $0.draft?.tags = [self.bug, ghost] }
+    // Another program's trigger refuses every change to issues.
+    try fx.otherProcess().execute(
+      """
+      CREATE TRIGGER refuse_edits BEFORE UPDATE ON issues
+      BEGIN SELECT RAISE(ABORT, 'edits are refused'); END
+      """)
+    let store = makeStore(DetailFeature.State(issue: issue, allTags: [bug, ui]))
+    await store.send(.editTapped) {
+      $0.draft = self.issue
+      $0.editBase = self.issue
+    }
+    await store.send(.tagToggled(ui.id)) { $0.draft?.tags = [self.bug, self.ui] }
     var draft = issue
-    draft.tags = [bug, ghost]
+    draft.tags = [bug, ui]
     await store.send(.saveTapped) {
       $0.draft = nil
+      $0.editBase = nil
       $0.issue = draft
     }
     await store.receive(.delegate(.saved(draft)))
-    await store.receive(.saveFailed(draft: draft, stored: issue, message: "There is no such tag."))
-    {
+    let message = "Database error: edits are refused"
+    await store.receive(
+      .saveFailed(draft: draft, base: issue, stored: issue, message: message)
+    ) {
       $0.issue = self.issue
       $0.draft = draft
-      $0.errorMessage = "There is no such tag."
+      $0.editBase = self.issue
+      $0.errorMessage = message
     }
     #expect(try fx.stored(issue.id) == issue)
   }

@@ -12,64 +12,90 @@ struct EditCommand {
     let arguments = context.arguments
     let l10n = context.l10n
     let database = try context.database()
-    let stored = try database.read { try context.resolve(arguments.arguments[0], in: $0) }
+    let reference = arguments.arguments[0]
     let fieldOptions = ["title", "detail", "priority", "tag"]
-    var edited: EditedIssue
+    let change: (Connection) throws -> IssueEdit
     if fieldOptions.contains(where: arguments.has) {
-      edited = EditedIssue(issue: stored)
-      if let title = arguments.value("title") {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw CommandFailure.usage(l10n("error.add.emptyTitle")) }
-        edited.title = trimmed
-      }
-      if let detail = arguments.value("detail") { edited.detail = detail }
-      if let priority = try PriorityOption.read(arguments, l10n) { edited.priority = priority }
-      for change in arguments.values("tag") {
-        if change.hasPrefix("-") {
-          let name = String(change.dropFirst())
-          edited.tagNames.removeAll { TagName.key($0) == TagName.key(name) }
-        } else {
-          let name = change.hasPrefix("+") ? String(change.dropFirst()) : change
-          guard let normalized = TagName.normalized(name) else {
-            throw CommandFailure.usage(l10n("error.tag.emptyName"))
-          }
-          if !edited.tagNames.contains(where: { TagName.key($0) == TagName.key(normalized) }) {
-            edited.tagNames.append(normalized)
-          }
-        }
-      }
+      // Flags say exactly what to change: the issue is read and written in one transaction.
+      let flags = try EditFlags(arguments, l10n)
+      change = { db in try flags.edit(of: try context.resolve(reference, in: db), in: db) }
     } else {
+      let stored = try database.read { try context.resolve(reference, in: $0) }
       guard let fromEditor = try EditorSession(context: context).edit(stored) else {
         context.console.writeError(l10n("edit.unchanged") + "\n")
         return
       }
-      edited = fromEditor
+      // Minutes may have passed in the editor: only what the form changed is written, over the
+      // issue as it is stored now.
+      change = { db in try fromEditor.edit(from: stored, in: db) }
     }
 
-    let (issue, reference, changed) = try database.write { db -> (Issue, String, Bool) in
-      var tags: [Tag] = []
-      for name in edited.tagNames {
-        tags.append(try db.createTag(named: name, id: UUID()).tag)
+    let (outcome, shortest) = try database.write { db -> (EditOutcome, String) in
+      let outcome = try db.saveEdit(try change(db))
+      guard let issue = outcome.issue else {
+        throw CommandFailure.failed(l10n("error.edit.vanished", .string(reference)))
       }
-      var issue = stored
-      issue.title = edited.title
-      issue.detail = edited.detail
-      issue.priority = edited.priority
-      issue.completed = edited.completed
-      issue.tags = tags
-      let changed = try db.saveIssue(issue)
-      let saved = try db.fetchIssue(id: issue.id) ?? issue
-      return (
-        saved, try db.references(for: [issue.id])[issue.id] ?? IssueReference.hex(issue.id), changed
-      )
+      return (outcome, try db.references(for: [issue.id])[issue.id] ?? IssueReference.hex(issue.id))
+    }
+    guard let issue = outcome.issue else { return }
+    if !outcome.overwritten.isEmpty {
+      let fields = outcome.overwritten.map { l10n($0.nameKey) }.joined(separator: ", ")
+      context.console.writeError(l10n("edit.overwritten", .string(fields)) + "\n")
     }
     if context.json {
-      context.printJSON(IssueOutput.json(issue, reference: reference))
-    } else if changed {
-      context.console.line(reference)
+      context.printJSON(IssueOutput.json(issue, reference: shortest))
+    } else if outcome.changed {
+      context.console.line(shortest)
     } else {
       context.console.writeError(l10n("edit.unchanged") + "\n")
     }
+  }
+}
+
+/// The changes `docket edit` flags ask for.
+struct EditFlags {
+  var title: String?
+  var detail: String?
+  var priority: Priority?
+  /// Tag names in the order given, each to add (true) or remove (false).
+  var tags: [(name: String, add: Bool)] = []
+
+  init(_ arguments: ParsedArguments, _ l10n: Localizer) throws {
+    if let title = arguments.value("title") {
+      let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !trimmed.isEmpty else { throw CommandFailure.usage(l10n("error.add.emptyTitle")) }
+      self.title = trimmed
+    }
+    detail = arguments.value("detail")
+    priority = try PriorityOption.read(arguments, l10n)
+    for change in arguments.values("tag") {
+      let add = !change.hasPrefix("-")
+      let name =
+        change.hasPrefix("-") || change.hasPrefix("+") ? String(change.dropFirst()) : change
+      guard let normalized = TagName.normalized(name) else {
+        throw CommandFailure.usage(l10n("error.tag.emptyName"))
+      }
+      tags.append((normalized, add))
+    }
+  }
+
+  /// The edit of `issue` these flags make; tags added by a new name are created.
+  func edit(of issue: Issue, in db: Connection) throws -> IssueEdit {
+    var edit = IssueEdit(id: issue.id)
+    edit.title = title
+    edit.detail = detail
+    edit.priority = priority
+    for (name, add) in tags {
+      if add {
+        let tag = try db.createTag(named: name, id: UUID()).tag
+        edit.addedTags.insert(tag.id)
+        edit.removedTags.remove(tag.id)
+      } else if let tag = try db.fetchTag(named: name) {
+        edit.removedTags.insert(tag.id)
+        edit.addedTags.remove(tag.id)
+      }
+    }
+    return edit
   }
 }
 
@@ -87,6 +113,23 @@ struct EditedIssue: Equatable {
     priority = issue.priority
     completed = issue.completed
     tagNames = issue.tags.map(\.name)
+  }
+
+  /// The edit that turns `base`, the issue the form was made from, into this form: only the
+  /// fields and tags the form changed. Tags named for the first time are created.
+  func edit(from base: Issue, in db: Connection) throws -> IssueEdit {
+    var edited = base
+    edited.title = title
+    edited.detail = detail
+    edited.priority = priority
+    edited.completed = completed
+    let baseKeys = Set(base.tags.map { TagName.key($0.name) })
+    let keys = Set(tagNames.map(TagName.key))
+    edited.tags.removeAll { !keys.contains(TagName.key($0.name)) }
+    for name in tagNames where !baseKeys.contains(TagName.key(name)) {
+      edited.tags.append(try db.createTag(named: name, id: UUID()).tag)
+    }
+    return IssueEdit(from: base, to: edited)
   }
 }
 

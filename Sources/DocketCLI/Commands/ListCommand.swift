@@ -41,10 +41,11 @@ struct ListCommand {
 
     let database = try context.database()
     let now = context.now
-    let (issues, total, references, filter) = try database.write { db in
-      var settings = try db.fetchSettings()
-      // A sort given here is remembered, for the terminal app and the next list alike.
-      if chosenField != nil || arguments.has("asc") || arguments.has("desc") {
+    // A sort given here is remembered, for the terminal app and the next list alike; only then
+    // does listing write, and the list itself is read without waiting for any writer.
+    if chosenField != nil || arguments.has("asc") || arguments.has("desc") {
+      try database.write { db in
+        var settings = try db.fetchSettings()
         var sort = chosenField.map { IssueSort(field: $0) } ?? settings.issueSort
         if arguments.has("asc") { sort.ascending = true }
         if arguments.has("desc") { sort.ascending = false }
@@ -53,6 +54,9 @@ struct ListCommand {
           try db.saveSettings(settings)
         }
       }
+    }
+    let (issues, total, references, filter) = try database.read { db in
+      let settings = try db.fetchSettings()
       let filter = try Self.filter(arguments.value("filter"), db: db, l10n: l10n)
       var showCompleted = settings.showCompleted
       if arguments.has("show-completed") { showCompleted = true }

@@ -18,13 +18,17 @@ struct TagCommands {
       return field
     }
     let database = try context.database()
-    let (summaries, settings) = try database.write { db in
-      var settings = try db.fetchSettings()
-      if let field, settings.tagSort != TagSort(field: field) {
-        settings.tagSort = TagSort(field: field)
-        try db.saveSettings(settings)
+    if let field {
+      try database.write { db in
+        var settings = try db.fetchSettings()
+        if settings.tagSort != TagSort(field: field) {
+          settings.tagSort = TagSort(field: field)
+          try db.saveSettings(settings)
+        }
       }
-      return (try db.tagSummaries(), settings)
+    }
+    let (summaries, settings) = try database.read { db in
+      (try db.tagSummaries(), try db.fetchSettings())
     }
     let sorted = settings.tagSort.sorted(summaries, showCompleted: true)
     if context.json {

@@ -11,6 +11,9 @@ public struct DetailFeature: Reducer {
     public var issue: Issue
     /// The edited copy while editing; nil in view mode.
     public var draft: Issue?
+    /// The issue as it was when editing began: saving writes only what the draft changed from it,
+    /// so changes made elsewhere meanwhile to other fields are kept.
+    public var editBase: Issue?
     /// True for an issue created a moment ago and never saved: cancelling discards it.
     public var isNew: Bool
     /// Every tag, for the chips of the edit form.
@@ -23,6 +26,7 @@ public struct DetailFeature: Reducer {
     public init(issue: Issue, editing: Bool = false, isNew: Bool = false, allTags: [Tag] = []) {
       self.issue = issue
       self.draft = editing ? issue : nil
+      self.editBase = editing ? issue : nil
       self.isNew = isNew
       self.allTags = allTags
     }
@@ -51,7 +55,10 @@ public struct DetailFeature: Reducer {
     case failed(String)
     /// A save failed after the draft was closed: the stored issue and the draft come back, so
     /// nothing typed is lost.
-    case saveFailed(draft: Issue, stored: Issue, message: String)
+    case saveFailed(draft: Issue, base: Issue, stored: Issue, message: String)
+    /// A save landed, and these fields, changed elsewhere while the form was open, took this
+    /// edit's values (sent only when there are some).
+    case overwroteChangesMadeElsewhere([IssueField])
     case editTapped
     case titleChanged(String)
     case detailChanged(String)
@@ -119,15 +126,20 @@ public struct DetailFeature: Reducer {
       state.errorMessage = message
       return .none
 
-    case .saveFailed(let draft, let stored, let message):
+    case .saveFailed(let draft, let base, let stored, let message):
       state.issue = stored
       state.draft = draft
+      state.editBase = base
       state.errorMessage = message
+      return .none
+
+    case .overwroteChangesMadeElsewhere:
       return .none
 
     case .editTapped:
       guard state.draft == nil else { return .none }
       state.draft = state.issue
+      state.editBase = state.issue
       state.errorMessage = nil
       return .none
 
@@ -201,6 +213,7 @@ public struct DetailFeature: Reducer {
       }
       guard state.isEditing else { return .none }
       state.draft = nil
+      state.editBase = nil
       state.errorMessage = nil
       guard state.isNew else { return .none }
       let id = state.issue.id
@@ -211,23 +224,25 @@ public struct DetailFeature: Reducer {
 
     case .saveTapped:
       guard let draft = state.draft else { return .none }
+      let base = state.editBase ?? state.issue
       state.draft = nil
+      state.editBase = nil
       state.errorMessage = nil
       state.isNew = false
-      // Nothing changed: nothing is written (a new issue is already stored as it is).
-      if draft.hasSameContent(as: state.issue) { return .none }
+      // Only what this edit changed is written; nothing changed, nothing is written (a new issue
+      // is already stored as it is).
+      let edit = IssueEdit(from: base, to: draft)
+      if edit.isEmpty { return .none }
       let stored = state.issue
-      state.issue = draft
-      let database = self.database
+      let saved = edit.applied(to: stored, tags: state.allTags)
+      state.issue = saved
       return .merge(
-        .send(.delegate(.saved(draft))),
-        .run { [localizer] send in
-          do {
-            try database.write { try $0.saveIssue(draft) }
-          } catch {
-            await send(
-              .saveFailed(draft: draft, stored: stored, message: localizer.message(for: error)))
-          }
+        .send(.delegate(.saved(saved))),
+        .write(database, { try $0.saveEdit(edit) }) { [localizer] error in
+          .saveFailed(
+            draft: draft, base: base, stored: stored, message: localizer.message(for: error))
+        } done: { outcome in
+          outcome.overwritten.isEmpty ? nil : .overwroteChangesMadeElsewhere(outcome.overwritten)
         })
 
     case .toggleCompletedTapped:

@@ -178,19 +178,12 @@ public struct IssueListFeature: Reducer {
       state.sort = state.sort.choosing(field)
       state.isSortMenuPresented = false
       let sort = state.sort
-      let database = self.database
       return .merge(
         observe(state),
-        .run { [localizer] send in
-          do {
-            try database.write { db in
-              var settings = try db.fetchSettings()
-              settings.issueSort = sort
-              try db.saveSettings(settings)
-            }
-          } catch {
-            await send(.failed(localizer.message(for: error)))
-          }
+        .write(database, localizer, failed: Action.failed) { db in
+          var settings = try db.fetchSettings()
+          settings.issueSort = sort
+          try db.saveSettings(settings)
         })
 
     case .issueTapped(let id):

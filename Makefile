@@ -4,7 +4,7 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 SOURCES := Package.swift Sources Tests
 ARGS ?=
 
-.PHONY: all deps build test lint format bench run hooks clean
+.PHONY: all deps build test lint format bench run hooks clean catalog
 
 all: build
 
@@ -32,6 +32,10 @@ bench: deps
 run: deps
 	$(SWIFT) build --product docket
 	.build/debug/docket $(ARGS)
+
+# The string catalog is embedded in the binary; run after editing Localizable.xcstrings.
+catalog:
+	scripts/embed-catalog.sh
 
 hooks:
 	install -m 0755 scripts/pre-commit .git/hooks/pre-commit

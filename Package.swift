@@ -27,7 +27,8 @@ let package = Package(
     .target(
       name: "DocketCore",
       dependencies: ["Database", "Localization"],
-      resources: [.copy("Resources/Localizable.xcstrings")]
+      // The catalog is embedded in the binary (Generated/EmbeddedCatalog.swift, `make catalog`).
+      exclude: ["Resources/Localizable.xcstrings"]
     ),
     .target(
       name: "DocketFeatures",

@@ -44,7 +44,7 @@ extension Effect where Action: Sendable {
     failed: @escaping @Sendable (String) -> Action,
     _ body: @escaping @Sendable (Connection) throws -> Void
   ) -> Effect {
-    write(database, { try body($0) }) { error in failed(localizer.message(for: error)) }
+    write(database, { try body($0) }, failed: { error in failed(localizer.message(for: error)) })
   }
 
   /// A write whose failure, and perhaps result, the feature wants back as an action (`done`

@@ -21,6 +21,8 @@ public final class TerminalApp {
   private var frameScheduled = false
   private var escapeFlush: Task<Void, Never>?
   private var resizeSource: DispatchSourceSignal?
+  private var terminationSources: [DispatchSourceSignal] = []
+  private var isQuitting = false
 
   public init(
     database: DatabaseQueue, language: String, screenReader: Bool, environment: [String: String]
@@ -46,6 +48,7 @@ public final class TerminalApp {
     observation = store.observe { [weak self] in self?.stateChanged() }
     startReadingInput()
     watchResizes()
+    watchTerminationSignals()
     store.send(.app(.task))
     draw()
     dispatchMain()
@@ -78,9 +81,41 @@ public final class TerminalApp {
     session.write(renderer.frame(buffer))
   }
 
-  private func quit() -> Never {
-    session.restore()
-    exit(0)
+  /// Ends the program once the writes in flight have landed (waiting a few seconds at most);
+  /// a write that still could not land is said on standard error, after the terminal is back.
+  private func quit() {
+    guard !isQuitting else { return }
+    isQuitting = true
+    Task { @MainActor [store, session, l10n] in
+      let landed = await WriteDrain.wait(for: store, timeout: WriteDrain.quitTimeout)
+      session.restore()
+      if !landed {
+        FileHandle.standardError.write(Data(("docket: " + l10n("tui.quit.writesPending") + "\n").utf8))
+        exit(1)
+      }
+      exit(0)
+    }
+  }
+
+  /// SIGTERM and SIGHUP quit as `q` does, waiting for writes in flight; a second one ends the
+  /// program at once.
+  private func watchTerminationSignals() {
+    for number in [SIGTERM, SIGHUP] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler { [weak self] in
+        MainActor.assumeIsolated {
+          guard let self else { return }
+          if self.isQuitting {
+            self.session.restore()
+            exit(128 + number)
+          }
+          self.quit()
+        }
+      }
+      source.resume()
+      terminationSources.append(source)
+    }
   }
 
   // MARK: Input

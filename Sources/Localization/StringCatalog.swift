@@ -26,27 +26,38 @@ public struct StringCatalog: Sendable {
 
   /// Reads a catalog from its JSON text.
   public init(data: Data) throws {
-    let root: Any
+    try self.init(bytes: Array(data))
+  }
+
+  /// Reads a catalog from its JSON text, as UTF-8 bytes.
+  public init(bytes: [UInt8]) throws {
+    let root: CatalogJSON
     do {
-      root = try JSONSerialization.jsonObject(with: data)
+      root = try CatalogJSON.parse(bytes)
     } catch {
       throw FormatError(
-        description: "the string catalog is not valid JSON: \(error.localizedDescription)")
+        description:
+          "the string catalog is not valid JSON: \(error.reason) at byte \(error.offset)")
     }
-    guard let object = root as? [String: Any], let strings = object["strings"] as? [String: Any]
-    else { throw FormatError(description: "the string catalog has no \"strings\" object") }
-    let source = object["sourceLanguage"] as? String ?? "en"
+    guard case .object(let strings)? = root["strings"] else {
+      throw FormatError(description: "the string catalog has no \"strings\" object")
+    }
+    let source = root["sourceLanguage"]?.string ?? "en"
     var entries: [String: [String: Entry]] = [:]
-    for (key, value) in strings {
-      guard let string = value as? [String: Any] else {
+    entries.reserveCapacity(strings.count)
+    for member in strings {
+      let (key, value) = (member.key, member.value)
+      guard case .object = value else {
         throw FormatError(description: "the entry for \"\(key)\" is not an object")
       }
       var languages: [String: Entry] = [:]
-      let localizations = string["localizations"] as? [String: Any] ?? [:]
-      for (language, localization) in localizations {
-        guard let localization = localization as? [String: Any] else { continue }
-        if let entry = try Self.entry(localization, key: key, language: language) {
-          languages[language] = entry
+      if case .object(let localizations)? = value["localizations"] {
+        for member in localizations {
+          let (language, localization) = (member.key, member.value)
+          guard case .object = localization else { continue }
+          if let entry = try Self.entry(localization, key: key, language: language) {
+            languages[language] = entry
+          }
         }
       }
       // A key with no source-language value is its own text, as Xcode treats it.
@@ -56,24 +67,22 @@ public struct StringCatalog: Sendable {
     self.init(sourceLanguage: source, entries: entries)
   }
 
-  private static func entry(_ localization: [String: Any], key: String, language: String) throws
+  private static func entry(_ localization: CatalogJSON, key: String, language: String) throws
     -> Entry?
   {
-    if let unit = localization["stringUnit"] as? [String: Any] {
-      guard let value = unit["value"] as? String else {
+    if let unit = localization["stringUnit"] {
+      guard let value = unit["value"]?.string else {
         throw FormatError(
           description: "\"\(key)\" in \(language) has a string unit without a value")
       }
       return .plain(value)
     }
-    if let variations = localization["variations"] as? [String: Any],
-      let plural = variations["plural"] as? [String: Any]
-    {
+    if case .object(let plural)? = localization["variations"]?["plural"] {
       var forms: [PluralCategory: String] = [:]
-      for (name, form) in plural {
+      for member in plural {
+        let (name, form) = (member.key, member.value)
         guard let category = PluralCategory(rawValue: name),
-          let unit = (form as? [String: Any])?["stringUnit"] as? [String: Any],
-          let value = unit["value"] as? String
+          let value = form["stringUnit"]?["value"]?.string
         else {
           throw FormatError(
             description: "\"\(key)\" in \(language) has a malformed plural form \"\(name)\"")
@@ -122,14 +131,25 @@ public struct StringCatalog: Sendable {
 }
 
 /// A catalog and the language chosen for this run: what every piece of text is asked from.
+///
+/// The catalog may be handed over lazily, so that a run that prints no text (`--version`)
+/// never reads it.
 public struct Localizer: Sendable {
-  public let catalog: StringCatalog
+  private let load: @Sendable () -> StringCatalog
   public let language: String
 
   public init(catalog: StringCatalog, language: String) {
-    self.catalog = catalog
+    self.load = { catalog }
     self.language = language
   }
+
+  /// A localizer that reads its catalog from `catalog` on first use.
+  public init(language: String, catalog: @escaping @Sendable () -> StringCatalog) {
+    self.load = catalog
+    self.language = language
+  }
+
+  public var catalog: StringCatalog { load() }
 
   public func callAsFunction(_ key: String, _ arguments: FormatArgument...) -> String {
     catalog.string(key, language: language, arguments)

@@ -9,6 +9,17 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Sources")
 
+  /// The binary carries the catalog as text; it must be the catalog file as it is now.
+  @Test func theEmbeddedCatalogIsTheCatalogFile() throws {
+    let file = Self.sourcesFolder.appendingPathComponent(
+      "DocketCore/Resources/Localizable.xcstrings")
+    var text = try String(contentsOf: file, encoding: .utf8)
+    if text.hasSuffix("\n") { text.removeLast() }
+    #expect(
+      DocketStrings.embeddedCatalogText == text,
+      "the embedded catalog is out of date: run `make catalog`")
+  }
+
   @Test func everyKeyHasEnglishAndGerman() {
     let catalog = DocketStrings.catalog
     #expect(!catalog.entries.isEmpty)

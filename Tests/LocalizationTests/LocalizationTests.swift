@@ -126,3 +126,50 @@ import Testing
     #expect(noOther?.description.contains("no \"other\"") == true)
   }
 }
+
+@Suite struct CatalogJSONTests {
+  /// The catalog reader's own JSON parser agrees with Foundation's on what a catalog holds.
+  @Test func readsWhatFoundationReads() throws {
+    let text = #"""
+      {"sourceLanguage": "en", "version": 1.0, "flag": true, "none": null,
+       "strings": {"a\"b": {"localizations": {"en": {"stringUnit": {"value": "tab\there \u00fc \ud83d\ude00 \/ \\"}}}},
+                   "list": {"localizations": {"de": {"stringUnit": {"value": "Übersetzung"}}}, "tags": [1, "x", []]}}}
+      """#
+    let catalog = try StringCatalog(bytes: Array(text.utf8))
+    #expect(catalog.entries["a\"b"]?["en"] == .plain("tab\there ü 😀 / \\"))
+    #expect(catalog.entries["list"]?["de"] == .plain("Übersetzung"))
+    // A key without an English value is its own text.
+    #expect(catalog.entries["list"]?["en"] == .plain("list"))
+    let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    let strings = foundation?["strings"] as? [String: Any]
+    #expect(Set(strings?.keys ?? [:].keys) == Set(catalog.entries.keys))
+  }
+
+  @Test func malformedTextIsAClearErrorNamingWhere() {
+    let cases: [(String, String)] = [
+      ("", "unexpected end of text"),
+      ("{\"strings\": {", "expected a string at byte 13"),
+      ("[1, ", "unexpected end of text"),
+      ("{\"strings\": {}} x", "text after the end"),
+      ("{\"strings\" {}}", "expected “:”"),
+      ("{\"a\": \"\\q\"}", "an unknown escape"),
+      ("{\"a\": \"\\ud800\"}", "a lone surrogate"),
+      ("{\"a\": \"line\nbreak\"}", "a control character inside a string"),
+      (String(repeating: "[", count: 100), "nested too deeply"),
+    ]
+    for (text, reason) in cases {
+      #expect(throws: StringCatalog.FormatError.self, "\(text.debugDescription)") {
+        try StringCatalog(bytes: Array(text.utf8))
+      }
+      do {
+        _ = try StringCatalog(bytes: Array(text.utf8))
+      } catch {
+        #expect("\(error)".contains(reason), "\(text.debugDescription): \(error)")
+      }
+    }
+    // Bytes that are not UTF-8 inside a string.
+    #expect(throws: StringCatalog.FormatError.self) {
+      try StringCatalog(bytes: Array("{\"a\": \"".utf8) + [0xFF, 0xFE] + Array("\"}".utf8))
+    }
+  }
+}

@@ -238,12 +238,15 @@ public struct DetailFeature: Reducer {
       state.issue = saved
       return .merge(
         .send(.delegate(.saved(saved))),
-        .write(database, { try $0.saveEdit(edit) }) { [localizer] error in
-          .saveFailed(
-            draft: draft, base: base, stored: stored, message: localizer.message(for: error))
-        } done: { outcome in
-          outcome.overwritten.isEmpty ? nil : .overwroteChangesMadeElsewhere(outcome.overwritten)
-        })
+        .write(
+          database, { try $0.saveEdit(edit) },
+          failed: { [localizer] error in
+            .saveFailed(
+              draft: draft, base: base, stored: stored, message: localizer.message(for: error))
+          },
+          done: { outcome in
+            outcome.overwritten.isEmpty ? nil : .overwroteChangesMadeElsewhere(outcome.overwritten)
+          }))
 
     case .toggleCompletedTapped:
       guard !state.isEditing else { return .none }

@@ -3,8 +3,16 @@ SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 SOURCES := Package.swift Sources Tests
 ARGS ?=
+# Release builds link everything statically on Linux (the Swift runtime, Foundation, SQLite, the C
+# library): a command starts without the dynamic loader's work, and the binary runs on a machine
+# without Swift. macOS has no static executables; there the release build is a plain one.
+ifeq ($(shell uname -s),Linux)
+RELEASE_FLAGS ?= -c release --static-swift-stdlib -Xswiftc -static-executable
+else
+RELEASE_FLAGS ?= -c release
+endif
 
-.PHONY: all deps build test lint format bench run hooks clean catalog
+.PHONY: all deps build test lint format bench release run hooks clean catalog
 
 all: build
 
@@ -25,9 +33,12 @@ test: deps lint
 	$(SWIFT) test --skip-build --disable-xctest
 
 bench: deps
-	$(SWIFT) build -c release --product DocketBench
-	$(SWIFT) build -c release --product docket
+	$(SWIFT) build $(RELEASE_FLAGS) --product DocketBench
+	$(SWIFT) build $(RELEASE_FLAGS) --product docket
 	.build/release/DocketBench $(ARGS)
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product docket
 
 run: deps
 	$(SWIFT) build --product docket

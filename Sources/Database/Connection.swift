@@ -9,6 +9,10 @@ public final class Connection {
   let handle: OpaquePointer
   public let path: String
   private var statementCache: [String: Statement] = [:]
+  private var statementUses: UInt64 = 0
+  /// How many prepared statements the cache keeps: enough for every query a session repeats, and
+  /// a bound, so that a long session of ever new statements does not grow without end.
+  public static let statementCacheCapacity = 64
   /// Tables changed since the last commit, reported by the update hook and by write statements.
   private let changes = ChangeCollector()
   /// While set, the tables that statements run through `fetch` read are added here.
@@ -98,10 +102,27 @@ public final class Connection {
 
   /// A prepared statement for `sql`, from the cache when one is there and free.
   public func prepare(_ sql: String) throws -> Statement {
-    if let cached = statementCache[sql], !cached.isInUse { return cached }
+    statementUses += 1
+    if let cached = statementCache[sql], !cached.isInUse {
+      cached.lastUse = statementUses
+      return cached
+    }
     let statement = try prepareUncached(sql)
-    if statementCache[sql] == nil { statementCache[sql] = statement }
+    statement.lastUse = statementUses
+    if statementCache[sql] == nil {
+      if statementCache.count >= Self.statementCacheCapacity { evictLeastRecentlyUsed() }
+      statementCache[sql] = statement
+    }
     return statement
+  }
+
+  /// How many statements the cache holds now (for tests).
+  public var cachedStatementCount: Int { statementCache.count }
+
+  private func evictLeastRecentlyUsed() {
+    let idle = statementCache.filter { !$0.value.isInUse }
+    guard let oldest = idle.min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
+    statementCache[oldest.key] = nil
   }
 
   private func prepareUncached(_ sql: String) throws -> Statement {

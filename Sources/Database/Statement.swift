@@ -15,6 +15,8 @@ public final class Statement {
   /// Column names of the result, read once.
   public let columnNames: [String]
   var isInUse = false
+  /// When the cache last handed it out, to let the least recently used go first.
+  var lastUse: UInt64 = 0
 
   init(handle: OpaquePointer, sql: String, readTables: Set<String>, writtenTables: Set<String>) {
     self.handle = handle

@@ -45,7 +45,9 @@ struct IssueRequestSQL {
     var rows: [Int64]
     var issueCount: Int
 
-    var list: String { rows.map(String.init).joined(separator: ", ") }
+    /// One placeholder per row: the row numbers are bound, never spliced into the SQL, so the
+    /// statements of every tag filter are the same few texts and their cache stays small.
+    var placeholders: String { Array(repeating: "?", count: rows.count).joined(separator: ", ") }
   }
 
   /// Builds the WHERE clause over `issues i`.
@@ -81,12 +83,13 @@ struct IssueRequestSQL {
       // and a sort; measured, probing wins once a tag is on more than about one issue in forty.
       if forPage, try tags.issueCount * 40 >= estimatedIssues() {
         conditions.append(
-          "EXISTS (SELECT 1 FROM issue_tags l WHERE l.issue_seq = i.seq AND l.tag_seq IN (\(tags.list)))"
+          "EXISTS (SELECT 1 FROM issue_tags l WHERE l.issue_seq = i.seq AND l.tag_seq IN (\(tags.placeholders)))"
         )
       } else {
         conditions.append(
-          "i.seq IN (SELECT issue_seq FROM issue_tags WHERE tag_seq IN (\(tags.list)))")
+          "i.seq IN (SELECT issue_seq FROM issue_tags WHERE tag_seq IN (\(tags.placeholders)))")
       }
+      arguments += tags.rows as [any DatabaseValueConvertible]
     }
 
     switch request.filter {
@@ -118,8 +121,9 @@ struct IssueRequestSQL {
       let tags = try db.resolveTags(named: name)
       if !tags.rows.isEmpty {
         conditions.append(
-          "NOT EXISTS (SELECT 1 FROM issue_tags l WHERE l.issue_seq = i.seq AND l.tag_seq IN (\(tags.list)))"
+          "NOT EXISTS (SELECT 1 FROM issue_tags l WHERE l.issue_seq = i.seq AND l.tag_seq IN (\(tags.placeholders)))"
         )
+        arguments += tags.rows as [any DatabaseValueConvertible]
       }
     }
     if !request.search.priorities.isEmpty {

@@ -49,6 +49,8 @@ public struct IssueListFeature: Reducer {
     /// Starts observing the list and the tags (the pane appeared).
     case task
     case loaded(IssuePage)
+    /// How many issues a full page's list holds (counted after the page arrived).
+    case counted(Int)
     case tagsLoaded([Tag])
     case failed(String)
     /// Set by the root when the filter or the show-completed switch changed.
@@ -77,6 +79,7 @@ public struct IssueListFeature: Reducer {
 
   enum CancelID {
     case observation
+    case count
     case tags
     case debounce
   }
@@ -102,16 +105,29 @@ public struct IssueListFeature: Reducer {
 
     case .loaded(let page):
       state.issues = page.issues
-      state.total = page.total
       state.hasLoaded = true
       state.errorMessage = nil
+      // A page that is not full holds the whole list; a full one is counted in a second query,
+      // so that the page reaches the screen without waiting for the count.
+      let counting: Effect<Action>
+      if let total = page.total {
+        state.total = total
+        counting = .cancel(id: CancelID.count)
+      } else {
+        state.total = page.issues.count
+        counting = observeCount(state)
+      }
       if let selection = state.selection, !page.issues.contains(where: { $0.id == selection }),
         page.issues.count < state.limit
       {
         // The selected issue left the list (deleted, or changed elsewhere so it no longer fits).
         state.selection = nil
-        return .send(.delegate(.selectionChanged(nil)))
+        return .merge(counting, .send(.delegate(.selectionChanged(nil))))
       }
+      return counting
+
+    case .counted(let total):
+      state.total = max(total, state.issues.count)
       return .none
 
     case .tagsLoaded(let tags):
@@ -245,33 +261,52 @@ public struct IssueListFeature: Reducer {
       state.highlightedSuggestion, max(0, state.suggestions.count - 1))
   }
 
-  /// Observes the first `limit` issues of the current request and their total; replaces any
-  /// observation running.
+  /// Observes the first `limit` issues of the current request; replaces any observation running.
+  /// The total comes with the page when the page is not full; else `observeCount` finds it.
   private func observe(_ state: State) -> Effect<Action> {
-    let database = self.database
-    let date = self.date
-    let filter = state.filter
-    let query = state.query
-    let sort = state.sort
-    let showCompleted = state.showCompleted
+    let request = self.request(state)
     let limit = state.limit
-    return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in
-      let request = IssueRequest(
-        filter: filter, search: query, sort: sort, showCompleted: showCompleted, now: date.now)
-      let total = try db.countIssues(request, limit: max(Self.countLimit, limit) + 1)
-      return IssuePage(issues: try db.fetchIssues(request, limit: limit), total: total)
+    return .merge(
+      .cancel(id: CancelID.count),
+      .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in
+        let issues = try db.fetchIssues(request(), limit: limit)
+        return IssuePage(issues: issues, total: issues.count < limit ? issues.count : nil)
+      } send: {
+        .loaded($0)
+      })
+  }
+
+  /// Observes how many issues the current request holds, up to just past `countLimit`.
+  private func observeCount(_ state: State) -> Effect<Action> {
+    let request = self.request(state)
+    let limit = max(Self.countLimit, state.limit) + 1
+    return .observe(database, localizer, id: CancelID.count, failed: Action.failed) { db in
+      try db.countIssues(request(), limit: limit)
     } send: {
-      .loaded($0)
+      .counted($0)
+    }
+  }
+
+  /// The request of the list as it is now; Recent counts back from the moment it is run.
+  private func request(_ state: State) -> @Sendable () -> IssueRequest {
+    let date = self.date
+    let (filter, query, sort, showCompleted) = (
+      state.filter, state.query, state.sort, state.showCompleted
+    )
+    return {
+      IssueRequest(
+        filter: filter, search: query, sort: sort, showCompleted: showCompleted, now: date.now)
     }
   }
 }
 
-/// The first issues of a list and how many there are in all.
+/// The first issues of a list and how many there are in all: nil for a full page, whose list
+/// is counted afterwards.
 public struct IssuePage: Equatable, Sendable {
   public var issues: [Issue]
-  public var total: Int
+  public var total: Int?
 
-  public init(issues: [Issue], total: Int) {
+  public init(issues: [Issue], total: Int?) {
     self.issues = issues
     self.total = total
   }

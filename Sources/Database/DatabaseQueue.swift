@@ -110,10 +110,18 @@ public final class DatabaseQueue: Sendable {
     _ body: @escaping @Sendable (Connection) throws -> Value
   ) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
-      writeQueue.async {
-        continuation.resume(
-          with: Result(catching: { try self.performWrite(body, inTransaction: true) }))
-      }
+      enqueueWrite(body) { continuation.resume(with: $0) }
+    }
+  }
+
+  /// Puts a write on the writer's queue now, in the order of the calls, and calls `completion`
+  /// with its result once it is done.
+  func enqueueWrite<Value>(
+    _ body: @escaping @Sendable (Connection) throws -> Value,
+    completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+  ) {
+    writeQueue.async {
+      completion(Result(catching: { try self.performWrite(body, inTransaction: true) }))
     }
   }
 

@@ -90,7 +90,8 @@ public final class TerminalApp {
       let landed = await WriteDrain.wait(for: store, timeout: WriteDrain.quitTimeout)
       session.restore()
       if !landed {
-        FileHandle.standardError.write(Data(("docket: " + l10n("tui.quit.writesPending") + "\n").utf8))
+        FileHandle.standardError.write(
+          Data(("docket: " + l10n("tui.quit.writesPending") + "\n").utf8))
         exit(1)
       }
       exit(0)

@@ -2,4250 +2,4250 @@
 
 /// The string catalog, embedded in the binary.
 let embeddedCatalogJSON = #"""
-{
-  "sourceLanguage": "en",
-  "strings": {
-    "award.closed.description": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Close your first issue."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Close %lld issues."
-                }
-              }
-            }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Schließe deinen ersten Vorgang ab."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Schließe %lld Vorgänge ab."
+  {
+    "sourceLanguage": "en",
+    "strings": {
+      "award.closed.description": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Close your first issue."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Close %lld issues."
+                  }
                 }
               }
             }
-          }
-        }
-      }
-    },
-    "award.closed.name": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "First Fix"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Closed"
-                }
-              }
-            }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Erster Abschluss"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld erledigt"
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Schließe deinen ersten Vorgang ab."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Schließe %lld Vorgänge ab."
+                  }
                 }
               }
             }
           }
         }
-      }
-    },
-    "award.issues.description": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Create your first issue."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Create %lld issues."
-                }
-              }
-            }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Lege deinen ersten Vorgang an."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Lege %lld Vorgänge an."
+      },
+      "award.closed.name": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "First Fix"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Closed"
+                  }
                 }
               }
             }
-          }
-        }
-      }
-    },
-    "award.issues.name": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "First Issue"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Issues"
-                }
-              }
-            }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Erster Vorgang"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Vorgänge"
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Erster Abschluss"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld erledigt"
+                  }
                 }
               }
             }
           }
         }
-      }
-    },
-    "award.tags.description": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Create your first tag."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Create %lld tags."
-                }
-              }
-            }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Erstelle deinen ersten Tag."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Erstelle %lld Tags."
+      },
+      "award.issues.description": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Create your first issue."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Create %lld issues."
+                  }
                 }
               }
             }
-          }
-        }
-      }
-    },
-    "award.tags.name": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "First Tag"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Tags"
-                }
-              }
-            }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Erster Tag"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Tags"
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Lege deinen ersten Vorgang an."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Lege %lld Vorgänge an."
+                  }
                 }
               }
             }
           }
         }
-      }
-    },
-    "awards.locked": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "locked"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "gesperrt"
-          }
-        }
-      }
-    },
-    "awards.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$lld of %2$lld awards unlocked."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$lld von %2$lld Auszeichnungen freigeschaltet."
-          }
-        }
-      }
-    },
-    "close.already": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Already closed %1$@: %2$@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Schon erledigt %1$@: %2$@"
-          }
-        }
-      }
-    },
-    "close.done": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Closed %1$@: %2$@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Erledigt %1$@: %2$@"
-          }
-        }
-      }
-    },
-    "command.add.examples": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket add \"Fix the login page\" --priority high --tag Bug\ndocket add Write release notes --detail \"For 1.0\" --json"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket add \"Anmeldeseite reparieren\" --priority high --tag Bug\ndocket add Versionshinweise schreiben --detail \"Für 1.0\" --json"
-          }
-        }
-      }
-    },
-    "command.add.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Create an issue and print its reference."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Einen Vorgang anlegen und seine Referenz ausgeben."
-          }
-        }
-      }
-    },
-    "command.awards.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Show every award, unlocked or locked."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Alle Auszeichnungen zeigen, freigeschaltet oder nicht."
-          }
-        }
-      }
-    },
-    "command.close.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Mark issues completed."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgänge als erledigt markieren."
-          }
-        }
-      }
-    },
-    "command.completions.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Print a shell completion script."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Ein Vervollständigungsskript für die Shell ausgeben."
-          }
-        }
-      }
-    },
-    "command.delete.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Delete issues (asks first)."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgänge löschen (fragt vorher)."
-          }
-        }
-      }
-    },
-    "command.edit.examples": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket edit 8c1e --title \"Fix login on narrow screens\" --priority high\ndocket edit 8c1e --tag +UI --tag -Bug\ndocket edit 8c1e            (opens $VISUAL or $EDITOR)"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket edit 8c1e --title \"Anmeldung auf schmalen Bildschirmen\" --priority high\ndocket edit 8c1e --tag +UI --tag -Bug\ndocket edit 8c1e            (öffnet $VISUAL oder $EDITOR)"
-          }
-        }
-      }
-    },
-    "command.edit.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Change an issue's fields, or edit it in $VISUAL/$EDITOR."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Felder eines Vorgangs ändern oder ihn in $VISUAL/$EDITOR bearbeiten."
-          }
-        }
-      }
-    },
-    "command.export.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Export issues (not part of this version yet)."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgänge exportieren (noch nicht Teil dieser Version)."
-          }
-        }
-      }
-    },
-    "command.help.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Show help for Docket or one command."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Hilfe zu Docket oder einem Befehl zeigen."
-          }
-        }
-      }
-    },
-    "command.import.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Import issues from a file (not part of this version yet)."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgänge aus einer Datei importieren (noch nicht Teil dieser Version)."
-          }
-        }
-      }
-    },
-    "command.list.examples": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket list\ndocket list fix build\ndocket list tag:Bug priority:high --sort date\ndocket list -tag:\"UI Design\" is:open --filter recent --limit 20\ndocket list --filter all --json"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket list\ndocket list fix build\ndocket list tag:Bug priority:high --sort date\ndocket list -tag:\"UI Design\" is:open --filter recent --limit 20\ndocket list --filter all --json"
-          }
-        }
-      }
-    },
-    "command.list.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "List issues: a filter, then a search, in the remembered order."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgänge auflisten: ein Filter, dann eine Suche, in der gemerkten Reihenfolge."
-          }
-        }
-      }
-    },
-    "command.remote.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Set or show the sync remote (not part of this version yet)."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Das Sync-Remote setzen oder zeigen (noch nicht Teil dieser Version)."
-          }
-        }
-      }
-    },
-    "command.reopen.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Mark issues open again."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgänge wieder öffnen."
-          }
-        }
-      }
-    },
-    "command.sample.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Fill an empty database with sample issues."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Eine leere Datenbank mit Beispielvorgängen füllen."
-          }
-        }
-      }
-    },
-    "command.show.examples": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket show 8c1e\ndocket show 8c1e --json"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket show 8c1e\ndocket show 8c1e --json"
-          }
-        }
-      }
-    },
-    "command.show.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Show one issue with all its fields and tags."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Einen Vorgang mit allen Feldern und Tags zeigen."
-          }
-        }
-      }
-    },
-    "command.sync.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Sync with the remote (not part of this version yet)."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Mit dem Remote abgleichen (noch nicht Teil dieser Version)."
-          }
-        }
-      }
-    },
-    "command.tag.add.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Create a tag."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Einen Tag anlegen."
-          }
-        }
-      }
-    },
-    "command.tag.delete.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Delete a tag; its issues stay."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Einen Tag löschen; seine Vorgänge bleiben."
-          }
-        }
-      }
-    },
-    "command.tag.list.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "List the tags with their open and total counts."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tags mit der Zahl offener und aller Vorgänge auflisten."
-          }
-        }
-      }
-    },
-    "command.tag.rename.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Rename a tag; its issues keep it."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Einen Tag umbenennen; seine Vorgänge behalten ihn."
-          }
-        }
-      }
-    },
-    "command.tag.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Manage tags: list, add, rename, delete."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tags verwalten: auflisten, anlegen, umbenennen, löschen."
-          }
-        }
-      }
-    },
-    "delete.cancelled": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Nothing was deleted."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Nichts wurde gelöscht."
-          }
-        }
-      }
-    },
-    "delete.confirm": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Delete %lld issue? [y/N] "
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Delete %lld issues? [y/N] "
+      },
+      "award.issues.name": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "First Issue"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Issues"
+                  }
                 }
               }
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Vorgang löschen? [j/N] "
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Vorgänge löschen? [j/N] "
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Erster Vorgang"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgänge"
+                  }
                 }
               }
             }
           }
         }
-      }
-    },
-    "delete.done": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Deleted %1$@: %2$@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Gelöscht %1$@: %2$@"
-          }
-        }
-      }
-    },
-    "edit.instructions": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Edit the fields, save and close the editor; an unchanged file changes nothing.\nPriority: low, medium or high. Completed: yes or no. Tags: names separated by commas (new names become tags).\nThe detail follows the blank line. Lines starting with # up here are ignored."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Felder bearbeiten, speichern und den Editor schließen; eine unveränderte Datei ändert nichts.\nPriority: low, medium oder high. Completed: yes oder no. Tags: Namen durch Kommas getrennt (neue Namen werden zu Tags).\nDie Beschreibung folgt nach der Leerzeile. Zeilen mit # hier oben werden ignoriert."
-          }
-        }
-      }
-    },
-    "edit.overwritten": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Saved. Changed elsewhere meanwhile, and now as in this edit: %@."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Gespeichert. Inzwischen anderswo geändert und jetzt wie in dieser Bearbeitung: %@."
-          }
-        }
-      }
-    },
-    "edit.unchanged": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Nothing changed."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Nichts geändert."
-          }
-        }
-      }
-    },
-    "error.add.emptyTitle": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the title is empty: give the issue a title, for example docket add \"Fix the login page\"."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "der Titel ist leer: Gib dem Vorgang einen Titel, zum Beispiel docket add \"Anmeldeseite reparieren\"."
-          }
-        }
-      }
-    },
-    "error.database.busy": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "The database is busy in another process; try again in a moment."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Die Datenbank ist in einem anderen Prozess beschäftigt; versuche es gleich noch einmal."
-          }
-        }
-      }
-    },
-    "error.database.cannotOpen": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Cannot open the database %1$@: %2$@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Die Datenbank %1$@ lässt sich nicht öffnen: %2$@"
-          }
-        }
-      }
-    },
-    "error.database.foreign": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ is the SQLite database of another program. It was left untouched; choose another file with --db."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ ist die SQLite-Datenbank eines anderen Programms. Sie wurde nicht verändert; wähle mit --db eine andere Datei."
-          }
-        }
-      }
-    },
-    "error.database.newer": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$@ was written by a newer Docket (schema %2$lld; this Docket knows up to %3$lld). It was left untouched; update Docket to open it."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$@ wurde von einem neueren Docket geschrieben (Schema %2$lld; dieses Docket kennt bis %3$lld). Sie wurde nicht verändert; aktualisiere Docket, um sie zu öffnen."
-          }
-        }
-      }
-    },
-    "error.database.notADatabase": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ is not a Docket database: it is not an SQLite file. It was left untouched; choose another file with --db."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ ist keine Docket-Datenbank: Es ist keine SQLite-Datei. Sie wurde nicht verändert; wähle mit --db eine andere Datei."
-          }
-        }
-      }
-    },
-    "error.database.other": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Database error: %@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Datenbankfehler: %@"
-          }
-        }
-      }
-    },
-    "error.database.readOnly": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "The database cannot be written: the file or its folder is read-only."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Die Datenbank kann nicht geschrieben werden: Die Datei oder ihr Ordner ist schreibgeschützt."
-          }
-        }
-      }
-    },
-    "error.delete.needsYes": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "refusing to delete without --yes when not on a terminal."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "ohne --yes wird nicht gelöscht, wenn kein Terminal da ist."
-          }
-        }
-      }
-    },
-    "error.edit.vanished": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "issue “%@” was deleted while it was being edited; nothing was saved."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgang „%@“ wurde gelöscht, während er bearbeitet wurde; nichts wurde gespeichert."
-          }
-        }
-      }
-    },
-    "error.editor.failed": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the editor (%1$@) ended with status %2$lld; the issue was left as it was."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "der Editor (%1$@) endete mit Status %2$lld; der Vorgang blieb, wie er war."
-          }
-        }
-      }
-    },
-    "error.form.badCompleted": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Completed must be yes or no, not “%@”"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Completed muss yes oder no sein, nicht „%@“"
-          }
-        }
-      }
-    },
-    "error.form.badPriority": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the priority must be low, medium or high, not “%@”"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "die Priorität muss low, medium oder high sein, nicht „%@“"
-          }
-        }
-      }
-    },
-    "error.form.noColon": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "“%@” is not a “Field: value” line"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "„%@“ ist keine Zeile „Feld: Wert“"
-          }
-        }
-      }
-    },
-    "error.form.noTitle": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the title is missing or empty"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "der Titel fehlt oder ist leer"
-          }
-        }
-      }
-    },
-    "error.form.unknownField": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "unknown field “%@”"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "unbekanntes Feld „%@“"
-          }
-        }
-      }
-    },
-    "error.form.unreadable": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the edited text could not be read (%1$@, line %2$lld); the issue was left as it was."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "der bearbeitete Text ließ sich nicht lesen (%1$@, Zeile %2$lld); der Vorgang blieb, wie er war."
-          }
-        }
-      }
-    },
-    "error.limit": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "--limit needs a whole number greater than 0, not “%@”."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "--limit braucht eine ganze Zahl größer als 0, nicht „%@“."
-          }
-        }
-      }
-    },
-    "error.notYet": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket %@ is not part of this version yet."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket %@ gehört noch nicht zu dieser Version."
-          }
-        }
-      }
-    },
-    "error.ref.ambiguous": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "“%@” matches several issues:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "„%@“ passt zu mehreren Vorgängen:"
-          }
-        }
-      }
-    },
-    "error.ref.notHex": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "“%@” is not a reference: use the hex digits docket list shows."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "„%@“ ist keine Referenz: Nimm die Hex-Ziffern, die docket list zeigt."
-          }
-        }
-      }
-    },
-    "error.ref.tooShort": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "“%@” is too short: a reference has at least 4 hex digits."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "„%@“ ist zu kurz: Eine Referenz hat mindestens 4 Hex-Ziffern."
-          }
-        }
-      }
-    },
-    "error.ref.unknown": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "no issue has the reference “%@”; docket list shows the references."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "kein Vorgang hat die Referenz „%@“; docket list zeigt die Referenzen."
-          }
-        }
-      }
-    },
-    "error.ref.useMoreDigits": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Give more digits to choose one."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Gib mehr Ziffern an, um einen zu wählen."
-          }
-        }
-      }
-    },
-    "error.sample.notEmpty": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "The database already has %lld issue; sample data goes only into an empty database."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "The database already has %lld issues; sample data goes only into an empty database."
+      },
+      "award.tags.description": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Create your first tag."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Create %lld tags."
+                  }
                 }
               }
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Die Datenbank hat schon %lld Vorgang; Beispieldaten kommen nur in eine leere Datenbank."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Die Datenbank hat schon %lld Vorgänge; Beispieldaten kommen nur in eine leere Datenbank."
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Erstelle deinen ersten Tag."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Erstelle %lld Tags."
+                  }
                 }
               }
             }
           }
         }
-      }
-    },
-    "error.search.badPriority": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Unknown priority “%1$@” in %2$@: use low, medium or high."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Unbekannte Priorität „%1$@“ in %2$@: Erlaubt sind low, medium und high."
-          }
-        }
-      }
-    },
-    "error.search.badStatus": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Unknown status “%1$@” in %2$@: use open or completed."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Unbekannter Status „%1$@“ in %2$@: Erlaubt sind open und completed."
-          }
-        }
-      }
-    },
-    "error.search.emptyValue": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ needs a value, for example tag:Bug or priority:high."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ braucht einen Wert, zum Beispiel tag:Bug oder priority:high."
-          }
-        }
-      }
-    },
-    "error.tag.emptyName": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "A tag name cannot be empty."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Ein Tag-Name darf nicht leer sein."
-          }
-        }
-      }
-    },
-    "error.tag.nameTaken": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "A tag named “%@” already exists."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Es gibt schon einen Tag namens „%@“."
-          }
-        }
-      }
-    },
-    "error.tag.notFound": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "There is no such tag."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Diesen Tag gibt es nicht."
-          }
-        }
-      }
-    },
-    "error.tag.unknown": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "there is no tag named “%@”; docket tag list shows the tags."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "es gibt keinen Tag namens „%@“; docket tag list zeigt die Tags."
-          }
-        }
-      }
-    },
-    "error.unexpected": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Unexpected error: %@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Unerwarteter Fehler: %@"
-          }
-        }
-      }
-    },
-    "error.usage.badValue": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "“%2$@” is not a valid value for %1$@: use %3$@."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "„%2$@“ ist kein gültiger Wert für %1$@: erlaubt sind %3$@."
-          }
-        }
-      }
-    },
-    "error.usage.conflicting": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$@ and %2$@ cannot be used together."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$@ und %2$@ gehen nicht zusammen."
-          }
-        }
-      }
-    },
-    "error.usage.didYouMean": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Did you mean “%@”?"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Meintest du „%@“?"
-          }
-        }
-      }
-    },
-    "error.usage.missingArgument": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$@ is missing an argument. Usage: %2$@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "bei %1$@ fehlt ein Argument. Aufruf: %2$@"
-          }
-        }
-      }
-    },
-    "error.usage.missingSubcommand": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket %1$@ needs a subcommand; see 'docket help %1$@'."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "docket %1$@ braucht einen Unterbefehl; siehe 'docket help %1$@'."
-          }
-        }
-      }
-    },
-    "error.usage.missingValue": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ needs a value."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ braucht einen Wert."
-          }
-        }
-      }
-    },
-    "error.usage.repeatedOption": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ may be given only once."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ darf nur einmal angegeben werden."
-          }
-        }
-      }
-    },
-    "error.usage.seeHelp": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "See 'docket help'."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Siehe 'docket help'."
-          }
-        }
-      }
-    },
-    "error.usage.tooManyArguments": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$@ got too many arguments. Usage: %2$@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$@ hat zu viele Argumente bekommen. Aufruf: %2$@"
-          }
-        }
-      }
-    },
-    "error.usage.unexpectedValue": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ takes no value."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ nimmt keinen Wert."
-          }
-        }
-      }
-    },
-    "error.usage.unknownCommand": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "unknown command “%@”."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "unbekannter Befehl „%@“."
-          }
-        }
-      }
-    },
-    "error.usage.unknownOption": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "unknown option %1$@ for %2$@."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "unbekannte Option %1$@ für %2$@."
-          }
-        }
-      }
-    },
-    "error.usage.unknownSubcommand": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "“%1$@” is not a subcommand of docket %2$@."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "„%1$@“ ist kein Unterbefehl von docket %2$@."
-          }
-        }
-      }
-    },
-    "field.completed": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "completed"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Erledigt-Status"
-          }
-        }
-      }
-    },
-    "field.detail": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "detail"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Beschreibung"
-          }
-        }
-      }
-    },
-    "field.priority": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "priority"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Priorität"
-          }
-        }
-      }
-    },
-    "field.title": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "title"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Titel"
-          }
-        }
-      }
-    },
-    "filter.all": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "All"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Alle"
-          }
-        }
-      }
-    },
-    "filter.completed": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Completed"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Erledigt"
-          }
-        }
-      }
-    },
-    "filter.open": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Open"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Offen"
-          }
-        }
-      }
-    },
-    "filter.recent": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Recent"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Kürzlich"
-          }
-        }
-      }
-    },
-    "help.commands": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Commands:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Befehle:"
-          }
-        }
-      }
-    },
-    "help.examples": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Examples:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Beispiele:"
-          }
-        }
-      }
-    },
-    "help.globalOptions": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Options for every command:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Optionen für jeden Befehl:"
-          }
-        }
-      }
-    },
-    "help.intro": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Docket: a local-first issue tracker."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Docket: ein lokaler Issue-Tracker."
-          }
-        }
-      }
-    },
-    "help.more": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Run 'docket help COMMAND' for a command's options and examples.\nDatabase: %@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "'docket help BEFEHL' zeigt Optionen und Beispiele eines Befehls.\nDatenbank: %@"
-          }
-        }
-      }
-    },
-    "help.options": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Options:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Optionen:"
-          }
-        }
-      }
-    },
-    "help.subcommands": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Subcommands:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Unterbefehle:"
-          }
-        }
-      }
-    },
-    "help.usage": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Usage: docket COMMAND [OPTIONS] [ARGUMENTS]"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Aufruf: docket BEFEHL [OPTIONEN] [ARGUMENTE]"
-          }
-        }
-      }
-    },
-    "help.usageLabel": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Usage:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Aufruf:"
-          }
-        }
-      }
-    },
-    "issue.untitled": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "(untitled)"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "(ohne Titel)"
-          }
-        }
-      }
-    },
-    "list.empty": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "No issues match."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Keine passenden Vorgänge."
-          }
-        }
-      }
-    },
-    "list.empty.open": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "No open issues. Add one with: docket add \"Title\""
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Keine offenen Vorgänge. Lege einen an mit: docket add \"Titel\""
-          }
-        }
-      }
-    },
-    "list.summary": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld issue"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld issues"
+      },
+      "award.tags.name": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "First Tag"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Tags"
+                  }
                 }
               }
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Vorgang"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Vorgänge"
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Erster Tag"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Tags"
+                  }
                 }
               }
             }
           }
         }
-      }
-    },
-    "list.summary.limited": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Showing %lld of %lld issues."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Showing %lld of %lld issues."
-                }
-              }
+      },
+      "awards.locked": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "locked"
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld von %lld Vorgängen."
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld von %lld Vorgängen."
-                }
-              }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "gesperrt"
             }
           }
         }
-      }
-    },
-    "option.asc": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "ascending"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "aufsteigend"
-          }
-        }
-      }
-    },
-    "option.completed": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "create it completed"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "erledigt anlegen"
+      },
+      "awards.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$lld of %2$lld awards unlocked."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$lld von %2$lld Auszeichnungen freigeschaltet."
+            }
           }
         }
-      }
-    },
-    "option.db": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the database file (default: $DOCKET_DB, else the data folder)"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "die Datenbankdatei (sonst $DOCKET_DB, sonst der Datenordner)"
-          }
-        }
-      }
-    },
-    "option.desc": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "descending"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "absteigend"
+      },
+      "close.already": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Already closed %1$@: %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schon erledigt %1$@: %2$@"
+            }
           }
         }
-      }
-    },
-    "option.detail": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the description"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "die Beschreibung"
-          }
-        }
-      }
-    },
-    "option.filter": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "open (default), completed, recent, all or tag:NAME"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "open (Standard), completed, recent, all oder tag:NAME"
+      },
+      "close.done": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Closed %1$@: %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigt %1$@: %2$@"
+            }
           }
         }
-      }
-    },
-    "option.help": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "show help"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Hilfe zeigen"
-          }
-        }
-      }
-    },
-    "option.hideCompleted": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "hide completed issues under recent and tag filters"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "erledigte Vorgänge bei recent- und Tag-Filtern ausblenden"
+      },
+      "command.add.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket add \"Fix the login page\" --priority high --tag Bug\ndocket add Write release notes --detail \"For 1.0\" --json"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket add \"Anmeldeseite reparieren\" --priority high --tag Bug\ndocket add Versionshinweise schreiben --detail \"Für 1.0\" --json"
+            }
           }
         }
-      }
-    },
-    "option.json": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "print JSON (the shapes are in the README)"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "JSON ausgeben (die Formen stehen im README)"
-          }
-        }
-      }
-    },
-    "option.lang": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the language of the output"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "die Sprache der Ausgabe"
+      },
+      "command.add.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Create an issue and print its reference."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Einen Vorgang anlegen und seine Referenz ausgeben."
+            }
           }
         }
-      }
-    },
-    "option.limit": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "show at most N issues"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "höchstens N Vorgänge zeigen"
-          }
-        }
-      }
-    },
-    "option.priority": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "low, medium or high"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "low, medium oder high"
+      },
+      "command.awards.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Show every award, unlocked or locked."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Alle Auszeichnungen zeigen, freigeschaltet oder nicht."
+            }
           }
         }
-      }
-    },
-    "option.screenReader": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "screen-reader mode: no decoration, the cursor on the focused item, changes said in words (also DOCKET_SCREEN_READER=1)"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Bildschirmleser-Modus: ohne Verzierung, der Cursor auf dem gewählten Eintrag, Änderungen in Worten (auch DOCKET_SCREEN_READER=1)"
-          }
-        }
-      }
-    },
-    "option.showCompleted": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "show completed issues under recent and tag filters"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "erledigte Vorgänge bei recent- und Tag-Filtern zeigen"
+      },
+      "command.close.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mark issues completed."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgänge als erledigt markieren."
+            }
           }
         }
-      }
-    },
-    "option.sort": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "priority, date or title (remembered)"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "priority, date oder title (wird gemerkt)"
-          }
-        }
-      }
-    },
-    "option.tag.add": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "a tag (created if new); repeat for more"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "ein Tag (wird bei Bedarf angelegt); für mehrere wiederholen"
+      },
+      "command.completions.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Print a shell completion script."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein Vervollständigungsskript für die Shell ausgeben."
+            }
           }
         }
-      }
-    },
-    "option.tag.edit": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "add (NAME, +NAME) or remove (-NAME) a tag; repeat for more"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "einen Tag hinzufügen (NAME, +NAME) oder entfernen (-NAME); wiederholbar"
-          }
-        }
-      }
-    },
-    "option.tagSort": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "name or count (remembered)"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "name oder count (wird gemerkt)"
+      },
+      "command.delete.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Delete issues (asks first)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgänge löschen (fragt vorher)."
+            }
           }
         }
-      }
-    },
-    "option.title": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "the title"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "der Titel"
-          }
-        }
-      }
-    },
-    "option.version": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "show the version"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "die Version zeigen"
+      },
+      "command.edit.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket edit 8c1e --title \"Fix login on narrow screens\" --priority high\ndocket edit 8c1e --tag +UI --tag -Bug\ndocket edit 8c1e            (opens $VISUAL or $EDITOR)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket edit 8c1e --title \"Anmeldung auf schmalen Bildschirmen\" --priority high\ndocket edit 8c1e --tag +UI --tag -Bug\ndocket edit 8c1e            (öffnet $VISUAL oder $EDITOR)"
+            }
           }
         }
-      }
-    },
-    "option.yes": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "do not ask before deleting"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "vor dem Löschen nicht fragen"
-          }
-        }
-      }
-    },
-    "priority.high": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "High"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Hoch"
+      },
+      "command.edit.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Change an issue's fields, or edit it in $VISUAL/$EDITOR."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Felder eines Vorgangs ändern oder ihn in $VISUAL/$EDITOR bearbeiten."
+            }
           }
         }
-      }
-    },
-    "priority.low": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Low"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Niedrig"
-          }
-        }
-      }
-    },
-    "priority.medium": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Medium"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Mittel"
+      },
+      "command.export.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Export issues (not part of this version yet)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgänge exportieren (noch nicht Teil dieser Version)."
+            }
           }
         }
-      }
-    },
-    "reopen.already": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Already open %1$@: %2$@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Schon offen %1$@: %2$@"
-          }
-        }
-      }
-    },
-    "reopen.done": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Reopened %1$@: %2$@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Wieder geöffnet %1$@: %2$@"
+      },
+      "command.help.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Show help for Docket or one command."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Hilfe zu Docket oder einem Befehl zeigen."
+            }
           }
         }
-      }
-    },
-    "sample.added": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Added %1$lld sample issues and %2$lld tags."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%1$lld Beispielvorgänge und %2$lld Tags angelegt."
-          }
-        }
-      }
-    },
-    "show.created": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Created"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Erstellt"
+      },
+      "command.import.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Import issues from a file (not part of this version yet)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgänge aus einer Datei importieren (noch nicht Teil dieser Version)."
+            }
           }
         }
-      }
-    },
-    "show.id": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "ID"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "ID"
-          }
-        }
-      }
-    },
-    "show.modified": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Modified"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Geändert"
+      },
+      "command.list.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket list\ndocket list fix build\ndocket list tag:Bug priority:high --sort date\ndocket list -tag:\"UI Design\" is:open --filter recent --limit 20\ndocket list --filter all --json"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket list\ndocket list fix build\ndocket list tag:Bug priority:high --sort date\ndocket list -tag:\"UI Design\" is:open --filter recent --limit 20\ndocket list --filter all --json"
+            }
           }
         }
-      }
-    },
-    "show.never": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "never"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "nie"
-          }
-        }
-      }
-    },
-    "show.noTags": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "none"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "keine"
+      },
+      "command.list.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "List issues: a filter, then a search, in the remembered order."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgänge auflisten: ein Filter, dann eine Suche, in der gemerkten Reihenfolge."
+            }
           }
         }
-      }
-    },
-    "show.priority": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Priority"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Priorität"
-          }
-        }
-      }
-    },
-    "show.status": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Status"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Status"
+      },
+      "command.remote.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Set or show the sync remote (not part of this version yet)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Sync-Remote setzen oder zeigen (noch nicht Teil dieser Version)."
+            }
           }
         }
-      }
-    },
-    "show.tags": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tags"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tags"
-          }
-        }
-      }
-    },
-    "status.completed": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Completed"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Erledigt"
+      },
+      "command.reopen.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mark issues open again."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgänge wieder öffnen."
+            }
           }
         }
-      }
-    },
-    "status.open": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Open"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Offen"
-          }
-        }
-      }
-    },
-    "table.award": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "AWARD"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "AUSZEICHNUNG"
+      },
+      "command.sample.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Fill an empty database with sample issues."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Eine leere Datenbank mit Beispielvorgängen füllen."
+            }
           }
         }
-      }
-    },
-    "table.description": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "DESCRIPTION"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "BESCHREIBUNG"
-          }
-        }
-      }
-    },
-    "table.name": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "NAME"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "NAME"
+      },
+      "command.show.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket show 8c1e\ndocket show 8c1e --json"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket show 8c1e\ndocket show 8c1e --json"
+            }
           }
         }
-      }
-    },
-    "table.open": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "OPEN"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "OFFEN"
-          }
-        }
-      }
-    },
-    "table.priority": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "PRIORITY"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "PRIORITÄT"
+      },
+      "command.show.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Show one issue with all its fields and tags."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Einen Vorgang mit allen Feldern und Tags zeigen."
+            }
           }
         }
-      }
-    },
-    "table.ref": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "REF"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "REF"
-          }
-        }
-      }
-    },
-    "table.status": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "STATUS"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "STATUS"
+      },
+      "command.sync.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sync with the remote (not part of this version yet)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mit dem Remote abgleichen (noch nicht Teil dieser Version)."
+            }
           }
         }
-      }
-    },
-    "table.tags": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "TAGS"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "TAGS"
-          }
-        }
-      }
-    },
-    "table.title": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "TITLE"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "TITEL"
+      },
+      "command.tag.add.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Create a tag."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Einen Tag anlegen."
+            }
           }
         }
-      }
-    },
-    "table.total": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "TOTAL"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "GESAMT"
-          }
-        }
-      }
-    },
-    "table.updated": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "UPDATED"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "AKTUALISIERT"
+      },
+      "command.tag.delete.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Delete a tag; its issues stay."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Einen Tag löschen; seine Vorgänge bleiben."
+            }
           }
         }
-      }
-    },
-    "tag.added": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Added tag %@."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag %@ angelegt."
+      },
+      "command.tag.list.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "List the tags with their open and total counts."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags mit der Zahl offener und aller Vorgänge auflisten."
+            }
           }
         }
-      }
-    },
-    "tag.confirmDelete": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Delete tag %1$@ (on %2$lld issue)? [y/N] "
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Delete tag %1$@ (on %2$lld issues)? [y/N] "
+      },
+      "command.tag.rename.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Rename a tag; its issues keep it."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Einen Tag umbenennen; seine Vorgänge behalten ihn."
+            }
+          }
+        }
+      },
+      "command.tag.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Manage tags: list, add, rename, delete."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags verwalten: auflisten, anlegen, umbenennen, löschen."
+            }
+          }
+        }
+      },
+      "delete.cancelled": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nothing was deleted."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nichts wurde gelöscht."
+            }
+          }
+        }
+      },
+      "delete.confirm": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Delete %lld issue? [y/N] "
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Delete %lld issues? [y/N] "
+                  }
                 }
               }
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Tag %1$@ löschen (an %2$lld Vorgang)? [j/N] "
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Tag %1$@ löschen (an %2$lld Vorgängen)? [j/N] "
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgang löschen? [j/N] "
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgänge löschen? [j/N] "
+                  }
                 }
               }
             }
           }
         }
-      }
-    },
-    "tag.deleted": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Deleted tag %@."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag %@ gelöscht."
-          }
-        }
-      }
-    },
-    "tag.exists": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag %@ exists already."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag %@ gibt es schon."
-          }
-        }
-      }
-    },
-    "tag.none": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "No tags yet. Add one with: docket tag add NAME"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Noch keine Tags. Lege einen an mit: docket tag add NAME"
-          }
-        }
-      }
-    },
-    "tag.renamed": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Renamed tag %1$@ to %2$@."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag %1$@ in %2$@ umbenannt."
-          }
-        }
-      }
-    },
-    "time.daysAgo": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld day ago"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld days ago"
-                }
-              }
+      },
+      "delete.done": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Deleted %1$@: %2$@"
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Tag"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Tagen"
-                }
-              }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Gelöscht %1$@: %2$@"
             }
           }
         }
-      }
-    },
-    "time.hoursAgo": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld hour ago"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld hours ago"
-                }
-              }
+      },
+      "edit.instructions": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Edit the fields, save and close the editor; an unchanged file changes nothing.\nPriority: low, medium or high. Completed: yes or no. Tags: names separated by commas (new names become tags).\nThe detail follows the blank line. Lines starting with # up here are ignored."
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Stunde"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Stunden"
-                }
-              }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Felder bearbeiten, speichern und den Editor schließen; eine unveränderte Datei ändert nichts.\nPriority: low, medium oder high. Completed: yes oder no. Tags: Namen durch Kommas getrennt (neue Namen werden zu Tags).\nDie Beschreibung folgt nach der Leerzeile. Zeilen mit # hier oben werden ignoriert."
             }
           }
         }
-      }
-    },
-    "time.justNow": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "just now"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "gerade eben"
-          }
-        }
-      }
-    },
-    "time.minutesAgo": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld minute ago"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld minutes ago"
-                }
-              }
+      },
+      "edit.overwritten": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Saved. Changed elsewhere meanwhile, and now as in this edit: %@."
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Minute"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Minuten"
-                }
-              }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Gespeichert. Inzwischen anderswo geändert und jetzt wie in dieser Bearbeitung: %@."
             }
           }
         }
-      }
-    },
-    "time.monthsAgo": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld month ago"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld months ago"
-                }
-              }
+      },
+      "edit.unchanged": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nothing changed."
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Monat"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Monaten"
-                }
-              }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nichts geändert."
             }
           }
         }
-      }
-    },
-    "time.yearsAgo": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld year ago"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld years ago"
-                }
-              }
+      },
+      "error.add.emptyTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the title is empty: give the issue a title, for example docket add \"Fix the login page\"."
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Jahr"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "vor %lld Jahren"
-                }
-              }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "der Titel ist leer: Gib dem Vorgang einen Titel, zum Beispiel docket add \"Anmeldeseite reparieren\"."
             }
           }
         }
-      }
-    },
-    "tui.announce.closed": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Issue closed: %@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgang erledigt: %@"
-          }
-        }
-      }
-    },
-    "tui.announce.deleted": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Issue deleted."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgang gelöscht."
-          }
-        }
-      }
-    },
-    "tui.announce.discarded": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "New issue discarded."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Neuer Vorgang verworfen."
-          }
-        }
-      }
-    },
-    "tui.announce.overwritten": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Saved. Changed elsewhere meanwhile, and now as in this edit: %@."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Gespeichert. Inzwischen anderswo geändert und jetzt wie in dieser Bearbeitung: %@."
-          }
-        }
-      }
-    },
-    "tui.announce.reopened": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Issue reopened: %@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgang wieder geöffnet: %@"
-          }
-        }
-      }
-    },
-    "tui.announce.saved": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Issue saved: %@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgang gespeichert: %@"
-          }
-        }
-      }
-    },
-    "tui.announce.tagCreated": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag created: %@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag angelegt: %@"
-          }
-        }
-      }
-    },
-    "tui.announce.tagDeleted": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag deleted."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag gelöscht."
-          }
-        }
-      }
-    },
-    "tui.awards": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Awards"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Auszeichnungen"
-          }
-        }
-      }
-    },
-    "tui.confirmDelete": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Delete this issue? y = yes, n = no"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Diesen Vorgang löschen? j = ja, n = nein"
-          }
-        }
-      }
-    },
-    "tui.confirmDeleteTag": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Delete tag %1$@ (on %2$lld issue)? y / n"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Delete tag %1$@ (on %2$lld issues)? y / n"
-                }
-              }
+      },
+      "error.database.busy": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The database is busy in another process; try again in a moment."
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Tag %1$@ löschen (an %2$lld Vorgang)? j / n"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "Tag %1$@ löschen (an %2$lld Vorgängen)? j / n"
-                }
-              }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Die Datenbank ist in einem anderen Prozess beschäftigt; versuche es gleich noch einmal."
             }
           }
         }
-      }
-    },
-    "tui.deleteTag": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Delete tag"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag löschen"
-          }
-        }
-      }
-    },
-    "tui.detail": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Detail"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Details"
+      },
+      "error.database.cannotOpen": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Cannot open the database %1$@: %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Die Datenbank %1$@ lässt sich nicht öffnen: %2$@"
+            }
           }
         }
-      }
-    },
-    "tui.empty.noMatch": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "No issues here. Change the filter or the search, or press n for a new one."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Hier sind keine Vorgänge. Ändere Filter oder Suche, oder lege mit n einen an."
-          }
-        }
-      }
-    },
-    "tui.empty.none": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "No issues yet: press n to create one."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Noch keine Vorgänge: n legt einen an."
+      },
+      "error.database.foreign": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ is the SQLite database of another program. It was left untouched; choose another file with --db."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ ist die SQLite-Datenbank eines anderen Programms. Sie wurde nicht verändert; wähle mit --db eine andere Datei."
+            }
           }
         }
-      }
-    },
-    "tui.field.completed": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Completed"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Erledigt"
-          }
-        }
-      }
-    },
-    "tui.field.detail": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Detail"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Beschreibung"
+      },
+      "error.database.newer": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ was written by a newer Docket (schema %2$lld; this Docket knows up to %3$lld). It was left untouched; update Docket to open it."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ wurde von einem neueren Docket geschrieben (Schema %2$lld; dieses Docket kennt bis %3$lld). Sie wurde nicht verändert; aktualisiere Docket, um sie zu öffnen."
+            }
           }
         }
-      }
-    },
-    "tui.field.title": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Title"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Titel"
-          }
-        }
-      }
-    },
-    "tui.filters": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Filters"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Filter"
+      },
+      "error.database.notADatabase": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ is not a Docket database: it is not an SQLite file. It was left untouched; choose another file with --db."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ ist keine Docket-Datenbank: Es ist keine SQLite-Datei. Sie wurde nicht verändert; wähle mit --db eine andere Datei."
+            }
           }
         }
-      }
-    },
-    "tui.help": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "q  quit            ?  this help          Tab / Shift-Tab  next / previous pane\n↑ ↓ j k  move      Enter  open or confirm    Esc  back or cancel\n/  search (# suggests tags, priorities, statuses)\nn  new issue       e  edit               E  edit detail in $EDITOR\nx  complete / reopen                    d  delete (asks)\ns  sort            c  show completed      a  awards\nt  new tag         r  rename tag          D  delete tag\nIn the edit form: Tab moves between fields, Enter edits a text field,\nSpace toggles, ← → choose, Ctrl-S saves, Esc cancels.\nS  sync now (when a remote is set up)"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "q  beenden         ?  diese Hilfe        Tab / Shift-Tab  nächster / voriger Bereich\n↑ ↓ j k  bewegen   Enter  öffnen, bestätigen  Esc  zurück, abbrechen\n/  suchen (# schlägt Tags, Prioritäten, Status vor)\nn  neuer Vorgang   e  bearbeiten          E  Beschreibung in $EDITOR\nx  erledigen / wieder öffnen            d  löschen (fragt)\ns  sortieren       c  Erledigte zeigen    a  Auszeichnungen\nt  neuer Tag       r  Tag umbenennen      D  Tag löschen\nIm Formular: Tab wechselt das Feld, Enter bearbeitet ein Textfeld,\nLeertaste schaltet um, ← → wählen, Strg-S speichert, Esc bricht ab.\nS  jetzt abgleichen (wenn ein Remote eingerichtet ist)"
-          }
-        }
-      }
-    },
-    "tui.helpHint": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "? help"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "? Hilfe"
+      },
+      "error.database.other": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Database error: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Datenbankfehler: %@"
+            }
           }
         }
-      }
-    },
-    "tui.helpTitle": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Keys"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tasten"
-          }
-        }
-      }
-    },
-    "tui.hints.detail": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "e edit  x complete  d delete  E editor  Esc back  Tab next  ? help"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "e bearbeiten  x erledigen  d löschen  E Editor  Esc zurück  Tab weiter  ? Hilfe"
+      },
+      "error.database.readOnly": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The database cannot be written: the file or its folder is read-only."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Die Datenbank kann nicht geschrieben werden: Die Datei oder ihr Ordner ist schreibgeschützt."
+            }
           }
         }
-      }
-    },
-    "tui.hints.editing": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tab next field  Enter edit/save  Space toggle  ← → choose  Ctrl-S save  Esc cancel"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tab nächstes Feld  Enter bearbeiten/speichern  Leertaste umschalten  ← → wählen  Strg-S speichern  Esc abbrechen"
-          }
-        }
-      }
-    },
-    "tui.hints.filters": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "↑↓ move  Enter choose  c completed  s sort tags  t new tag  r rename  D delete  Tab list  q quit"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "↑↓ bewegen  Enter wählen  c Erledigte  s Tags sortieren  t neuer Tag  r umbenennen  D löschen  Tab Liste  q beenden"
+      },
+      "error.delete.needsYes": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "refusing to delete without --yes when not on a terminal."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ohne --yes wird nicht gelöscht, wenn kein Terminal da ist."
+            }
           }
         }
-      }
-    },
-    "tui.hints.list": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "↑↓ move  Enter open  / search  n new  x complete  d delete  s sort  e edit  Tab next  ? help"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "↑↓ bewegen  Enter öffnen  / suchen  n neu  x erledigen  d löschen  s sortieren  e bearbeiten  Tab weiter  ? Hilfe"
-          }
-        }
-      }
-    },
-    "tui.hints.typing": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Enter done  Esc cancel  # suggestions  ↑↓ choose a suggestion"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Enter fertig  Esc abbrechen  # Vorschläge  ↑↓ Vorschlag wählen"
+      },
+      "error.edit.vanished": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "issue “%@” was deleted while it was being edited; nothing was saved."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang „%@“ wurde gelöscht, während er bearbeitet wurde; nichts wurde gespeichert."
+            }
           }
         }
-      }
-    },
-    "tui.issueCount": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld issue"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld issues"
+      },
+      "error.editor.failed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the editor (%1$@) ended with status %2$lld; the issue was left as it was."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "der Editor (%1$@) endete mit Status %2$lld; der Vorgang blieb, wie er war."
+            }
+          }
+        }
+      },
+      "error.form.badCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed must be yes or no, not “%@”"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed muss yes oder no sein, nicht „%@“"
+            }
+          }
+        }
+      },
+      "error.form.badPriority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the priority must be low, medium or high, not “%@”"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "die Priorität muss low, medium oder high sein, nicht „%@“"
+            }
+          }
+        }
+      },
+      "error.form.noColon": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%@” is not a “Field: value” line"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%@“ ist keine Zeile „Feld: Wert“"
+            }
+          }
+        }
+      },
+      "error.form.noTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the title is missing or empty"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "der Titel fehlt oder ist leer"
+            }
+          }
+        }
+      },
+      "error.form.unknownField": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "unknown field “%@”"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "unbekanntes Feld „%@“"
+            }
+          }
+        }
+      },
+      "error.form.unreadable": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the edited text could not be read (%1$@, line %2$lld); the issue was left as it was."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "der bearbeitete Text ließ sich nicht lesen (%1$@, Zeile %2$lld); der Vorgang blieb, wie er war."
+            }
+          }
+        }
+      },
+      "error.limit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "--limit needs a whole number greater than 0, not “%@”."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "--limit braucht eine ganze Zahl größer als 0, nicht „%@“."
+            }
+          }
+        }
+      },
+      "error.notYet": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket %@ is not part of this version yet."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket %@ gehört noch nicht zu dieser Version."
+            }
+          }
+        }
+      },
+      "error.ref.ambiguous": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%@” matches several issues:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%@“ passt zu mehreren Vorgängen:"
+            }
+          }
+        }
+      },
+      "error.ref.notHex": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%@” is not a reference: use the hex digits docket list shows."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%@“ ist keine Referenz: Nimm die Hex-Ziffern, die docket list zeigt."
+            }
+          }
+        }
+      },
+      "error.ref.tooShort": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%@” is too short: a reference has at least 4 hex digits."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%@“ ist zu kurz: Eine Referenz hat mindestens 4 Hex-Ziffern."
+            }
+          }
+        }
+      },
+      "error.ref.unknown": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "no issue has the reference “%@”; docket list shows the references."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "kein Vorgang hat die Referenz „%@“; docket list zeigt die Referenzen."
+            }
+          }
+        }
+      },
+      "error.ref.useMoreDigits": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Give more digits to choose one."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Gib mehr Ziffern an, um einen zu wählen."
+            }
+          }
+        }
+      },
+      "error.sample.notEmpty": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "The database already has %lld issue; sample data goes only into an empty database."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "The database already has %lld issues; sample data goes only into an empty database."
+                  }
                 }
               }
             }
-          }
-        },
-        "de": {
-          "variations": {
-            "plural": {
-              "one": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Vorgang"
-                }
-              },
-              "other": {
-                "stringUnit": {
-                  "state": "translated",
-                  "value": "%lld Vorgänge"
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Die Datenbank hat schon %lld Vorgang; Beispieldaten kommen nur in eine leere Datenbank."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Die Datenbank hat schon %lld Vorgänge; Beispieldaten kommen nur in eine leere Datenbank."
+                  }
                 }
               }
             }
           }
         }
-      }
-    },
-    "tui.issueCountMore": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%lld+ issues"
+      },
+      "error.search.badPriority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unknown priority “%1$@” in %2$@: use low, medium or high."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unbekannte Priorität „%1$@“ in %2$@: Erlaubt sind low, medium und high."
+            }
           }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%lld+ Vorgänge"
+        }
+      },
+      "error.search.badStatus": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unknown status “%1$@” in %2$@: use open or completed."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unbekannter Status „%1$@“ in %2$@: Erlaubt sind open und completed."
+            }
+          }
+        }
+      },
+      "error.search.emptyValue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ needs a value, for example tag:Bug or priority:high."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ braucht einen Wert, zum Beispiel tag:Bug oder priority:high."
+            }
+          }
+        }
+      },
+      "error.tag.emptyName": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "A tag name cannot be empty."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein Tag-Name darf nicht leer sein."
+            }
+          }
+        }
+      },
+      "error.tag.nameTaken": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "A tag named “%@” already exists."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Es gibt schon einen Tag namens „%@“."
+            }
+          }
+        }
+      },
+      "error.tag.notFound": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "There is no such tag."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diesen Tag gibt es nicht."
+            }
+          }
+        }
+      },
+      "error.tag.unknown": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "there is no tag named “%@”; docket tag list shows the tags."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "es gibt keinen Tag namens „%@“; docket tag list zeigt die Tags."
+            }
+          }
+        }
+      },
+      "error.unexpected": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unexpected error: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unerwarteter Fehler: %@"
+            }
+          }
+        }
+      },
+      "error.usage.badValue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%2$@” is not a valid value for %1$@: use %3$@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%2$@“ ist kein gültiger Wert für %1$@: erlaubt sind %3$@."
+            }
+          }
+        }
+      },
+      "error.usage.conflicting": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ and %2$@ cannot be used together."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ und %2$@ gehen nicht zusammen."
+            }
+          }
+        }
+      },
+      "error.usage.didYouMean": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Did you mean “%@”?"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Meintest du „%@“?"
+            }
+          }
+        }
+      },
+      "error.usage.missingArgument": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ is missing an argument. Usage: %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "bei %1$@ fehlt ein Argument. Aufruf: %2$@"
+            }
+          }
+        }
+      },
+      "error.usage.missingSubcommand": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket %1$@ needs a subcommand; see 'docket help %1$@'."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket %1$@ braucht einen Unterbefehl; siehe 'docket help %1$@'."
+            }
+          }
+        }
+      },
+      "error.usage.missingValue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ needs a value."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ braucht einen Wert."
+            }
+          }
+        }
+      },
+      "error.usage.repeatedOption": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ may be given only once."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ darf nur einmal angegeben werden."
+            }
+          }
+        }
+      },
+      "error.usage.seeHelp": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "See 'docket help'."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Siehe 'docket help'."
+            }
+          }
+        }
+      },
+      "error.usage.tooManyArguments": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ got too many arguments. Usage: %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ hat zu viele Argumente bekommen. Aufruf: %2$@"
+            }
+          }
+        }
+      },
+      "error.usage.unexpectedValue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ takes no value."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ nimmt keinen Wert."
+            }
+          }
+        }
+      },
+      "error.usage.unknownCommand": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "unknown command “%@”."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "unbekannter Befehl „%@“."
+            }
+          }
+        }
+      },
+      "error.usage.unknownOption": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "unknown option %1$@ for %2$@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "unbekannte Option %1$@ für %2$@."
+            }
+          }
+        }
+      },
+      "error.usage.unknownSubcommand": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%1$@” is not a subcommand of docket %2$@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%1$@“ ist kein Unterbefehl von docket %2$@."
+            }
+          }
+        }
+      },
+      "field.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigt-Status"
+            }
+          }
+        }
+      },
+      "field.detail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "detail"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beschreibung"
+            }
+          }
+        }
+      },
+      "field.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "priority"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priorität"
+            }
+          }
+        }
+      },
+      "field.title": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Titel"
+            }
+          }
+        }
+      },
+      "filter.all": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "All"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Alle"
+            }
+          }
+        }
+      },
+      "filter.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigt"
+            }
+          }
+        }
+      },
+      "filter.open": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Open"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Offen"
+            }
+          }
+        }
+      },
+      "filter.recent": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Recent"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Kürzlich"
+            }
+          }
+        }
+      },
+      "help.commands": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Commands:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Befehle:"
+            }
+          }
+        }
+      },
+      "help.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Examples:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beispiele:"
+            }
+          }
+        }
+      },
+      "help.globalOptions": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Options for every command:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Optionen für jeden Befehl:"
+            }
+          }
+        }
+      },
+      "help.intro": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Docket: a local-first issue tracker."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Docket: ein lokaler Issue-Tracker."
+            }
+          }
+        }
+      },
+      "help.more": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Run 'docket help COMMAND' for a command's options and examples.\nDatabase: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "'docket help BEFEHL' zeigt Optionen und Beispiele eines Befehls.\nDatenbank: %@"
+            }
+          }
+        }
+      },
+      "help.options": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Options:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Optionen:"
+            }
+          }
+        }
+      },
+      "help.subcommands": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Subcommands:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unterbefehle:"
+            }
+          }
+        }
+      },
+      "help.usage": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Usage: docket COMMAND [OPTIONS] [ARGUMENTS]"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Aufruf: docket BEFEHL [OPTIONEN] [ARGUMENTE]"
+            }
+          }
+        }
+      },
+      "help.usageLabel": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Usage:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Aufruf:"
+            }
+          }
+        }
+      },
+      "issue.untitled": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "(untitled)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "(ohne Titel)"
+            }
+          }
+        }
+      },
+      "list.empty": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No issues match."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Keine passenden Vorgänge."
+            }
+          }
+        }
+      },
+      "list.empty.open": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No open issues. Add one with: docket add \"Title\""
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Keine offenen Vorgänge. Lege einen an mit: docket add \"Titel\""
+            }
+          }
+        }
+      },
+      "list.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld issue"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld issues"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgang"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgänge"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "list.summary.limited": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Showing %lld of %lld issues."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Showing %lld of %lld issues."
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld von %lld Vorgängen."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld von %lld Vorgängen."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "option.asc": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ascending"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "aufsteigend"
+            }
+          }
+        }
+      },
+      "option.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "create it completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "erledigt anlegen"
+            }
+          }
+        }
+      },
+      "option.db": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the database file (default: $DOCKET_DB, else the data folder)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "die Datenbankdatei (sonst $DOCKET_DB, sonst der Datenordner)"
+            }
+          }
+        }
+      },
+      "option.desc": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "descending"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "absteigend"
+            }
+          }
+        }
+      },
+      "option.detail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the description"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "die Beschreibung"
+            }
+          }
+        }
+      },
+      "option.filter": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "open (default), completed, recent, all or tag:NAME"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "open (Standard), completed, recent, all oder tag:NAME"
+            }
+          }
+        }
+      },
+      "option.help": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "show help"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Hilfe zeigen"
+            }
+          }
+        }
+      },
+      "option.hideCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "hide completed issues under recent and tag filters"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "erledigte Vorgänge bei recent- und Tag-Filtern ausblenden"
+            }
+          }
+        }
+      },
+      "option.json": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "print JSON (the shapes are in the README)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "JSON ausgeben (die Formen stehen im README)"
+            }
+          }
+        }
+      },
+      "option.lang": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the language of the output"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "die Sprache der Ausgabe"
+            }
+          }
+        }
+      },
+      "option.limit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "show at most N issues"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "höchstens N Vorgänge zeigen"
+            }
+          }
+        }
+      },
+      "option.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "low, medium or high"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "low, medium oder high"
+            }
+          }
+        }
+      },
+      "option.screenReader": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "screen-reader mode: no decoration, the cursor on the focused item, changes said in words (also DOCKET_SCREEN_READER=1)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bildschirmleser-Modus: ohne Verzierung, der Cursor auf dem gewählten Eintrag, Änderungen in Worten (auch DOCKET_SCREEN_READER=1)"
+            }
+          }
+        }
+      },
+      "option.showCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "show completed issues under recent and tag filters"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "erledigte Vorgänge bei recent- und Tag-Filtern zeigen"
+            }
+          }
+        }
+      },
+      "option.sort": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "priority, date or title (remembered)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "priority, date oder title (wird gemerkt)"
+            }
+          }
+        }
+      },
+      "option.tag.add": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a tag (created if new); repeat for more"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ein Tag (wird bei Bedarf angelegt); für mehrere wiederholen"
+            }
+          }
+        }
+      },
+      "option.tag.edit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "add (NAME, +NAME) or remove (-NAME) a tag; repeat for more"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "einen Tag hinzufügen (NAME, +NAME) oder entfernen (-NAME); wiederholbar"
+            }
+          }
+        }
+      },
+      "option.tagSort": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "name or count (remembered)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "name oder count (wird gemerkt)"
+            }
+          }
+        }
+      },
+      "option.title": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "der Titel"
+            }
+          }
+        }
+      },
+      "option.version": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "show the version"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "die Version zeigen"
+            }
+          }
+        }
+      },
+      "option.yes": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "do not ask before deleting"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "vor dem Löschen nicht fragen"
+            }
+          }
+        }
+      },
+      "priority.high": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "High"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Hoch"
+            }
+          }
+        }
+      },
+      "priority.low": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Low"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Niedrig"
+            }
+          }
+        }
+      },
+      "priority.medium": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Medium"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mittel"
+            }
+          }
+        }
+      },
+      "reopen.already": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Already open %1$@: %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schon offen %1$@: %2$@"
+            }
+          }
+        }
+      },
+      "reopen.done": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Reopened %1$@: %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Wieder geöffnet %1$@: %2$@"
+            }
+          }
+        }
+      },
+      "sample.added": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Added %1$lld sample issues and %2$lld tags."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$lld Beispielvorgänge und %2$lld Tags angelegt."
+            }
+          }
+        }
+      },
+      "show.created": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Created"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erstellt"
+            }
+          }
+        }
+      },
+      "show.id": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ID"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ID"
+            }
+          }
+        }
+      },
+      "show.modified": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Modified"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Geändert"
+            }
+          }
+        }
+      },
+      "show.never": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "never"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nie"
+            }
+          }
+        }
+      },
+      "show.noTags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "none"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "keine"
+            }
+          }
+        }
+      },
+      "show.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priority"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priorität"
+            }
+          }
+        }
+      },
+      "show.status": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Status"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Status"
+            }
+          }
+        }
+      },
+      "show.tags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags"
+            }
+          }
+        }
+      },
+      "status.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigt"
+            }
+          }
+        }
+      },
+      "status.open": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Open"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Offen"
+            }
+          }
+        }
+      },
+      "table.award": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "AWARD"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "AUSZEICHNUNG"
+            }
+          }
+        }
+      },
+      "table.description": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "DESCRIPTION"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "BESCHREIBUNG"
+            }
+          }
+        }
+      },
+      "table.name": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "NAME"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "NAME"
+            }
+          }
+        }
+      },
+      "table.open": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "OPEN"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "OFFEN"
+            }
+          }
+        }
+      },
+      "table.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "PRIORITY"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "PRIORITÄT"
+            }
+          }
+        }
+      },
+      "table.ref": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "REF"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "REF"
+            }
+          }
+        }
+      },
+      "table.status": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "STATUS"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "STATUS"
+            }
+          }
+        }
+      },
+      "table.tags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "TAGS"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "TAGS"
+            }
+          }
+        }
+      },
+      "table.title": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "TITLE"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "TITEL"
+            }
+          }
+        }
+      },
+      "table.total": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "TOTAL"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "GESAMT"
+            }
+          }
+        }
+      },
+      "table.updated": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "UPDATED"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "AKTUALISIERT"
+            }
+          }
+        }
+      },
+      "tag.added": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Added tag %@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag %@ angelegt."
+            }
+          }
+        }
+      },
+      "tag.confirmDelete": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Delete tag %1$@ (on %2$lld issue)? [y/N] "
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Delete tag %1$@ (on %2$lld issues)? [y/N] "
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Tag %1$@ löschen (an %2$lld Vorgang)? [j/N] "
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Tag %1$@ löschen (an %2$lld Vorgängen)? [j/N] "
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "tag.deleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Deleted tag %@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag %@ gelöscht."
+            }
+          }
+        }
+      },
+      "tag.exists": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag %@ exists already."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag %@ gibt es schon."
+            }
+          }
+        }
+      },
+      "tag.none": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No tags yet. Add one with: docket tag add NAME"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Noch keine Tags. Lege einen an mit: docket tag add NAME"
+            }
+          }
+        }
+      },
+      "tag.renamed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Renamed tag %1$@ to %2$@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag %1$@ in %2$@ umbenannt."
+            }
+          }
+        }
+      },
+      "time.daysAgo": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld day ago"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld days ago"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Tag"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Tagen"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.hoursAgo": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld hour ago"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld hours ago"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Stunde"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Stunden"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.justNow": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "just now"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "gerade eben"
+            }
+          }
+        }
+      },
+      "time.minutesAgo": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld minute ago"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld minutes ago"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Minute"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Minuten"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.monthsAgo": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld month ago"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld months ago"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Monat"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Monaten"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.yearsAgo": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld year ago"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld years ago"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Jahr"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Jahren"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "tui.announce.closed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Issue closed: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang erledigt: %@"
+            }
+          }
+        }
+      },
+      "tui.announce.deleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Issue deleted."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang gelöscht."
+            }
+          }
+        }
+      },
+      "tui.announce.discarded": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "New issue discarded."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Neuer Vorgang verworfen."
+            }
+          }
+        }
+      },
+      "tui.announce.overwritten": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Saved. Changed elsewhere meanwhile, and now as in this edit: %@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Gespeichert. Inzwischen anderswo geändert und jetzt wie in dieser Bearbeitung: %@."
+            }
+          }
+        }
+      },
+      "tui.announce.reopened": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Issue reopened: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang wieder geöffnet: %@"
+            }
+          }
+        }
+      },
+      "tui.announce.saved": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Issue saved: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang gespeichert: %@"
+            }
+          }
+        }
+      },
+      "tui.announce.tagCreated": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag created: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag angelegt: %@"
+            }
+          }
+        }
+      },
+      "tui.announce.tagDeleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag deleted."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag gelöscht."
+            }
+          }
+        }
+      },
+      "tui.awards": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Awards"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Auszeichnungen"
+            }
+          }
+        }
+      },
+      "tui.confirmDelete": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Delete this issue? y = yes, n = no"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diesen Vorgang löschen? j = ja, n = nein"
+            }
+          }
+        }
+      },
+      "tui.confirmDeleteTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Delete tag %1$@ (on %2$lld issue)? y / n"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Delete tag %1$@ (on %2$lld issues)? y / n"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Tag %1$@ löschen (an %2$lld Vorgang)? j / n"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Tag %1$@ löschen (an %2$lld Vorgängen)? j / n"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "tui.deleteTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Delete tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag löschen"
+            }
+          }
+        }
+      },
+      "tui.detail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Detail"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Details"
+            }
+          }
+        }
+      },
+      "tui.empty.noMatch": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No issues here. Change the filter or the search, or press n for a new one."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Hier sind keine Vorgänge. Ändere Filter oder Suche, oder lege mit n einen an."
+            }
+          }
+        }
+      },
+      "tui.empty.none": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No issues yet: press n to create one."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Noch keine Vorgänge: n legt einen an."
+            }
+          }
+        }
+      },
+      "tui.field.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigt"
+            }
+          }
+        }
+      },
+      "tui.field.detail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Detail"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beschreibung"
+            }
+          }
+        }
+      },
+      "tui.field.title": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Titel"
+            }
+          }
+        }
+      },
+      "tui.filters": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Filters"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Filter"
+            }
+          }
+        }
+      },
+      "tui.help": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "q  quit            ?  this help          Tab / Shift-Tab  next / previous pane\n↑ ↓ j k  move      Enter  open or confirm    Esc  back or cancel\n/  search (# suggests tags, priorities, statuses)\nn  new issue       e  edit               E  edit detail in $EDITOR\nx  complete / reopen                    d  delete (asks)\ns  sort            c  show completed      a  awards\nt  new tag         r  rename tag          D  delete tag\nIn the edit form: Tab moves between fields, Enter edits a text field,\nSpace toggles, ← → choose, Ctrl-S saves, Esc cancels.\nS  sync now (when a remote is set up)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "q  beenden         ?  diese Hilfe        Tab / Shift-Tab  nächster / voriger Bereich\n↑ ↓ j k  bewegen   Enter  öffnen, bestätigen  Esc  zurück, abbrechen\n/  suchen (# schlägt Tags, Prioritäten, Status vor)\nn  neuer Vorgang   e  bearbeiten          E  Beschreibung in $EDITOR\nx  erledigen / wieder öffnen            d  löschen (fragt)\ns  sortieren       c  Erledigte zeigen    a  Auszeichnungen\nt  neuer Tag       r  Tag umbenennen      D  Tag löschen\nIm Formular: Tab wechselt das Feld, Enter bearbeitet ein Textfeld,\nLeertaste schaltet um, ← → wählen, Strg-S speichert, Esc bricht ab.\nS  jetzt abgleichen (wenn ein Remote eingerichtet ist)"
+            }
+          }
+        }
+      },
+      "tui.helpHint": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "? help"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "? Hilfe"
+            }
+          }
+        }
+      },
+      "tui.helpTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Keys"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tasten"
+            }
+          }
+        }
+      },
+      "tui.hints.detail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "e edit  x complete  d delete  E editor  Esc back  Tab next  ? help"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "e bearbeiten  x erledigen  d löschen  E Editor  Esc zurück  Tab weiter  ? Hilfe"
+            }
+          }
+        }
+      },
+      "tui.hints.editing": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tab next field  Enter edit/save  Space toggle  ← → choose  Ctrl-S save  Esc cancel"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tab nächstes Feld  Enter bearbeiten/speichern  Leertaste umschalten  ← → wählen  Strg-S speichern  Esc abbrechen"
+            }
+          }
+        }
+      },
+      "tui.hints.filters": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "↑↓ move  Enter choose  c completed  s sort tags  t new tag  r rename  D delete  Tab list  q quit"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "↑↓ bewegen  Enter wählen  c Erledigte  s Tags sortieren  t neuer Tag  r umbenennen  D löschen  Tab Liste  q beenden"
+            }
+          }
+        }
+      },
+      "tui.hints.list": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "↑↓ move  Enter open  / search  n new  x complete  d delete  s sort  e edit  Tab next  ? help"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "↑↓ bewegen  Enter öffnen  / suchen  n neu  x erledigen  d löschen  s sortieren  e bearbeiten  Tab weiter  ? Hilfe"
+            }
+          }
+        }
+      },
+      "tui.hints.typing": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Enter done  Esc cancel  # suggestions  ↑↓ choose a suggestion"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Enter fertig  Esc abbrechen  # Vorschläge  ↑↓ Vorschlag wählen"
+            }
+          }
+        }
+      },
+      "tui.issueCount": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld issue"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld issues"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgang"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgänge"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "tui.issueCountMore": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld+ issues"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld+ Vorgänge"
+            }
+          }
+        }
+      },
+      "tui.issues": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Issues"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgänge"
+            }
+          }
+        }
+      },
+      "tui.newTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "New tag:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Neuer Tag:"
+            }
+          }
+        }
+      },
+      "tui.newTagTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "New tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Neuer Tag"
+            }
+          }
+        }
+      },
+      "tui.no": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "no"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nein"
+            }
+          }
+        }
+      },
+      "tui.noSelection": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Choose an issue in the list."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Wähle einen Vorgang in der Liste."
+            }
+          }
+        }
+      },
+      "tui.noTags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No tags yet: press t."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Noch keine Tags: t drücken."
+            }
+          }
+        }
+      },
+      "tui.noTagsYet": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No tags yet: press t to make one."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Noch keine Tags: t legt einen an."
+            }
+          }
+        }
+      },
+      "tui.quit.writesPending": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a change could not be saved before quitting (the database stayed busy); check the last change."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine Änderung konnte vor dem Beenden nicht gespeichert werden (die Datenbank blieb belegt); bitte die letzte Änderung prüfen."
+            }
+          }
+        }
+      },
+      "tui.renameTagTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Rename %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ umbenennen"
+            }
+          }
+        }
+      },
+      "tui.search": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Search:"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Suche:"
+            }
+          }
+        }
+      },
+      "tui.showCompleted.off": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "c  completed hidden"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "c  Erledigte ausgeblendet"
+            }
+          }
+        }
+      },
+      "tui.showCompleted.on": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "c  completed shown"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "c  Erledigte sichtbar"
+            }
+          }
+        }
+      },
+      "tui.sort.date": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Date"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Datum"
+            }
+          }
+        }
+      },
+      "tui.sort.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priority"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priorität"
+            }
+          }
+        }
+      },
+      "tui.sort.title": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Titel"
+            }
+          }
+        }
+      },
+      "tui.sortBy": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sort by"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sortieren nach"
+            }
+          }
+        }
+      },
+      "tui.suggestion.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "priority"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priorität"
+            }
+          }
+        }
+      },
+      "tui.suggestion.status": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "status"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Status"
+            }
+          }
+        }
+      },
+      "tui.suggestion.tag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag"
+            }
+          }
+        }
+      },
+      "tui.suggestions": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Suggestions"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorschläge"
+            }
+          }
+        }
+      },
+      "tui.syncNotSetUp": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sync is not part of this version yet."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Abgleich gehört noch nicht zu dieser Version."
+            }
+          }
+        }
+      },
+      "tui.tag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag"
+            }
+          }
+        }
+      },
+      "tui.tagSort.count": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "by count"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nach Anzahl"
+            }
+          }
+        }
+      },
+      "tui.tagSort.name": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "by name"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nach Name"
+            }
+          }
+        }
+      },
+      "tui.tags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags"
+            }
+          }
+        }
+      },
+      "tui.tooSmall": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The terminal is too small."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Terminal ist zu klein."
+            }
+          }
+        }
+      },
+      "tui.yes": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "yes"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ja"
+            }
           }
         }
       }
     },
-    "tui.issues": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Issues"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorgänge"
-          }
-        }
-      }
-    },
-    "tui.newTag": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "New tag:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Neuer Tag:"
-          }
-        }
-      }
-    },
-    "tui.newTagTitle": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "New tag"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Neuer Tag"
-          }
-        }
-      }
-    },
-    "tui.no": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "no"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "nein"
-          }
-        }
-      }
-    },
-    "tui.noSelection": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Choose an issue in the list."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Wähle einen Vorgang in der Liste."
-          }
-        }
-      }
-    },
-    "tui.noTags": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "No tags yet: press t."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Noch keine Tags: t drücken."
-          }
-        }
-      }
-    },
-    "tui.noTagsYet": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "No tags yet: press t to make one."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Noch keine Tags: t legt einen an."
-          }
-        }
-      }
-    },
-    "tui.quit.writesPending": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "a change could not be saved before quitting (the database stayed busy); check the last change."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "eine Änderung konnte vor dem Beenden nicht gespeichert werden (die Datenbank blieb belegt); bitte die letzte Änderung prüfen."
-          }
-        }
-      }
-    },
-    "tui.renameTagTitle": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Rename %@"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "%@ umbenennen"
-          }
-        }
-      }
-    },
-    "tui.search": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Search:"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Suche:"
-          }
-        }
-      }
-    },
-    "tui.showCompleted.off": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "c  completed hidden"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "c  Erledigte ausgeblendet"
-          }
-        }
-      }
-    },
-    "tui.showCompleted.on": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "c  completed shown"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "c  Erledigte sichtbar"
-          }
-        }
-      }
-    },
-    "tui.sort.date": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Date"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Datum"
-          }
-        }
-      }
-    },
-    "tui.sort.priority": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Priority"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Priorität"
-          }
-        }
-      }
-    },
-    "tui.sort.title": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Title"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Titel"
-          }
-        }
-      }
-    },
-    "tui.sortBy": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Sort by"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Sortieren nach"
-          }
-        }
-      }
-    },
-    "tui.suggestion.priority": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "priority"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Priorität"
-          }
-        }
-      }
-    },
-    "tui.suggestion.status": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "status"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Status"
-          }
-        }
-      }
-    },
-    "tui.suggestion.tag": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "tag"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag"
-          }
-        }
-      }
-    },
-    "tui.suggestions": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Suggestions"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Vorschläge"
-          }
-        }
-      }
-    },
-    "tui.syncNotSetUp": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Sync is not part of this version yet."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Abgleich gehört noch nicht zu dieser Version."
-          }
-        }
-      }
-    },
-    "tui.tag": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tag"
-          }
-        }
-      }
-    },
-    "tui.tagSort.count": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "by count"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "nach Anzahl"
-          }
-        }
-      }
-    },
-    "tui.tagSort.name": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "by name"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "nach Name"
-          }
-        }
-      }
-    },
-    "tui.tags": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tags"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Tags"
-          }
-        }
-      }
-    },
-    "tui.tooSmall": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "The terminal is too small."
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "Das Terminal ist zu klein."
-          }
-        }
-      }
-    },
-    "tui.yes": {
-      "extractionState": "manual",
-      "localizations": {
-        "en": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "yes"
-          }
-        },
-        "de": {
-          "stringUnit": {
-            "state": "translated",
-            "value": "ja"
-          }
-        }
-      }
-    }
-  },
-  "version": "1.0"
-}
-"""#
+    "version": "1.0"
+  }
+  """#

@@ -47,6 +47,11 @@ if let cliDatabase {
     budget: 16)
   table.print(header: false)
   if let listedIssues { print("(docket list wrote \(listedIssues) open issues)") }
+  if !comparisonLines.isEmpty {
+    print("")
+    print("start-up, whole process, against the sqlite3 shell on the same database (medians):")
+    for line in comparisonLines { print(line) }
+  }
   printMemory()
   if let binary = docketBinary(),
     let idle = idleAppMeasurements(binary: binary, database: cliDatabase)
@@ -200,6 +205,7 @@ func cliTimings(database path: String) throws {
     ("docket show REF", ["show", reference], "/dev/null", 30),
     ("docket add", ["add", "Benchmark issue", "--tag", "Bug"], "/dev/null", 30),
   ]
+  startupComparison(binary: binary, path: path, reference: reference, someID: someID, size: size)
   for (name, arguments, output, budget) in commands {
     var runsOf: [ProcessRun] = []
     for _ in 0..<(min(runs, 15) + 2) {
@@ -217,6 +223,75 @@ func cliTimings(database path: String) throws {
     listedIssues = lines - 1
   }
 }
+
+/// `docket --version`, `docket list --limit 50` and `docket show REF` side by side with the
+/// `sqlite3` shell running the same statements on the same database, as a ratio.
+@MainActor
+func startupComparison(binary: String, path: String, reference: String, someID: String, size: Int) {
+  func median(_ executable: String, _ arguments: [String]) -> Double {
+    var samples: [Double] = []
+    for _ in 0..<(min(runs, 21) + 2) {
+      let run = timeProcess(executable, arguments)
+      if run.status != 0 {
+        FileHandle.standardError.write(
+          Data("\(executable) \(arguments) exited with \(run.status)\n".utf8))
+      }
+      samples.append(run.milliseconds)
+    }
+    let measured = samples.dropFirst(2).sorted()
+    return measured[measured.count / 2]
+  }
+  let version = timedRuns(binary, ["--version"])
+  table.add(name: "docket --version", size: size, samples: version, budget: 3)
+  guard
+    let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }),
+    let queue = try? DocketDatabase.open(path: path),
+    let settings = try? queue.read({ try $0.fetchSettings() }),
+    let pageSQL = try? queue.read({
+      try $0.firstPageSQL(
+        IssueRequest(
+          sort: settings.issueSort, showCompleted: settings.showCompleted, now: Date()),
+        limit: 50)
+    }),
+    let id = UUID(uuidString: someID)
+  else {
+    FileHandle.standardError.write(
+      Data("no sqlite3 shell: install it to compare (apt-get install sqlite3)\n".utf8))
+    return
+  }
+  let showSQL = (try? queue.read { $0.issueSQL(id: id) }) ?? ""
+  var comparisons: [(String, Double, Double)] = []
+  for (name, arguments, sql) in [
+    ("docket list --limit 50", ["list", "--limit", "50", "--db", path], pageSQL),
+    ("docket show REF", ["show", reference, "--db", path], showSQL),
+  ] {
+    comparisons.append((name, median(binary, arguments), median(shell, [path, sql])))
+  }
+  let versionMedian = version.sorted()[version.count / 2]
+  comparisonLines.append(
+    String(format: "  %-28@ %7.2f ms", "docket --version" as NSString, versionMedian))
+  for (name, docket, sqlite) in comparisons {
+    comparisonLines.append(
+      String(
+        format:
+          "  %-28@ %7.2f ms   sqlite3 shell, same statements %6.2f ms   ratio %4.2f× (goal 2.5×) %@",
+        name as NSString, docket, sqlite, docket / sqlite, docket / sqlite <= 2.5 ? "ok" : "OVER"))
+  }
+}
+
+/// Runs `executable` and returns the times of all but the first two (warm-up) runs.
+@MainActor
+func timedRuns(_ executable: String, _ arguments: [String]) -> [Double] {
+  var samples: [Double] = []
+  for _ in 0..<(min(runs, 21) + 2) {
+    samples.append(timeProcess(executable, arguments).milliseconds)
+  }
+  return Array(samples.dropFirst(2))
+}
+
+var comparisonLines: [String] = []
 
 @MainActor
 func printMemory() {

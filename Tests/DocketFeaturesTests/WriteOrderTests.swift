@@ -103,7 +103,8 @@ import Testing
   @Test func oppositeWritesLandInOrderOnTheAppsExecutor() async throws {
     for round in 0..<40 {
       let stored = try #require(try fx.stored(issue.id))
-      let store = Store(initialState: DetailFeature.State(issue: stored), reducer: DetailFeature()) {
+      let store = Store(initialState: DetailFeature.State(issue: stored), reducer: DetailFeature())
+      {
         fx.dependencies()(&$0)
       }
       let before = stored.completed

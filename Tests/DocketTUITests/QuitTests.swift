@@ -29,7 +29,9 @@ import Testing
     }
   }
 
-  func completed() throws -> Bool? { try database.read { try $0.fetchIssue(id: issue.id)?.completed } }
+  func completed() throws -> Bool? {
+    try database.read { try $0.fetchIssue(id: issue.id)?.completed }
+  }
 
   /// Another program holds the write lock when `x` is pressed and `q` follows at once: quitting
   /// waits until the lock is free and the change has landed.

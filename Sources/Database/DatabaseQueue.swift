@@ -100,7 +100,8 @@ public final class DatabaseQueue: Sendable {
   /// data before this returns. Never call it from inside another write.
   @discardableResult
   public func write<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value {
-    try writeQueue.sync { try performWrite(body, inTransaction: true) }
+    dispatchPrecondition(condition: .notOnQueue(writeQueue))
+    return try writeQueue.sync { try performWrite(body, inTransaction: true) }
   }
 
   /// Runs `body` on the writer in a write transaction and resumes the caller when it is done,
@@ -130,7 +131,8 @@ public final class DatabaseQueue: Sendable {
   @discardableResult
   public func withConnection<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value
   {
-    try writeQueue.sync { try performWrite(body, inTransaction: false) }
+    dispatchPrecondition(condition: .notOnQueue(writeQueue))
+    return try writeQueue.sync { try performWrite(body, inTransaction: false) }
   }
 
   /// Waits until every write asked for before this call has landed.

@@ -37,6 +37,9 @@ func timeProcess(
   #else
     let mebibytes = Double(usage.ru_maxrss) / 1024
   #endif
+  // A program killed by a signal counts as failed, as a shell reports it (128 + the signal).
+  let signalled = status & 0x7f
   return ProcessRun(
-    milliseconds: milliseconds, peakMemoryMiB: mebibytes, status: (status >> 8) & 0xff)
+    milliseconds: milliseconds, peakMemoryMiB: mebibytes,
+    status: signalled != 0 && signalled != 0x7f ? 128 + signalled : (status >> 8) & 0xff)
 }

@@ -33,6 +33,8 @@ var memory: [(String, Double)] = []
 var cliDatabasePath: String?
 var foldersToRemove: [URL] = []
 var listedIssues: Int?
+/// The start-up comparison with the sqlite3 shell, printed after the table.
+var comparisonLines: [String] = []
 
 // The whole-process timings run in a fresh, small copy of this program: Linux counts the memory
 // of the process that starts a program in the program's peak, so a large parent would hide it.
@@ -290,8 +292,6 @@ func timedRuns(_ executable: String, _ arguments: [String]) -> [Double] {
   }
   return Array(samples.dropFirst(2))
 }
-
-var comparisonLines: [String] = []
 
 @MainActor
 func printMemory() {

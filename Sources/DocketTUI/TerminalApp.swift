@@ -138,6 +138,8 @@ public final class TerminalApp {
   }
 
   private func received(_ bytes: [UInt8]) {
+    // Keys typed while quitting are meant for the shell, not for the app.
+    guard !isQuitting else { return }
     escapeFlush?.cancel()
     for key in decoder.decode(bytes) { handle(key) }
     if decoder.hasPending {
@@ -200,6 +202,10 @@ public final class TerminalApp {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       process.arguments = ["-c", editor + " \"$1\"", "docket-editor", file.path]
+      // The editor gets the signals' default meaning back (the app ignores SIGTERM and SIGHUP
+      // to quit in its own time, and a child would inherit that).
+      for number in [SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
+      defer { for number in [SIGTERM, SIGHUP] { signal(number, SIG_IGN) } }
       guard (try? process.run()) != nil else { return nil }
       process.waitUntilExit()
       guard process.terminationStatus == 0 else { return nil }

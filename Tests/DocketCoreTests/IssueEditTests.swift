@@ -103,6 +103,16 @@ import Testing
     #expect(try db.queue.read { try $0.fetchIssue(id: base.id) } == nil)
   }
 
+  /// The form made a tag "Docs" that was never stored because another "Docs" was created
+  /// elsewhere first: the edit links that one.
+  @Test func aTagAddedUnderANameCreatedElsewhereLinksThatTag() throws {
+    let docs = try db.tag("Docs")
+    var edited = base
+    edited.tags = [bug, Tag(id: UUID(), name: "docs")]
+    _ = try db.queue.write { try $0.saveEdit(IssueEdit(from: base, to: edited)) }
+    #expect(try stored().tags == [bug, docs])
+  }
+
   @Test func appliedShowsWhatTheDatabaseWillHold() throws {
     var edited = base
     edited.title = "Local"

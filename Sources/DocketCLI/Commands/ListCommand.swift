@@ -44,14 +44,16 @@ struct ListCommand {
     // A sort given here is remembered, for the terminal app and the next list alike; only then
     // does listing write, and the list itself is read without waiting for any writer.
     if chosenField != nil || arguments.has("asc") || arguments.has("desc") {
-      try database.write { db in
-        var settings = try db.fetchSettings()
-        var sort = chosenField.map { IssueSort(field: $0) } ?? settings.issueSort
-        if arguments.has("asc") { sort.ascending = true }
-        if arguments.has("desc") { sort.ascending = false }
-        if sort != settings.issueSort {
-          settings.issueSort = sort
-          try db.saveSettings(settings)
+      var settings = try database.read { try $0.fetchSettings() }
+      var sort = chosenField.map { IssueSort(field: $0) } ?? settings.issueSort
+      if arguments.has("asc") { sort.ascending = true }
+      if arguments.has("desc") { sort.ascending = false }
+      if sort != settings.issueSort {
+        settings.issueSort = sort
+        try database.write { db in
+          var stored = try db.fetchSettings()
+          stored.issueSort = sort
+          try db.saveSettings(stored)
         }
       }
     }

@@ -18,7 +18,7 @@ struct TagCommands {
       return field
     }
     let database = try context.database()
-    if let field {
+    if let field, try database.read({ try $0.fetchSettings() }).tagSort != TagSort(field: field) {
       try database.write { db in
         var settings = try db.fetchSettings()
         if settings.tagSort != TagSort(field: field) {

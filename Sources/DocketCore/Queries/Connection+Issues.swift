@@ -107,7 +107,17 @@ public enum IssueReference {
 
   /// The hex digits of an id, without hyphens, lowercase.
   public static func hex(_ id: UUID) -> String {
-    id.uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    // Straight from the 16 bytes: this runs once per listed issue.
+    let digits = Array("0123456789abcdef".utf8)
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(32)
+    withUnsafeBytes(of: id.uuid) { raw in
+      for byte in raw {
+        bytes.append(digits[Int(byte >> 4)])
+        bytes.append(digits[Int(byte & 0x0F)])
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// A typed prefix in the stored form (lowercase, hyphens where a UUID has them); nil if it is

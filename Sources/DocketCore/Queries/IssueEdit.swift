@@ -20,6 +20,9 @@ public struct IssueEdit: Equatable, Sendable {
   public var priority: Priority?
   public var completed: Bool?
   public var addedTags: Set<UUID> = []
+  /// The names of added tags, to find the tag of that name when the id is not stored (a tag
+  /// created in the form while another of the same name was created elsewhere).
+  public var addedTagNames: [UUID: String] = [:]
   public var removedTags: Set<UUID> = []
   /// The values this edit started from, to tell a field changed in both places from one changed
   /// only here. Nil for an edit that reads and writes in one go (command-line flags).
@@ -40,6 +43,7 @@ public struct IssueEdit: Equatable, Sendable {
     let before = Set(base.tags.map(\.id))
     let after = Set(edited.tags.map(\.id))
     addedTags = after.subtracting(before)
+    for tag in edited.tags where addedTags.contains(tag.id) { addedTagNames[tag.id] = tag.name }
     removedTags = before.subtracting(after)
   }
 
@@ -115,10 +119,17 @@ extension Connection {
 
       let storedTags = Set(stored.tags.map(\.id))
       let removing = edit.removedTags.intersection(storedTags)
-      var adding = edit.addedTags.subtracting(storedTags)
-      if !adding.isEmpty {
-        // A tag deleted meanwhile is not brought back.
-        adding = adding.filter { (try? tagRow(id: $0)) != nil }
+      var adding: Set<UUID> = []
+      for id in edit.addedTags.subtracting(storedTags) {
+        if try tagRow(id: id) != nil {
+          adding.insert(id)
+        } else if let name = edit.addedTagNames[id], let tag = try fetchTag(named: name),
+          !storedTags.contains(tag.id)
+        {
+          // Created here under a name that another device or shell created too: that tag.
+          adding.insert(tag.id)
+        }
+        // Otherwise the tag was deleted meanwhile, and is not brought back.
       }
       if assignments.isEmpty && removing.isEmpty && adding.isEmpty {
         return EditOutcome(issue: stored, changed: false, overwritten: [])

@@ -195,10 +195,13 @@ public struct AppFeature: Reducer {
     state.detail = DetailFeature.State(
       issue: issue, editing: true, isNew: true, allTags: state.list.tags)
     let database = self.database
+    // The insert joins the write lane now, before any edit of the new issue can; the detail
+    // starts observing once it has landed.
     effects.append(
-      .concatenate(
-        .write(database, localizer, failed: Action.failed) { try $0.insertIssue(issue) },
-        .send(.detail(.task))))
+      .write(
+        database, { try $0.insertIssue(issue) },
+        failed: { [localizer] in .failed(localizer.message(for: $0)) },
+        done: { _ in .detail(.task) }))
     return .merge(effects)
   }
 

@@ -114,7 +114,8 @@ public struct IssueListFeature: Reducer {
         state.total = total
         counting = .cancel(id: CancelID.count)
       } else {
-        state.total = page.issues.count
+        // Until the count arrives, the last one stands (a live change does not make it flicker).
+        state.total = max(state.total, page.issues.count)
         counting = observeCount(state)
       }
       if let selection = state.selection, !page.issues.contains(where: { $0.id == selection }),

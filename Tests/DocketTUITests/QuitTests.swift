@@ -49,7 +49,8 @@ import Testing
       try? holder.execute("COMMIT")
     }
     #expect(try completed() == false)
-    let landed = await WriteDrain.wait(for: store, timeout: WriteDrain.quitTimeout)
+    // Generous, so that a busy test run cannot starve it; the app waits WriteDrain.quitTimeout.
+    let landed = await WriteDrain.wait(for: store, timeout: .seconds(60))
     #expect(landed)
     #expect(try completed() == true)
     removeFolder()

@@ -198,10 +198,17 @@ public struct AppFeature: Reducer {
     // The insert joins the write lane now, before any edit of the new issue can; the detail
     // starts observing once it has landed.
     effects.append(
-      .write(
-        database, { try $0.insertIssue(issue) },
-        failed: { [localizer] in .failed(localizer.message(for: $0)) },
-        done: { _ in .detail(.task) }))
+      .concatenate(
+        .run { [localizer] send in
+          do {
+            try await database.asyncWrite { try $0.insertIssue(issue) }
+          } catch {
+            await send(.failed(localizer.message(for: error)))
+          }
+        },
+        .send(.detail(.task))
+      )
+      .serial(in: WriteLane.database))
     return .merge(effects)
   }
 

@@ -8,7 +8,7 @@ public enum DocketStrings {
   /// Read once, on the first text asked for: a run that prints none never reads it.
   public static let catalog: StringCatalog = {
     do {
-      return try StringCatalog(bytes: Array(embeddedCatalogJSON.utf8))
+      return try StringCatalog.outlined(bytes: Array(embeddedCatalogJSON.utf8))
     } catch {
       fatalError("the embedded string catalog cannot be read: \(error)")
     }

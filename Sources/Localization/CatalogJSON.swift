@@ -39,6 +39,47 @@ indirect enum CatalogJSON: Equatable {
     return value
   }
 
+  /// Reads a catalog's outline without building its values: the source language, and where in
+  /// the text the value of each key of `strings` lies. The whole text is checked, so malformed
+  /// JSON is refused here as `parse` would refuse it.
+  static func outline(_ bytes: [UInt8]) throws(SyntaxError) -> (
+    sourceLanguage: String?, strings: [String: Range<Int>]
+  ) {
+    var reader = Reader(bytes: bytes)
+    var source: String?
+    var strings: [String: Range<Int>] = [:]
+    try reader.expect(UInt8(ascii: "{"))
+    try reader.members { reader, key throws(SyntaxError) in
+      switch key {
+      case "sourceLanguage":
+        reader.skipSpace()
+        if reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "\"") {
+          source = try reader.string()
+        } else {
+          try reader.skip(depth: 1)
+        }
+      case "strings":
+        reader.skipSpace()
+        guard reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "{") else {
+          try reader.skip(depth: 1)
+          return
+        }
+        reader.position += 1
+        try reader.members { reader, name throws(SyntaxError) in
+          reader.skipSpace()
+          let start = reader.position
+          try reader.skip(depth: 2)
+          strings[name] = start..<reader.position
+        }
+      default:
+        try reader.skip(depth: 1)
+      }
+    }
+    reader.skipSpace()
+    guard reader.position == bytes.count else { throw reader.error("text after the end") }
+    return (source, strings)
+  }
+
   private struct Reader {
     let bytes: [UInt8]
     var position = 0
@@ -129,6 +170,90 @@ indirect enum CatalogJSON: Equatable {
         guard position > start else { throw error("unexpected character") }
         return .other
       }
+    }
+
+    /// Reads the members of an object whose `{` has been read, handing each key to `body`,
+    /// which must read the value; stops after the `}`.
+    mutating func members(
+      _ body: (inout Reader, String) throws(SyntaxError) -> Void
+    ) throws(SyntaxError) {
+      skipSpace()
+      if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+        position += 1
+        return
+      }
+      while true {
+        skipSpace()
+        let key = try string()
+        try expect(UInt8(ascii: ":"))
+        try body(&self, key)
+        skipSpace()
+        guard position < bytes.count else { throw error("unexpected end of text") }
+        if bytes[position] == UInt8(ascii: ",") {
+          position += 1
+        } else if bytes[position] == UInt8(ascii: "}") {
+          position += 1
+          return
+        } else {
+          throw error("expected “,” or “}”")
+        }
+      }
+    }
+
+    /// Checks one value and moves past it, building nothing.
+    mutating func skip(depth: Int) throws(SyntaxError) {
+      guard depth < 64 else { throw error("nested too deeply") }
+      skipSpace()
+      guard position < bytes.count else { throw error("unexpected end of text") }
+      switch bytes[position] {
+      case UInt8(ascii: "{"):
+        position += 1
+        try members { reader, _ throws(SyntaxError) in try reader.skip(depth: depth + 1) }
+      case UInt8(ascii: "["):
+        position += 1
+        skipSpace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+          position += 1
+          return
+        }
+        while true {
+          try skip(depth: depth + 1)
+          skipSpace()
+          guard position < bytes.count else { throw error("unexpected end of text") }
+          if bytes[position] == UInt8(ascii: ",") {
+            position += 1
+          } else if bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return
+          } else {
+            throw error("expected “,” or “]”")
+          }
+        }
+      case UInt8(ascii: "\""):
+        try skipString()
+      default:
+        _ = try value(depth: depth)
+      }
+    }
+
+    /// Moves past a string, checking its escapes, without decoding it (no allocation).
+    mutating func skipString() throws(SyntaxError) {
+      position += 1
+      while position < bytes.count {
+        let byte = bytes[position]
+        if byte == UInt8(ascii: "\"") {
+          position += 1
+          return
+        }
+        if byte < 0x20 { throw error("a control character inside a string") }
+        if byte == UInt8(ascii: "\\") {
+          // Escapes are checked in full when the value is read; here only skipped.
+          position += 2
+          continue
+        }
+        position += 1
+      }
+      throw error("a string that never ends")
     }
 
     mutating func string() throws(SyntaxError) -> String {

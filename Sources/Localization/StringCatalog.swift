@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The strings of a `Localizable.xcstrings` file (Apple's String Catalog JSON), read by the
 /// project's own code: plain strings and plural variations, per language.
@@ -12,8 +13,32 @@ public struct StringCatalog: Sendable {
   }
 
   public let sourceLanguage: String
-  /// key → language → entry
-  public let entries: [String: [String: Entry]]
+  private let storage: Storage
+
+  /// Every entry read up front, or the text and where each key's value lies, read on first use.
+  private enum Storage: Sendable {
+    case read([String: [String: Entry]])
+    case outlined(LazyEntries)
+  }
+
+  /// key → language → entry (a catalog read lazily reads every entry for this).
+  public var entries: [String: [String: Entry]] {
+    switch storage {
+    case .read(let entries): return entries
+    case .outlined(let lazy):
+      var all: [String: [String: Entry]] = [:]
+      for key in lazy.ranges.keys { all[key] = languages(of: key) }
+      return all
+    }
+  }
+
+  /// The values of `key` per language, nil when the catalog has no such key.
+  func languages(of key: String) -> [String: Entry]? {
+    switch storage {
+    case .read(let entries): return entries[key]
+    case .outlined(let lazy): return lazy.languages(of: key, source: sourceLanguage)
+    }
+  }
 
   public struct FormatError: Error, CustomStringConvertible {
     public var description: String
@@ -21,7 +46,50 @@ public struct StringCatalog: Sendable {
 
   public init(sourceLanguage: String, entries: [String: [String: Entry]]) {
     self.sourceLanguage = sourceLanguage
-    self.entries = entries
+    self.storage = .read(entries)
+  }
+
+  /// Reads a catalog's outline only: each entry is read the first time it is asked for, so a run
+  /// that needs ten texts reads ten entries. The JSON is checked whole at once; an entry that
+  /// turns out to be malformed when read counts as missing (the catalog's tests read every one).
+  public static func outlined(bytes: [UInt8]) throws -> StringCatalog {
+    let outline: (sourceLanguage: String?, strings: [String: Range<Int>])
+    do {
+      outline = try CatalogJSON.outline(bytes)
+    } catch {
+      throw FormatError(
+        description:
+          "the string catalog is not valid JSON: \(error.reason) at byte \(error.offset)")
+    }
+    return StringCatalog(
+      sourceLanguage: outline.sourceLanguage ?? "en",
+      storage: .outlined(LazyEntries(bytes: bytes, ranges: outline.strings)))
+  }
+
+  private init(sourceLanguage: String, storage: Storage) {
+    self.sourceLanguage = sourceLanguage
+    self.storage = storage
+  }
+
+  /// The entry of one key from its JSON value.
+  static func languages(_ value: CatalogJSON, key: String, source: String) throws -> [String: Entry]
+  {
+    guard case .object = value else {
+      throw FormatError(description: "the entry for \"\(key)\" is not an object")
+    }
+    var languages: [String: Entry] = [:]
+    if case .object(let localizations)? = value["localizations"] {
+      for member in localizations {
+        let (language, localization) = (member.key, member.value)
+        guard case .object = localization else { continue }
+        if let entry = try Self.entry(localization, key: key, language: language) {
+          languages[language] = entry
+        }
+      }
+    }
+    // A key with no source-language value is its own text, as Xcode treats it.
+    if languages[source] == nil { languages[source] = .plain(key) }
+    return languages
   }
 
   /// Reads a catalog from its JSON text.
@@ -46,28 +114,12 @@ public struct StringCatalog: Sendable {
     var entries: [String: [String: Entry]] = [:]
     entries.reserveCapacity(strings.count)
     for member in strings {
-      let (key, value) = (member.key, member.value)
-      guard case .object = value else {
-        throw FormatError(description: "the entry for \"\(key)\" is not an object")
-      }
-      var languages: [String: Entry] = [:]
-      if case .object(let localizations)? = value["localizations"] {
-        for member in localizations {
-          let (language, localization) = (member.key, member.value)
-          guard case .object = localization else { continue }
-          if let entry = try Self.entry(localization, key: key, language: language) {
-            languages[language] = entry
-          }
-        }
-      }
-      // A key with no source-language value is its own text, as Xcode treats it.
-      if languages[source] == nil { languages[source] = .plain(key) }
-      entries[key] = languages
+      entries[member.key] = try Self.languages(member.value, key: member.key, source: source)
     }
     self.init(sourceLanguage: source, entries: entries)
   }
 
-  private static func entry(_ localization: CatalogJSON, key: String, language: String) throws
+  static func entry(_ localization: CatalogJSON, key: String, language: String) throws
     -> Entry?
   {
     if let unit = localization["stringUnit"] {
@@ -106,7 +158,7 @@ public struct StringCatalog: Sendable {
   /// The template for `key` in `language` (falling back to the source language, then the key),
   /// choosing a plural form by the first integer argument.
   public func template(_ key: String, language: String, arguments: [FormatArgument]) -> String {
-    guard let languages = entries[key] else { return key }
+    guard let languages = languages(of: key) else { return key }
     guard let entry = languages[language] ?? languages[sourceLanguage] else { return key }
     let chosenLanguage = languages[language] != nil ? language : sourceLanguage
     switch entry {
@@ -157,5 +209,27 @@ public struct Localizer: Sendable {
 
   public func string(_ key: String, _ arguments: [FormatArgument]) -> String {
     catalog.string(key, language: language, arguments)
+  }
+}
+
+/// The entries of an outlined catalog, each read from the text on first use and kept.
+final class LazyEntries: Sendable {
+  let bytes: [UInt8]
+  let ranges: [String: Range<Int>]
+  private let read = Mutex<[String: [String: StringCatalog.Entry]]>([:])
+
+  init(bytes: [UInt8], ranges: [String: Range<Int>]) {
+    self.bytes = bytes
+    self.ranges = ranges
+  }
+
+  func languages(of key: String, source: String) -> [String: StringCatalog.Entry]? {
+    if let known = read.withLock({ $0[key] }) { return known }
+    guard let range = ranges[key],
+      let value = try? CatalogJSON.parse(Array(bytes[range])),
+      let languages = try? StringCatalog.languages(value, key: key, source: source)
+    else { return nil }
+    read.withLock { $0[key] = languages }
+    return languages
   }
 }

@@ -4,7 +4,7 @@ import DocketTUI
 import Foundation
 
 // The docket executable: the terminal app when asked for on a terminal, else the command line.
-let environment = ProcessInfo.processInfo.environment
+let environment = processEnvironment()
 let commandLine = DocketCommandLine(
   arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
   console: .standard(environment: environment))

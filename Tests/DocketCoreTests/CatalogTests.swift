@@ -20,6 +20,25 @@ import Testing
       "the embedded catalog is out of date: run `make catalog`")
   }
 
+  /// The app reads the catalog lazily, entry by entry; read so, it holds exactly what reading it
+  /// whole gives.
+  @Test func readingLazilyGivesTheSameEntries() throws {
+    let bytes = Array(DocketStrings.embeddedCatalogText.utf8)
+    let whole = try StringCatalog(bytes: bytes)
+    let outlined = try StringCatalog.outlined(bytes: bytes)
+    #expect(outlined.entries == whole.entries)
+    #expect(outlined.sourceLanguage == whole.sourceLanguage)
+    for key in ["list.summary", "award.closed.description", "no such key"] {
+      for language in ["en", "de", "fr"] {
+        for count in [0, 1, 2] {
+          #expect(
+            outlined.string(key, language: language, [.integer(count)])
+              == whole.string(key, language: language, [.integer(count)]))
+        }
+      }
+    }
+  }
+
   @Test func everyKeyHasEnglishAndGerman() {
     let catalog = DocketStrings.catalog
     #expect(!catalog.entries.isEmpty)

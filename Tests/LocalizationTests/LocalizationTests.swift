@@ -167,6 +167,12 @@ import Testing
         #expect("\(error)".contains(reason), "\(text.debugDescription): \(error)")
       }
     }
+    // The outline, which reads values only when asked, refuses malformed structure at once.
+    for text in ["", "{\"strings\": {", "{\"strings\": {}} x", "{\"strings\" {}}", "[1, "] {
+      #expect(throws: StringCatalog.FormatError.self, "\(text.debugDescription)") {
+        try StringCatalog.outlined(bytes: Array(text.utf8))
+      }
+    }
     // Bytes that are not UTF-8 inside a string.
     #expect(throws: StringCatalog.FormatError.self) {
       try StringCatalog(bytes: Array("{\"a\": \"".utf8) + [0xFF, 0xFE] + Array("\"}".utf8))

@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import Foundation
 import Localization
+import Terminal
 
 /// Docket's command line: parses the words, runs the command, and returns the exit status.
 /// Errors are one line on standard error that says what was wrong and what to do.
@@ -61,7 +62,9 @@ public struct DocketCommandLine {
   }
 
   private func run(keeping keep: (CommandContext) -> Void) -> Int32 {
+    // Messages echo input and data (a title, a tag name, a path): made safe for a terminal.
     let l10n = DocketStrings.localizer(explicit: languageFlag(), environment: environment)
+      .filteringArguments { SafeText.sanitized($0) }
     do {
       let parsed: ParsedArguments
       do {
@@ -83,7 +86,8 @@ public struct DocketCommandLine {
       console.writeError("docket: " + failure.message + "\n")
       return failure.status.rawValue
     } catch {
-      console.writeError("docket: " + l10n.message(for: error) + "\n")
+      console.writeError(
+        "docket: " + SafeText.sanitized(l10n.message(for: error), keeping: .lineBreaks) + "\n")
       return CommandFailure.Status.failed.rawValue
     }
   }

@@ -21,7 +21,6 @@ public final class TerminalApp {
   private var frameScheduled = false
   private var escapeFlush: Task<Void, Never>?
   private var resizeSource: DispatchSourceSignal?
-  private var terminationSources: [DispatchSourceSignal] = []
   private var isQuitting = false
 
   public init(
@@ -101,12 +100,10 @@ public final class TerminalApp {
   /// SIGTERM and SIGHUP quit as `q` does, waiting for writes in flight; a second one ends the
   /// program at once.
   private func watchTerminationSignals() {
-    for number in [SIGTERM, SIGHUP] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler { [weak self] in
+    session.deliverTerminationSignals { [weak self] number in
+      DispatchQueue.main.async {
         MainActor.assumeIsolated {
-          guard let self else { return }
+          guard let self else { exit(128 + number) }
           if self.isQuitting {
             self.session.restore()
             exit(128 + number)
@@ -114,8 +111,6 @@ public final class TerminalApp {
           self.quit()
         }
       }
-      source.resume()
-      terminationSources.append(source)
     }
   }
 
@@ -202,10 +197,6 @@ public final class TerminalApp {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")
       process.arguments = ["-c", editor + " \"$1\"", "docket-editor", file.path]
-      // The editor gets the signals' default meaning back (the app ignores SIGTERM and SIGHUP
-      // to quit in its own time, and a child would inherit that).
-      for number in [SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
-      defer { for number in [SIGTERM, SIGHUP] { signal(number, SIG_IGN) } }
       guard (try? process.run()) != nil else { return nil }
       process.waitUntilExit()
       guard process.terminationStatus == 0 else { return nil }

@@ -189,6 +189,8 @@ public struct StringCatalog: Sendable {
 public struct Localizer: Sendable {
   private let load: @Sendable () -> StringCatalog
   public let language: String
+  /// Applied to every text argument before it is put in a string (see `filteringArguments`).
+  private var argumentFilter: (@Sendable (String) -> String)?
 
   public init(catalog: StringCatalog, language: String) {
     self.load = { catalog }
@@ -203,12 +205,25 @@ public struct Localizer: Sendable {
 
   public var catalog: StringCatalog { load() }
 
+  /// The same localizer, passing every text argument through `filter` first: a program that
+  /// shows messages on a terminal makes the data in them safe this way, in one place.
+  public func filteringArguments(_ filter: @escaping @Sendable (String) -> String) -> Localizer {
+    var copy = self
+    copy.argumentFilter = filter
+    return copy
+  }
+
   public func callAsFunction(_ key: String, _ arguments: FormatArgument...) -> String {
-    catalog.string(key, language: language, arguments)
+    string(key, arguments)
   }
 
   public func string(_ key: String, _ arguments: [FormatArgument]) -> String {
-    catalog.string(key, language: language, arguments)
+    guard let argumentFilter else { return catalog.string(key, language: language, arguments) }
+    let filtered = arguments.map { argument -> FormatArgument in
+      if case .string(let text) = argument { return .string(argumentFilter(text)) }
+      return argument
+    }
+    return catalog.string(key, language: language, filtered)
   }
 }
 

@@ -148,12 +148,11 @@ public struct Buffer: Equatable, Sendable {
   }
 
   /// Control characters never reach the screen: tabs and line breaks become spaces.
+  /// One line of `text` as it may reach the terminal: line breaks and tabs as spaces (a line
+  /// has no room for them), every other control shown as a placeholder (`SafeText`).
   private func printable(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-    return String(
-      text.map {
-        $0.isNewline || $0 == "\t"
-          ? " " : ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) ? "�" : $0
-      })
+    guard !SafeText.isSafe(text) else { return text }
+    let oneLine = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+    return SafeText.sanitized(oneLine)
   }
 }

@@ -16,6 +16,9 @@ public final class TerminalSession: @unchecked Sendable {
 
   /// The session signal handlers restore; there is one terminal per process.
   nonisolated(unsafe) static var current: TerminalSession?
+  /// The pipe that SIGTERM and SIGHUP are written to once a program asks to hear of them
+  /// (`deliverTerminationSignals`); -1 until then.
+  nonisolated(unsafe) static var terminationPipe: Int32 = -1
 
   public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
     self.input = input
@@ -51,12 +54,35 @@ public final class TerminalSession: @unchecked Sendable {
     guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw SessionError.notATerminal }
   }
 
-  /// Puts the terminal back as it was. Safe to call more than once.
+  /// From now on SIGTERM and SIGHUP do not end the program: `handler` hears of them, on a
+  /// thread of its own, and decides (the app waits for its writes, then restores and exits).
+  /// The signal handler only writes the signal's number to a pipe, which is safe in a handler.
+  public func deliverTerminationSignals(to handler: @escaping @Sendable (Int32) -> Void) {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { return }
+    Self.terminationPipe = ends[1]
+    let reading = ends[0]
+    let thread = Thread {
+      var number: Int32 = 0
+      while Foundation.read(reading, &number, MemoryLayout<Int32>.size)
+        == MemoryLayout<Int32>.size
+      {
+        handler(number)
+      }
+    }
+    thread.name = "docket-signals"
+    thread.start()
+    for signal in [SIGTERM, SIGHUP] { Foundation.signal(signal, forwardingHandler) }
+  }
+
+  /// Puts the terminal back as it was. Safe to call more than once. Never waits for the
+  /// terminal: after a hang-up nobody reads it, and waiting for output to drain would never end.
   public func restore() {
     guard isActive else { return }
     isActive = false
     write("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
-    tcsetattr(input, TCSAFLUSH, &saved)
+    tcflush(input, TCIFLUSH)
+    tcsetattr(input, TCSANOW, &saved)
   }
 
   /// Gives the terminal back and stops the process (Ctrl-Z); returns once it is continued, with
@@ -105,4 +131,9 @@ private func crashHandler(_ signal: Int32) {
   TerminalSession.current?.restore()
   Foundation.signal(signal, SIG_DFL)
   raise(signal)
+}
+
+private func forwardingHandler(_ signal: Int32) {
+  var number = signal
+  _ = write(TerminalSession.terminationPipe, &number, MemoryLayout<Int32>.size)
 }

@@ -84,7 +84,7 @@ public struct TextArea: Equatable, Hashable, Sendable {
         text = String(characters)
       case .insert(let inserted):
         var characters = Array(text)
-        let clean = Array(inserted.map { $0 == "\t" ? " " : $0 })
+        let clean = Array(SafeText.typed(inserted, keeping: .lineBreaks))
         characters.insert(contentsOf: clean, at: cursor)
         text = String(characters)
         cursor += clean.count

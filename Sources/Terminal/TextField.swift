@@ -43,8 +43,8 @@ public struct TextField: Equatable, Hashable, Sendable {
     let before = text
     switch edit {
     case .insert(let inserted):
-      // One line: line breaks in pasted text become spaces.
-      let clean = Array(inserted.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+      // One line: line breaks in pasted text become spaces, and controls are dropped.
+      let clean = Array(SafeText.typed(inserted))
       characters.insert(contentsOf: clean, at: cursor)
       cursor += clean.count
     case .backspace:

@@ -32,7 +32,7 @@ import Testing
   @Test func controlCharactersNeverReachTheScreen() {
     var buffer = Buffer(width: 10, height: 1)
     buffer.draw("a\tb\nc\u{1B}[2J", x: 0, y: 0)
-    #expect(buffer.lines == ["a b c�[2J"])
+    #expect(buffer.lines == ["a b c␛[2J"])
   }
 
   @Test func boxesWithTitles() {

@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import Foundation
+import Terminal
 
 /// `docket delete REF... [--yes]`: asks first on a terminal; refuses without `--yes` otherwise.
 struct DeleteCommand {
@@ -18,7 +19,7 @@ struct DeleteCommand {
         throw CommandFailure.usage(l10n("error.delete.needsYes"))
       }
       for issue in issues {
-        context.console.line("  \(references[issue.id] ?? "")  \(issue.title)")
+        context.console.line("  \(references[issue.id] ?? "")  \(SafeText.sanitized(issue.title))")
       }
       guard context.confirm(l10n("delete.confirm", .integer(issues.count))) else {
         context.console.line(l10n("delete.cancelled"))

@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import Foundation
+import Terminal
 
 /// `docket show REF`: one issue with all its fields and tags.
 struct ShowCommand {
@@ -21,7 +22,8 @@ struct ShowCommand {
     let colors = context.console.colors
     func styled(_ cell: Table.Cell) -> String { colors ? cell.style.apply(cell.text) : cell.text }
     var lines: [String] = []
-    let title = issue.title.isEmpty ? l10n("issue.untitled") : issue.title
+    // Text from data is shown safe (SafeText): no escape sequence in it reaches the terminal.
+    let title = issue.title.isEmpty ? l10n("issue.untitled") : SafeText.sanitized(issue.title)
     lines.append(
       (colors ? Style.header.apply(title) : title) + "  "
         + styled(Table.Cell(text: reference, style: .reference)))
@@ -31,7 +33,9 @@ struct ShowCommand {
       (l10n("show.status"), styled(output.statusCell(issue.completed))),
       (
         l10n("show.tags"),
-        issue.tags.isEmpty ? l10n("show.noTags") : issue.tags.map(\.name).joined(separator: ", ")
+        issue.tags.isEmpty
+          ? l10n("show.noTags")
+          : issue.tags.map { SafeText.sanitized($0.name) }.joined(separator: ", ")
       ),
       (
         l10n("show.created"),
@@ -54,7 +58,7 @@ struct ShowCommand {
     }
     if !issue.detail.isEmpty {
       lines.append("")
-      lines.append(issue.detail)
+      lines.append(SafeText.sanitized(issue.detail, keeping: [.lineBreaks, .tabs]))
     }
     context.console.line(lines.joined(separator: "\n"))
   }

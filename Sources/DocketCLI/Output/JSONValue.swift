@@ -42,7 +42,11 @@ indirect enum JSONValue: Equatable {
       case "\n": result += "\\n"
       case "\r": result += "\\r"
       case "\t": result += "\\t"
-      case _ where scalar.value < 0x20:
+      // Controls, C1 and the direction overrides are written as escapes: the text stays exact
+      // for a program that reads it, and nothing in it is obeyed by a terminal that shows it.
+      case _
+      where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value):
         result += String(format: "\\u%04x", scalar.value)
       default:
         result.unicodeScalars.append(scalar)

@@ -21,8 +21,9 @@ struct Table {
     /// The text's columns, when known ahead (cells repeated on every row are measured once).
     var width: Int?
 
+    /// Text from data is made safe here, once for every table (`SafeText`).
     init(text: String, style: Style = .plain, width: Int? = nil) {
-      self.text = text
+      self.text = SafeText.sanitized(text)
       self.style = style
       self.width = width
     }

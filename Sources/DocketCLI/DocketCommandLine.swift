@@ -27,6 +27,8 @@ public struct DocketCommandLine {
     public var databasePath: String
     public var language: String
     public var screenReader: Bool
+    /// How colour may be used: the theme asked for and `NO_COLOR`.
+    public var palette: Palette
   }
 
   public func appRequest() -> AppRequest? {
@@ -42,7 +44,8 @@ public struct DocketCommandLine {
     return AppRequest(
       databasePath: DatabaseLocation.path(flag: parsed.value("db"), environment: environment),
       language: language,
-      screenReader: screenReader)
+      screenReader: screenReader,
+      palette: Palette.chosen(theme: parsed.value("theme"), environment: environment))
   }
 
   /// Runs the command line and ends the process with its exit status.

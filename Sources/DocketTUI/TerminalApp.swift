@@ -14,6 +14,7 @@ public final class TerminalApp {
   private let store: Store<ScreenFeature.State, ScreenFeature.Action>
   private let l10n: Localizer
   private let environment: [String: String]
+  private let palette: Palette
   private var renderer = Renderer()
   private var decoder = KeyDecoder()
   private var observation: StoreObservation?
@@ -24,8 +25,10 @@ public final class TerminalApp {
   private var isQuitting = false
 
   public init(
-    database: DatabaseQueue, language: String, screenReader: Bool, environment: [String: String]
+    database: DatabaseQueue, language: String, screenReader: Bool, environment: [String: String],
+    palette: Palette = .full
   ) throws {
+    self.palette = palette
     let settings = try database.read { try $0.fetchSettings() }
     let size = TerminalInfo.size(of: STDOUT_FILENO) ?? (80, 24)
     l10n = DocketStrings.localizer(language: language)
@@ -76,7 +79,8 @@ public final class TerminalApp {
 
   private func draw() {
     lastFrame = ContinuousClock.now
-    let buffer = ScreenView(state: store.state, l10n: l10n, now: Date()).render()
+    let buffer = ScreenView(state: store.state, l10n: l10n, now: Date()).render().adapted(
+      to: palette)
     session.write(renderer.frame(buffer))
   }
 

@@ -60,6 +60,11 @@ public struct Buffer: Equatable, Sendable {
   /// Where the terminal cursor should stand after the frame (screen readers follow it), if shown.
   public var cursor: (x: Int, y: Int)?
 
+  /// Changes the style of every cell.
+  mutating func mapStyles(_ transform: (CellStyle) -> CellStyle) {
+    for index in cells.indices { cells[index].style = transform(cells[index].style) }
+  }
+
   public init(width: Int, height: Int) {
     self.width = max(0, width)
     self.height = max(0, height)

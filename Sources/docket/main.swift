@@ -13,7 +13,7 @@ if let request = commandLine.appRequest() {
     let database = try DocketDatabase.open(path: request.databasePath)
     let app = try TerminalApp(
       database: database, language: request.language, screenReader: request.screenReader,
-      environment: environment)
+      environment: environment, palette: request.palette)
     try app.run()
   } catch {
     let l10n = DocketStrings.localizer(language: request.language)

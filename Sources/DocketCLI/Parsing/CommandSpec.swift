@@ -56,6 +56,9 @@ struct CommandSpec: Sendable {
       name: "lang", kind: .value(name: "en|de"), help: "option.lang", choices: ["en", "de"]),
     OptionSpec(name: "help", short: "h", kind: .flag, help: "option.help"),
     OptionSpec(name: "screen-reader", kind: .flag, help: "option.screenReader"),
+    OptionSpec(
+      name: "theme", kind: .value(name: "default|high-contrast"), help: "option.theme",
+      choices: ["default", "high-contrast"]),
   ]
 
   static let json = OptionSpec(name: "json", kind: .flag, help: "option.json")

@@ -2387,6 +2387,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "option.theme": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the terminal app's look: high-contrast uses only the terminal's own colours, bold and reverse (NO_COLOR turns colour off)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Aussehen der Terminal-App: high-contrast nutzt nur die Farben des Terminals, Fett und Invertiert (NO_COLOR schaltet Farbe ab)"
+            }
+          }
+        }
+      },
       "option.title": {
         "extractionState": "manual",
         "localizations": {

@@ -5,20 +5,14 @@ struct HelpCommand {
   func general() {
     let l10n = context.l10n
     var lines = [l10n("help.intro"), "", l10n("help.usage"), "", l10n("help.commands")]
-    let width = CommandSpec.all.map(\.name.count).max() ?? 0
-    for spec in CommandSpec.all {
-      lines.append(
-        "  " + spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
-          + l10n(spec.summary))
-    }
+    let nameWidth = CommandSpec.all.map(\.name.count).max() ?? 0
+    lines += HelpLayout.rows(
+      CommandSpec.all.map { ($0.name, l10n($0.summary)) }, column: nameWidth + 4, width: width)
     lines += ["", l10n("help.globalOptions")]
-    for option in CommandSpec.globalOptions + [
-      OptionSpec(name: "version", kind: .flag, help: "option.version")
-    ] {
-      lines.append(
-        "  " + optionLabel(option).padding(toLength: 18, withPad: " ", startingAt: 0)
-          + l10n(option.help))
-    }
+    let options =
+      CommandSpec.globalOptions + [OptionSpec(name: "version", kind: .flag, help: "option.version")]
+    lines += HelpLayout.rows(
+      options.map { (optionLabel($0), l10n($0.help)) }, column: 20, width: width)
     lines += ["", l10n("help.more", .string(context.databasePath))]
     context.console.line(lines.joined(separator: "\n"))
   }
@@ -39,24 +33,22 @@ struct HelpCommand {
     var lines = [l10n(spec.summary), "", l10n("help.usageLabel") + " " + spec.usage]
     if !spec.subcommands.isEmpty {
       lines += ["", l10n("help.subcommands")]
-      for sub in spec.subcommands {
-        lines.append(
-          "  " + sub.usage.padding(toLength: 36, withPad: " ", startingAt: 0) + l10n(sub.summary))
-      }
+      lines += HelpLayout.rows(
+        spec.subcommands.map { ($0.usage, l10n($0.summary)) }, column: 28, width: width)
     }
     let options = spec.options + CommandSpec.globalOptions
     lines += ["", l10n("help.options")]
-    for option in options {
-      lines.append(
-        "  " + optionLabel(option).padding(toLength: 26, withPad: " ", startingAt: 0)
-          + l10n(option.help))
-    }
+    lines += HelpLayout.rows(
+      options.map { (optionLabel($0), l10n($0.help)) }, column: 28, width: width)
     if let examples = spec.examples {
       lines +=
         ["", l10n("help.examples")] + l10n(examples).split(separator: "\n").map { "  " + $0 }
     }
     context.console.line(lines.joined(separator: "\n"))
   }
+
+  /// The terminal's width, or 80 columns when the help is not shown on a terminal.
+  private var width: Int { context.console.width ?? 80 }
 
   private func optionLabel(_ option: OptionSpec) -> String {
     var label = option.short.map { "-\($0), " } ?? ""

@@ -18,6 +18,19 @@ import Testing
           statuses: [.open]))
   }
 
+  @Test func aLeadingDashExcludesTextAndPhrases() throws {
+    #expect(
+      try SearchParser.parse("fix -crash") == SearchQuery(text: ["fix"], excludedText: ["crash"]))
+    #expect(try SearchParser.parse(#"-"two words""#) == SearchQuery(excludedText: ["two words"]))
+    #expect(try SearchParser.parse("-foo:bar") == SearchQuery(excludedText: ["foo:bar"]))
+    // A lone dash is nothing; a dash inside a word is part of it.
+    #expect(try SearchParser.parse("- login-layout") == SearchQuery(text: ["login-layout"]))
+    // A quoted dash is text, not an exclusion.
+    #expect(try SearchParser.parse(#""-5 degrees""#) == SearchQuery(text: ["-5 degrees"]))
+    let query = try SearchParser.parse(#"fix -"two words" -tag:Bug"#)
+    #expect(try SearchParser.parse(query.description) == query)
+  }
+
   @Test func quotedTagNamesAndPhrases() throws {
     #expect(try SearchParser.parse(#"tag:"UI Design""#).tags == ["UI Design"])
     #expect(try SearchParser.parse(#"-tag:"UI  Design""#).excludedTags == ["UI Design"])
@@ -47,7 +60,8 @@ import Testing
   @Test func unknownKeysAreText() throws {
     #expect(try SearchParser.parse("foo:bar").text == ["foo:bar"])
     #expect(try SearchParser.parse("http://example.com").text == ["http://example.com"])
-    #expect(try SearchParser.parse("-x").text == ["-x"])
+    // A dash before plain text excludes it (SPEC §3).
+    #expect(try SearchParser.parse("-x") == SearchQuery(excludedText: ["x"]))
   }
 
   @Test func knownKeysWithBadValuesAreErrors() {

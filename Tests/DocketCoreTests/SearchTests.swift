@@ -31,6 +31,23 @@ import Testing
     #expect(try db.titles(search: "fix nothing") == [])
   }
 
+  @Test func exclusionsTakeAwayWhatMatches() throws {
+    // Alone: the filter, less what matches.
+    #expect(try db.titles(search: "-fix") == ["Übersetzung prüfen"])
+    #expect(try db.titles(search: "-narrow") == ["Fix build on Linux", "Übersetzung prüfen"])
+    // With text: "fix -login" is the fix that is not about login (a prefix, as text is).
+    #expect(try db.titles(search: "fix -log") == ["Fix build on Linux"])
+    // With tokens.
+    #expect(try db.titles(search: "tag:Bug -linux") == ["Fix login layout"])
+    #expect(try db.titles(search: "-build is:completed") == [])
+    // Quoted: the words next to each other; "login layout" excluded, "layout" alone kept.
+    #expect(try db.titles(search: #"fix -"login layout""#) == ["Fix build on Linux"])
+    #expect(
+      try db.titles(search: #"fix -"layout login""#) == ["Fix build on Linux", "Fix login layout"])
+    // Nothing to search for in it: it takes nothing away.
+    #expect(try db.titles(search: "fix -***") == ["Fix build on Linux", "Fix login layout"])
+  }
+
   @Test func tagTokensCombineWithAndAndCanExclude() throws {
     #expect(try db.titles(search: "tag:bug") == ["Fix build on Linux", "Fix login layout"])
     #expect(try db.titles(search: #"tag:Bug tag:"ui design""#) == ["Fix login layout"])

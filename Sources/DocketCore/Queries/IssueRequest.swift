@@ -114,6 +114,13 @@ struct IssueRequestSQL {
       conditions.append("i.seq IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?)")
       arguments.append(expression)
     }
+    // Each excluded word or phrase takes away the issues that match it (prefix rules as for
+    // text); one with no letters or digits takes away nothing.
+    for excluded in request.search.excludedText {
+      guard let expression = FullTextExpression.expression(for: [excluded]) else { continue }
+      conditions.append("i.seq NOT IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?)")
+      arguments.append(expression)
+    }
     for name in request.search.tags {
       try include(try db.resolveTags(named: name))
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Terms are separated by white space; double quotes group a term with spaces (`tag:"UI Design"`,
 /// `"exact words"`), an unclosed quote running to the end. A term `key:value` with a known key is
 /// a token (`tag`, `priority`/`p`, `is`), and a leading `-` negates it; an unknown key is plain
-/// text. Nothing a person types makes the parser fail except a known key with a bad value.
+/// text. A leading `-` on text (`-crash`, `-"two words"`) excludes what matches it. Nothing a person types makes the parser fail except a known key with a bad value.
 public enum SearchParser {
   public static func parse(_ input: String) throws(SearchSyntaxError) -> SearchQuery {
     var query = SearchQuery()
@@ -66,7 +66,7 @@ public enum SearchParser {
     guard let colon = body.firstIndex(of: ":"),
       body.distance(from: body.startIndex, to: colon) <= keyLimit
     else {
-      addText(term, to: &query)
+      addText(String(body), negated: negated, to: &query)
       return
     }
     let key = body[..<colon].lowercased()
@@ -107,7 +107,7 @@ public enum SearchParser {
       if negated { status = status == .open ? .completed : .open }
       if !query.statuses.contains(status) { query.statuses.append(status) }
     default:
-      addText(term, to: &query)
+      addText(String(body), negated: negated, to: &query)
     }
   }
 
@@ -119,8 +119,14 @@ public enum SearchParser {
     }
   }
 
-  private static func addText(_ term: Term, to query: inout SearchQuery) {
-    let text = term.unquoted.trimmingCharacters(in: .whitespaces)
-    if !text.isEmpty { query.text.append(text) }
+  /// Free text, or with a leading `-` text the issue must not match (a lone `-` is nothing).
+  private static func addText(_ body: String, negated: Bool, to query: inout SearchQuery) {
+    let text = body.trimmingCharacters(in: .whitespaces)
+    guard !text.isEmpty else { return }
+    if negated {
+      query.excludedText.append(text)
+    } else {
+      query.text.append(text)
+    }
   }
 }

@@ -10,6 +10,8 @@ public struct SearchQuery: Equatable, Hashable, Sendable {
 
   /// Words and quoted phrases, in the order typed.
   public var text: [String]
+  /// Words and phrases the issue must not match (`-word`, `-"two words"`).
+  public var excludedText: [String]
   /// Tag names the issue must all carry.
   public var tags: [String]
   /// Tag names the issue must not carry.
@@ -21,11 +23,12 @@ public struct SearchQuery: Equatable, Hashable, Sendable {
   public var statuses: [Status]
 
   public init(
-    text: [String] = [], tags: [String] = [], excludedTags: [String] = [],
-    priorities: [Priority] = [],
+    text: [String] = [], excludedText: [String] = [], tags: [String] = [],
+    excludedTags: [String] = [], priorities: [Priority] = [],
     excludedPriorities: [Priority] = [], statuses: [Status] = []
   ) {
     self.text = text
+    self.excludedText = excludedText
     self.tags = tags
     self.excludedTags = excludedTags
     self.priorities = priorities
@@ -51,7 +54,8 @@ public struct SearchQuery: Equatable, Hashable, Sendable {
 
   /// The query written back as text that parses to the same query.
   public var description: String {
-    (text.map(Self.quotedIfNeeded) + tokens).joined(separator: " ")
+    (text.map(Self.quotedIfNeeded) + excludedText.map { "-" + Self.quotedIfNeeded($0) } + tokens)
+      .joined(separator: " ")
   }
 
   static func quotedIfNeeded(_ value: String) -> String {

@@ -233,7 +233,16 @@ public struct ScreenView {
     let selectedIndex = list.issues.firstIndex { $0.id == list.selection } ?? 0
     let first = selectedIndex >= area.height ? selectedIndex - area.height + 1 : 0
     let timeWidth = 12
-    for (offset, issue) in list.issues.enumerated().dropFirst(first).prefix(area.height) {
+    let visible = list.issues.enumerated().dropFirst(first).prefix(area.height)
+    let showExtras = area.width >= 50
+    // One tag column for every row shown, as wide as the widest tags need (a quarter of the pane
+    // at most), so that titles, tags and dates line up whatever each row holds.
+    let tagColumn =
+      showExtras
+      ? min(
+        visible.map { DisplayWidth.of($0.element.tags.map(\.name).joined(separator: ", ")) }
+          .max().map { $0 == 0 ? 0 : $0 + 1 } ?? 0, area.width / 4) : 0
+    for (offset, issue) in visible {
       let y = area.y + offset - first
       let selected = issue.id == list.selection
       let style =
@@ -245,15 +254,13 @@ public struct ScreenView {
         symbol + " ", x: x, y: y, style: selected ? style : Theme.priority(issue.priority))
       let tags = issue.tags.map(\.name).joined(separator: ", ")
       let time = l10n.relativeTime(issue.lastActivity, now: now)
-      let showExtras = area.width >= 50
       let right = showExtras ? timeWidth : 0
-      let tagWidth =
-        showExtras && !tags.isEmpty ? min(DisplayWidth.of(tags) + 1, area.width / 4) : 0
+      let tagWidth = tagColumn
       let title = issue.title.isEmpty ? l10n("issue.untitled") : issue.title
       buffer.draw(
         title, x: x, y: y, style: issue.completed && !selected ? Theme.dim : style,
         maxWidth: area.maxX - x - right - tagWidth - 1)
-      if tagWidth > 0 {
+      if tagWidth > 0, !tags.isEmpty {
         buffer.draw(
           tags, x: area.maxX - right - tagWidth, y: y, style: selected ? style : Theme.dim,
           maxWidth: tagWidth - 1)

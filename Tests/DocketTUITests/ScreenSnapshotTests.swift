@@ -21,6 +21,14 @@ import Testing
     Snapshot.check(state, named: "sample")
   }
 
+  /// `--theme high-contrast`: the terminal's own colours, bold and reverse only.
+  @Test(arguments: Snapshot.sizes)
+  func highContrast(columns: Int, rows: Int) throws {
+    let state = try ScreenFixture().state(
+      columns: columns, rows: rows, select: "Fix login layout on narrow screens")
+    Snapshot.check(state, named: "high-contrast", palette: .highContrast)
+  }
+
   @Test(arguments: Snapshot.sizes)
   func theDetailFocused(columns: Int, rows: Int) throws {
     let state = try ScreenFixture().state(

@@ -79,19 +79,24 @@ enum Snapshot {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Snapshots")
 
-  /// Compares the screen with the recorded text; `DOCKET_RECORD_SNAPSHOTS=1` records it instead.
+  /// Compares the screen (its text, its styles and its cursor) with the recorded one.
+  /// `DOCKET_RECORD_SNAPSHOTS=1` records it and fails the test ("recorded, run again"), so that a
+  /// test can never pass by recording.
   static func check(
     _ state: ScreenFeature.State, named name: String, language: String = "en",
-    sourceLocation: SourceLocation = #_sourceLocation
+    palette: Palette = .full, sourceLocation: SourceLocation = #_sourceLocation
   ) {
     let buffer = ScreenView(
       state: state, l10n: DocketStrings.localizer(language: language), now: snapshotNow
-    ).render()
-    let text = buffer.lines.joined(separator: "\n") + "\n"
+    ).render().adapted(to: palette)
+    let text = buffer.snapshot
     let file = folder.appendingPathComponent("\(name).\(state.columns)x\(state.rows).txt")
     if ProcessInfo.processInfo.environment["DOCKET_RECORD_SNAPSHOTS"] == "1" {
       try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       try? Data(text.utf8).write(to: file)
+      Testing.Issue.record(
+        Comment(rawValue: "Recorded \(file.lastPathComponent); run again without recording"),
+        sourceLocation: sourceLocation)
       return
     }
     guard let recorded = try? String(contentsOf: file, encoding: .utf8) else {

@@ -184,11 +184,16 @@ public final class DatabaseQueue: Sendable {
   /// at once for changes through this queue, within `pollInterval` for changes by other
   /// connections or processes. A result equal to the previous one is not delivered again. The
   /// stream ends with the error if `fetch` throws; cancelling the consumer ends the observation.
+  ///
+  /// A slow consumer gets only the newest result (`buffering`); tests ask for every delivery
+  /// (`.unbounded`), so that one too many fails them.
   public func observe<Value: Sendable & Equatable>(
-    _ fetch: @escaping @Sendable (Connection) throws -> Value
+    _ fetch: @escaping @Sendable (Connection) throws -> Value,
+    buffering: AsyncThrowingStream<Value, any Error>.Continuation.BufferingPolicy =
+      .bufferingNewest(1)
   ) -> AsyncThrowingStream<Value, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(
-      of: Value.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
+      of: Value.self, throwing: (any Error).self, bufferingPolicy: buffering)
     let id = state.withLock { state in
       defer { state.nextObserverID += 1 }
       return state.nextObserverID

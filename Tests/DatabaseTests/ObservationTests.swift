@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func deliversTheCurrentResultThenOneResultPerCommittedChange() async throws {
-    var results = queue.observe(Self.bodies).makeAsyncIterator()
+    var results = queue.observe(Self.bodies, buffering: .unbounded).makeAsyncIterator()
     #expect(try await results.next() == [])
 
     try queue.write { try $0.execute("INSERT INTO notes (body) VALUES ('a')") }
@@ -39,7 +39,7 @@ import Testing
   }
 
   @Test func unrelatedTablesAndUnchangedResultsDeliverNothing() async throws {
-    var results = queue.observe(Self.bodies).makeAsyncIterator()
+    var results = queue.observe(Self.bodies, buffering: .unbounded).makeAsyncIterator()
     #expect(try await results.next() == [])
     try queue.write { try $0.execute("INSERT INTO other (id) VALUES (1)") }
     // Touches notes but leaves the result as it was.
@@ -50,7 +50,7 @@ import Testing
   }
 
   @Test func aRolledBackWriteDeliversNothing() async throws {
-    var results = queue.observe(Self.bodies).makeAsyncIterator()
+    var results = queue.observe(Self.bodies, buffering: .unbounded).makeAsyncIterator()
     #expect(try await results.next() == [])
     try? queue.write { db in
       try db.execute("INSERT INTO notes (body) VALUES ('gone')")
@@ -61,7 +61,7 @@ import Testing
   }
 
   @Test func seesChangesFromAnotherConnection() async throws {
-    var results = queue.observe(Self.bodies).makeAsyncIterator()
+    var results = queue.observe(Self.bodies, buffering: .unbounded).makeAsyncIterator()
     #expect(try await results.next() == [])
     let other = try Connection(path: directory.path("live.sqlite"))
     try other.execute("INSERT INTO notes (body) VALUES ('from elsewhere')")
@@ -79,7 +79,7 @@ import Testing
   /// bounded only so that a broken poller fails the test instead of hanging it.
   @Test func pollingNoticesAnotherProcessByItself() async throws {
     #expect(queue.pollInterval < .seconds(1))
-    let stream = queue.observe(Self.bodies)
+    let stream = queue.observe(Self.bodies, buffering: .unbounded)
     let other = try Connection(path: directory.path("live.sqlite"))
     try other.execute("INSERT INTO notes (body) VALUES ('polled')")
     let seen = try await withThrowingTaskGroup(of: [String]?.self) { group in
@@ -98,10 +98,29 @@ import Testing
     #expect(seen == ["polled"])
   }
 
+  /// Every delivery counted: a write through this queue delivers once, and the poller, which then
+  /// sees the file changed, delivers nothing more for it.
+  @Test func eachChangeIsDeliveredExactlyOnce() async throws {
+    let stream = queue.observe(Self.bodies, buffering: .unbounded)
+    var results = stream.makeAsyncIterator()
+    #expect(try await results.next() == [])
+    try await queue.asyncWrite { try $0.execute("INSERT INTO notes (body) VALUES ('one')") }
+    try queue.write { try $0.execute("INSERT INTO other (id) VALUES (1)") }
+    // Long enough for the poller to look twice.
+    try await Task.sleep(for: queue.pollInterval * 3)
+    try queue.write { try $0.execute("INSERT INTO notes (body) VALUES ('sentinel')") }
+    var delivered: [[String]] = []
+    while let next = try await results.next() {
+      delivered.append(next)
+      if next.last == "sentinel" { break }
+    }
+    #expect(delivered == [["one"], ["one", "sentinel"]])
+  }
+
   @Test func cancellingTheConsumerStopsTheObservation() async throws {
     let task = Task { [queue] in
       var count = 0
-      for try await _ in queue.observe(Self.bodies) { count += 1 }
+      for try await _ in queue.observe(Self.bodies, buffering: .unbounded) { count += 1 }
       return count
     }
     // Bounded wait for the observation to register.

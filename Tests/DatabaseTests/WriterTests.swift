@@ -48,7 +48,7 @@ import Testing
   @Test func aWriteWaitingForTheLockHoldsUpNoReader() async throws {
     let other = try Connection(path: path)
     try other.execute("BEGIN IMMEDIATE")
-    var results = queue.observe(Self.bodies).makeAsyncIterator()
+    var results = queue.observe(Self.bodies, buffering: .unbounded).makeAsyncIterator()
     #expect(try await results.next() == ["first"])
     let queue = self.queue
     let write = Task {

@@ -11,6 +11,20 @@ import Testing
     #expect(Award.all.last?.id == "tags-50")
   }
 
+  /// The thresholds of SPEC §6, written out: a changed or missing threshold fails here, not only
+  /// a wrong comparison.
+  @Test func everyThresholdIsTheSpecs() {
+    #expect(Award.Criterion.issues.thresholds == [1, 10, 20, 50, 100, 250, 500, 1000])
+    #expect(Award.Criterion.closed.thresholds == [1, 10, 20, 50, 100, 250, 500, 1000])
+    #expect(Award.Criterion.tags.thresholds == [1, 10, 50])
+    #expect(
+      Award.all.map(\.id) == [
+        "issues-1", "issues-10", "issues-20", "issues-50", "issues-100", "issues-250",
+        "issues-500", "issues-1000", "closed-1", "closed-10", "closed-20", "closed-50",
+        "closed-100", "closed-250", "closed-500", "closed-1000", "tags-1", "tags-10", "tags-50",
+      ])
+  }
+
   @Test(arguments: Award.Criterion.allCases)
   func eachThresholdUnlocksExactlyAtItsValue(criterion: Award.Criterion) {
     for threshold in criterion.thresholds {

@@ -58,14 +58,16 @@ import Testing
     let store = makeStore(loaded(issues: [crash, typo]))
     await select(crash, in: store)
     await store.send(.list(.issueTapped(crash.id)))
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func choosingAnotherIssueReplacesTheDetail() async {
     let store = makeStore(loaded(issues: [crash, typo]))
     await select(crash, in: store)
     await select(typo, in: store)
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func changingTheFilterReplacesTheListAndClearsTheDetail() async {
@@ -85,7 +87,8 @@ import Testing
       $0.list.total = 1
       $0.list.hasLoaded = true
     }
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func aNewIssueStartsInEditModeWithTheCurrentTag() async throws {
@@ -100,7 +103,8 @@ import Testing
     await store.receive(.detail(.task))
     await store.receive(.detail(.loaded(fresh, [bug, ui])))
     #expect(try fx.stored(fresh.id) == fresh)
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func aNewIssueUnderCompletedGoesToOpen() async throws {
@@ -133,7 +137,8 @@ import Testing
     await store.receive(.detail(.task))
     await store.receive(.detail(.loaded(fresh, [bug, ui])))
     #expect(try fx.settings().lastFilter == .open)
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func deletingFromTheDetailLetsGoOfTheIssue() async throws {
@@ -162,7 +167,8 @@ import Testing
       $0.detail?.confirmingDelete = true
     }
     await store.send(.detail(.deleteCancelled)) { $0.detail?.confirmingDelete = false }
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
     #expect(try fx.stored(typo.id) != nil)
   }
 
@@ -203,7 +209,8 @@ import Testing
       $0.list.issues = []
       $0.list.total = 0
     }
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func completingUnderATagWithCompletedHiddenLetsGo() async {
@@ -270,7 +277,8 @@ import Testing
       $0.list.total = 2
       $0.list.hasLoaded = true
     }
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
     #expect(try fx.settings().lastFilter == .open)
     #expect(try fx.queue.read { try $0.fetchTags() } == [bug])
   }
@@ -352,6 +360,7 @@ import Testing
       $0.list.total = 1
     }
     await store.receive(.detail(.loaded(renamed, [bug, ui]))) { $0.detail?.issue = renamed }
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 }

@@ -79,7 +79,8 @@ import Testing
       $0.total = 1
     }
     // The observation was replaced by a newer one, which runs on.
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func everyTokenKindNarrowsTheList() async {
@@ -104,7 +105,8 @@ import Testing
       }
     }
     // The observation was replaced by a newer one, which runs on.
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func aBadTokenShowsAnInlineMessageAndKeepsTheList() async {
@@ -126,7 +128,8 @@ import Testing
       $0.total = 1
     }
     // The observation was replaced by a newer one, which runs on.
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func suggestionsAppearOnHashNarrowAndLeaveOutChosenTokens() async {
@@ -191,7 +194,8 @@ import Testing
       $0.total = 3
     }
     // The observation was replaced by a newer one, which runs on.
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func sortingFlipsReRunsAtOnceAndIsRemembered() async throws {
@@ -211,7 +215,8 @@ import Testing
     await store.receive(.loaded(IssuePage(issues: [build, login, translate], total: 3))) {
       $0.issues = [self.build, self.login, self.translate]
     }
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
     #expect(try fx.settings().issueSort == IssueSort(field: .date, ascending: false))
   }
 
@@ -250,7 +255,8 @@ import Testing
       $0.total = 2
     }
     // The observation was replaced by a newer one, which runs on.
-    await store.skipInFlightEffects()
+    await store.send(.stop)
+    await store.finish()
   }
 
   @Test func choosingTheSelectedIssueAgainChangesNothing() async {

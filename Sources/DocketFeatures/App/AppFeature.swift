@@ -26,6 +26,8 @@ public struct AppFeature: Reducer {
   public enum Action: Equatable, Sendable {
     /// Starts the panes' observations.
     case task
+    /// Stops every pane's observations (the program is closing).
+    case stop
     case sidebar(SidebarFeature.Action)
     case list(IssueListFeature.Action)
     case detail(DetailFeature.Action)
@@ -65,6 +67,16 @@ public struct AppFeature: Reducer {
     switch action {
     case .task:
       return .merge(.send(.sidebar(.task)), .send(.list(.task)))
+
+    case .stop:
+      return .merge(
+        .cancel(id: SidebarFeature.CancelID.observation),
+        .cancel(id: IssueListFeature.CancelID.observation),
+        .cancel(id: IssueListFeature.CancelID.count),
+        .cancel(id: IssueListFeature.CancelID.tags),
+        .cancel(id: IssueListFeature.CancelID.debounce),
+        .cancel(id: DetailFeature.CancelID.observation),
+        .cancel(id: AwardsFeature.CancelID.observation))
 
     case .sidebar(.delegate(let delegate)):
       return handle(delegate, &state)

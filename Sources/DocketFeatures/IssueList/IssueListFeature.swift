@@ -48,6 +48,8 @@ public struct IssueListFeature: Reducer {
   public enum Action: Equatable, Sendable {
     /// Starts observing the list and the tags (the pane appeared).
     case task
+    /// Stops every observation and the pending search (the pane went away).
+    case stop
     case loaded(IssuePage)
     /// How many issues a full page's list holds (counted after the page arrived).
     case counted(Int)
@@ -102,6 +104,11 @@ public struct IssueListFeature: Reducer {
         } send: {
           .tagsLoaded($0)
         })
+
+    case .stop:
+      return .merge(
+        .cancel(id: CancelID.observation), .cancel(id: CancelID.count),
+        .cancel(id: CancelID.tags), .cancel(id: CancelID.debounce))
 
     case .loaded(let page):
       state.issues = page.issues

@@ -1,0 +1,170 @@
+import Composable
+import ComposableTesting
+import DocketCore
+import DocketFeatures
+import Foundation
+import Terminal
+import Testing
+
+@testable import DocketTUI
+
+/// The screen feature's keys, exhaustively: every change of state and every action a key causes
+/// is asserted, and each test ends with no effect left running.
+@MainActor
+@Suite struct ScreenKeyTests {
+  let fixture: ScreenFixture
+  let clock = TestClock()
+
+  init() throws { fixture = try ScreenFixture() }
+
+  func makeStore(_ state: ScreenFeature.State) -> TestStore<
+    ScreenFeature.State, ScreenFeature.Action
+  > {
+    TestStore(
+      initialState: state, reducer: { ScreenFeature() },
+      withDependencies: {
+        $0.database = fixture.queue
+        $0.date = .constant(snapshotNow)
+        $0.uuid = .incrementing
+        $0.clock = clock
+        $0.locale = "en"
+      })
+  }
+
+  @Test func helpQuitSyncAndFocus() async throws {
+    let store = makeStore(try fixture.state(columns: 120, rows: 30))
+    await store.send(.key(.character("?"))) { $0.helpShown = true }
+    // Any key closes the help, and does nothing else.
+    await store.send(.key(.character("q"))) { $0.helpShown = false }
+    await store.send(.key(.tab)) { $0.focus = .filters }
+    // Without a detail, Tab goes between the filters and the list.
+    await store.send(.key(.tab)) { $0.focus = .list }
+    await store.send(.key(.backTab)) { $0.focus = .filters }
+    await store.send(.key(.escape)) { $0.focus = .list }
+    await store.send(.key(.character("S"))) {
+      $0.announcement = "Sync is not part of this version yet."
+    }
+    await store.send(.key(.character("q"))) { $0.wantsQuit = true }
+    await store.finish()
+  }
+
+  @Test func theFilterPaneMovesWithinItsRowsAndChoosesAFilter() async throws {
+    let store = makeStore(try fixture.state(columns: 100, rows: 30))
+    // Two panes: `f` brings the filter pane.
+    await store.send(.key(.character("f"))) { $0.focus = .filters }
+    await store.send(.key(.character("k")))
+    await store.send(.key(.character("j"))) { $0.sidebarRow = 1 }
+    await store.send(.key(.down)) { $0.sidebarRow = 2 }
+    let last = store.state.sidebarFilters.count - 1
+    for row in 3...last {
+      await store.send(.key(.character("j"))) { $0.sidebarRow = row }
+    }
+    await store.send(.key(.character("j")))
+    await store.send(.key(.up)) { $0.sidebarRow = last - 1 }
+    for row in stride(from: last - 2, through: 1, by: -1) {
+      await store.send(.key(.character("k"))) { $0.sidebarRow = row }
+    }
+    // Enter chooses Completed; with two panes the list takes the keyboard.
+    await store.send(.key(.enter)) { $0.focus = .list }
+    await store.receive(.app(.sidebar(.filterTapped(.completed)))) {
+      $0.app.sidebar.selection = .completed
+    }
+    await store.receive(.app(.sidebar(.delegate(.filterChanged(.completed)))))
+    await store.receive(.app(.list(.setFilter(.completed, showCompleted: true)))) {
+      $0.app.list.filter = .completed
+      $0.app.list.issues = []
+      $0.app.list.total = 0
+      $0.app.list.hasLoaded = false
+    }
+    let completed = try fixture.queue.read {
+      try $0.fetchIssues(IssueRequest(filter: .completed, now: snapshotNow), limit: 100)
+    }
+    await store.receive(
+      .app(.list(.loaded(IssuePage(issues: completed, total: completed.count))))
+    ) {
+      $0.app.list.issues = completed
+      $0.app.list.total = completed.count
+      $0.app.list.hasLoaded = true
+    }
+    await store.send(.app(.stop))
+    await store.finish()
+  }
+
+  @Test func theSortMenuChoosesAndClosesOnAnyOtherKey() async throws {
+    let store = makeStore(try fixture.state(columns: 120, rows: 30))
+    await store.send(.key(.character("s"))) { $0.isSortMenuShown = true }
+    await store.send(.key(.character("z"))) { $0.isSortMenuShown = false }
+    await store.send(.key(.character("s"))) { $0.isSortMenuShown = true }
+    await store.send(.key(.character("t"))) { $0.isSortMenuShown = false }
+    await store.receive(.app(.list(.sortChosen(.title)))) {
+      $0.app.list.sort = IssueSort(field: .title)
+    }
+    let byTitle = try fixture.queue.read {
+      try $0.fetchIssues(
+        IssueRequest(filter: .open, sort: IssueSort(field: .title), now: snapshotNow), limit: 100)
+    }
+    await store.receive(.app(.list(.loaded(IssuePage(issues: byTitle, total: byTitle.count))))) {
+      $0.app.list.issues = byTitle
+    }
+    await store.send(.app(.stop))
+    await store.finish()
+    #expect(try fixture.queue.read { try $0.fetchSettings() }.issueSort == IssueSort(field: .title))
+  }
+
+  @Test func theSearchFieldTypesDebouncesAndLeaves() async throws {
+    let store = makeStore(try fixture.state(columns: 120, rows: 30))
+    await store.send(.key(.character("/"))) { $0.input = .search }
+    await store.send(.key(.character("x"))) { $0.field = TextField("x") }
+    await store.receive(.app(.list(.searchTextChanged("x")))) { $0.app.list.search.text = "x" }
+    await store.send(.key(.character("y"))) { $0.field = TextField("xy") }
+    await store.receive(.app(.list(.searchTextChanged("xy")))) { $0.app.list.search.text = "xy" }
+    // Only the last keystroke's debounce fires.
+    await clock.advance(by: IssueListFeature.debounce)
+    await store.receive(.app(.list(.searchDebounced))) {
+      $0.app.list.query = SearchQuery(text: ["xy"])
+    }
+    await store.receive(.app(.list(.loaded(IssuePage(issues: [], total: 0))))) {
+      $0.app.list.issues = []
+      $0.app.list.total = 0
+    }
+    // Esc leaves the field and clears the search; the whole list comes back.
+    await store.send(.key(.escape)) { $0.input = nil }
+    await store.receive(.app(.list(.searchCleared))) {
+      $0.app.list.search = SearchField()
+      $0.app.list.query = .empty
+    }
+    let open = try fixture.queue.read {
+      try $0.fetchIssues(IssueRequest(filter: .open, now: snapshotNow), limit: 100)
+    }
+    await store.receive(.app(.list(.loaded(IssuePage(issues: open, total: open.count))))) {
+      $0.app.list.issues = open
+      $0.app.list.total = open.count
+    }
+    await store.send(.app(.stop))
+    await store.finish()
+  }
+
+  @Test func listKeysSelectOpenAndFocusTheDetail() async throws {
+    let store = makeStore(try fixture.state(columns: 120, rows: 30))
+    let issues = store.state.app.list.issues
+    // Enter without a detail does nothing.
+    await store.send(.key(.enter))
+    await store.send(.key(.character("j")))
+    await store.receive(.app(.list(.issueTapped(issues[0].id)))) {
+      $0.app.list.selection = issues[0].id
+    }
+    await store.receive(.app(.list(.delegate(.selectionChanged(issues[0].id))))) {
+      $0.app.detail = DetailFeature.State(issue: issues[0], allTags: $0.app.list.tags)
+    }
+    await store.receive(.app(.detail(.task)))
+    await store.receive(.app(.detail(.loaded(issues[0], store.state.app.list.tags)))) {
+      $0.app.detail?.allTags = $0.app.list.tags
+    }
+    await store.send(.key(.enter)) { $0.focus = .detail }
+    // In the detail, `k` goes back to the list and moves there.
+    await store.send(.key(.character("k"))) { $0.focus = .list }
+    await store.receive(.app(.list(.issueTapped(issues[0].id))))
+    await store.send(.app(.stop))
+    await store.finish()
+  }
+}

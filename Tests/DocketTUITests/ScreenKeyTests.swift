@@ -41,6 +41,20 @@ import Testing
     await store.send(.key(.tab)) { $0.focus = .list }
     await store.send(.key(.backTab)) { $0.focus = .filters }
     await store.send(.key(.escape)) { $0.focus = .list }
+    await store.send(.key(.character("q"))) { $0.wantsQuit = true }
+    await store.finish()
+  }
+
+  @Test func tabGoesFiltersListDetailAndShiftTabBack() async throws {
+    let store = makeStore(
+      try fixture.state(columns: 120, rows: 30, select: "Fix login layout on narrow screens"))
+    await store.send(.key(.tab)) { $0.focus = .detail }
+    await store.send(.key(.tab)) { $0.focus = .filters }
+    await store.send(.key(.tab)) { $0.focus = .list }
+    await store.send(.key(.backTab)) { $0.focus = .filters }
+    await store.send(.key(.backTab)) { $0.focus = .detail }
+    // Esc goes back to the list, as on a phone.
+    await store.send(.key(.escape)) { $0.focus = .list }
     await store.send(.key(.character("S"))) {
       $0.announcement = "Sync is not part of this version yet."
     }

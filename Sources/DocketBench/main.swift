@@ -14,6 +14,17 @@ while let argument = arguments.next() {
   switch argument {
   case "--cli-timings":
     cliDatabase = arguments.next()
+  case "--keystrokes":
+    // Only the app's keystroke timings, on an existing database (for profiling).
+    let database = try DocketDatabase.open(path: arguments.next() ?? "")
+    let samples = try await searchKeystrokeTimings(database: database)
+    let sorted = samples.sorted()
+    print(
+      String(
+        format: "keystroke → frame: median %.2f ms, worst %.2f ms", sorted[sorted.count / 2],
+        sorted.last ?? 0))
+    print(samples.map { String(format: "%.1f", $0) }.joined(separator: " "))
+    exit(0)
   case "--sizes":
     sizes = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
   case "--runs":

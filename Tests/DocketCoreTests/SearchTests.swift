@@ -133,3 +133,39 @@ import Testing
     #expect(FullTextExpression.words(of: "\u{301}x") == ["x"])
   }
 }
+
+/// A page of a search is the start of the whole list, whichever way it is read: from the sort
+/// index (text many issues match) or from the matches, then sorted (text few match).
+@Suite struct SearchPagePlanTests {
+  @Test func pagesAgreeWithTheWholeListForRareAndCommonText() throws {
+    let db = try TestDatabase()
+    let tag = try db.tag("Bug")
+    for index in 0..<400 {
+      let rare = index % 97 == 0 ? " rareword" : ""
+      try db.issue(
+        "common item \(index)\(rare)", detail: index % 3 == 0 ? "shared detail" : "",
+        priority: Priority(rawValue: index % 3)!, completed: index % 5 == 0,
+        daysAgo: Double(index % 17), tags: index % 2 == 0 ? [tag] : [])
+    }
+    for search in ["rareword", "common", "shared", "nomatch", "rareword tag:Bug", "item -shared"] {
+      for sort in [
+        IssueSort(field: .priority), IssueSort(field: .date, ascending: true),
+        IssueSort(field: .title),
+      ] {
+        for filter in [IssueFilter.open, .all, .recent] {
+          let request = IssueRequest(
+            filter: filter, search: try SearchParser.parse(search), sort: sort, now: db.now)
+          let whole = try db.queue.read { try $0.fetchIssues(request) }
+          let page = try db.queue.read { try $0.fetchIssues(request, limit: 10) }
+          #expect(page == Array(whole.prefix(10)), "\(search) \(sort) \(filter)")
+        }
+      }
+    }
+    let rare = try db.queue.read {
+      try $0.fetchIssues(
+        IssueRequest(filter: .all, search: try SearchParser.parse("rareword"), now: db.now),
+        limit: 10)
+    }
+    #expect(rare.count == 5)
+  }
+}

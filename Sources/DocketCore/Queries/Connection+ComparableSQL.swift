@@ -9,7 +9,7 @@ extension Connection {
     let clause = try IssueRequestSQL(request, db: self, forPage: true)
     let page = """
       SELECT \(Self.issueColumns(detail: false, tagsInline: true)) FROM issues i
-      WHERE \(clause.condition) ORDER BY \(request.sort.orderBy) LIMIT \(limit)
+      WHERE \(clause.condition) ORDER BY \(clause.orderBy(request.sort)) LIMIT \(limit)
       """
     return "SELECT seq, id, name FROM tags ORDER BY name_key, id;\n"
       + Self.writingArguments(page, clause.arguments) + ";"

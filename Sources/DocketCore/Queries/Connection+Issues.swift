@@ -57,7 +57,7 @@ extension Connection {
       let clause = try IssueRequestSQL(request, db: self, forPage: limit != nil)
       var sql = """
         SELECT \(Self.issueColumns(detail: detail, tagsInline: links == nil)) FROM issues i
-        WHERE \(clause.condition) ORDER BY \(request.sort.orderBy)
+        WHERE \(clause.condition) ORDER BY \(clause.orderBy(request.sort))
         """
       var allArguments = clause.arguments
       if let limit {

@@ -39,6 +39,14 @@ public struct IssueRequest: Equatable, Hashable, Sendable {
 struct IssueRequestSQL {
   var condition: String
   var arguments: [any DatabaseValueConvertible]
+  /// True when the page is read from the few issues the search text matches and sorted,
+  /// instead of walking the sort index (see `init`).
+  var drivesFromText = false
+
+  /// The ORDER BY of `sort`, kept from using its index when the page is driven from the text.
+  func orderBy(_ sort: IssueSort) -> String {
+    drivesFromText ? "+" + sort.orderBy : sort.orderBy
+  }
 
   /// A tag, or the tags of one name, as the links know them, and how many issues carry them.
   struct ResolvedTags {
@@ -60,13 +68,9 @@ struct IssueRequestSQL {
   init(_ request: IssueRequest, db: Connection, forPage: Bool) throws {
     var conditions: [String] = []
     var arguments: [any DatabaseValueConvertible] = []
-    let states = request.completionStates
-    conditions.append(
-      states.count == 1
-        ? "i.completed = \(states[0])"
-        : "i.completed IN (\(states.map(String.init).joined(separator: ", ")))")
 
-    // How many issues there are, roughly (row numbers only grow): read only for a tag on a page.
+    // How many issues there are, roughly (row numbers only grow): read only for a tag or text
+    // on a page.
     var estimate: Int?
     func estimatedIssues() throws -> Int {
       if let estimate { return estimate }
@@ -74,6 +78,28 @@ struct IssueRequestSQL {
       estimate = value
       return value
     }
+
+    // Text that few issues match drives the page: walking the sort index would read most of the
+    // table before finding a page of them (21 ms for no match at 100 000 issues, measured),
+    // while sorting the few matches is cheap (under 1 ms). Text that many match keeps the index
+    // walk, which stops after a page. The matches are counted only up to where the choice flips
+    // (one issue in forty, as for tags), so counting never costs more than that.
+    let textExpression = FullTextExpression.expression(for: request.search.text)
+    if forPage, let textExpression {
+      let flip = try estimatedIssues() / 40 + 1
+      let matches =
+        try db.fetchOne(
+          "SELECT count(*) FROM (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ? LIMIT ?)",
+          [textExpression, flip], as: Int.self) ?? 0
+      drivesFromText = matches < flip
+    }
+
+    let states = request.completionStates
+    let completion = drivesFromText ? "+i.completed" : "i.completed"
+    conditions.append(
+      states.count == 1
+        ? "\(completion) = \(states[0])"
+        : "\(completion) IN (\(states.map(String.init).joined(separator: ", ")))")
     func include(_ tags: ResolvedTags) throws {
       guard !tags.rows.isEmpty else {
         conditions.append("0")
@@ -110,7 +136,7 @@ struct IssueRequestSQL {
       try include(try db.resolveTags(id: id))
     }
 
-    if let expression = FullTextExpression.expression(for: request.search.text) {
+    if let expression = textExpression {
       conditions.append("i.seq IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?)")
       arguments.append(expression)
     }

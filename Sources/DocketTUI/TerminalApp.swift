@@ -4,6 +4,7 @@ import DocketCore
 import DocketFeatures
 import Foundation
 import Localization
+import Synchronization
 import Terminal
 
 /// Runs the terminal app until the user quits: reads keys, sends them to the store, draws each
@@ -104,7 +105,15 @@ public final class TerminalApp {
   /// SIGTERM and SIGHUP quit as `q` does, waiting for writes in flight; a second one ends the
   /// program at once.
   private func watchTerminationSignals() {
+    let signalled = Mutex(false)
     session.deliverTerminationSignals { [weak self] number in
+      // A second signal ends the program at once, even if the first one's quitting is stuck.
+      if signalled.withLock({ seen in
+        defer { seen = true }
+        return seen
+      }) {
+        _exit(128 + number)
+      }
       DispatchQueue.main.async {
         MainActor.assumeIsolated {
           guard let self else { exit(128 + number) }

@@ -80,7 +80,9 @@ public final class TerminalSession: @unchecked Sendable {
   public func restore() {
     guard isActive else { return }
     isActive = false
-    write("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+    // A terminal that went away (a hang-up, a multiplexer shutting down) may never read again:
+    // the reset is written only while the terminal takes it, so restoring never hangs.
+    write("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l", waitingAtMost: 200)
     tcflush(input, TCIFLUSH)
     tcsetattr(input, TCSANOW, &saved)
   }
@@ -108,9 +110,21 @@ public final class TerminalSession: @unchecked Sendable {
   }
 
   public func write(_ text: String) {
+    write(text, waitingAtMost: nil)
+  }
+
+  /// Writes `text`; with a limit, gives up once the terminal has not taken more for that many
+  /// milliseconds.
+  private func write(_ text: String, waitingAtMost milliseconds: Int32?) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
+      if let milliseconds {
+        var ready = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+        guard poll(&ready, 1, milliseconds) == 1, ready.revents & Int16(POLLOUT) != 0 else {
+          return
+        }
+      }
       let written = bytes.withUnsafeMutableBytes {
         Foundation.write(output, $0.baseAddress! + offset, $0.count - offset)
       }

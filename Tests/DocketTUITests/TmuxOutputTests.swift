@@ -112,6 +112,49 @@ import Testing
     try pane.waitFor("DOCKET-EXITED")
   }
 
+  /// The app's process in `pane` (the pane runs a shell; the app is its child).
+  func appProcess(in pane: TmuxPane) throws -> Int32 {
+    let shell = try pane.tmux(
+      ["display-message", "-p", "-t", "docket", "#{pane_pid}"], capture: true
+    ).trimmingCharacters(in: .whitespacesAndNewlines)
+    let children = try String(
+      contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8
+    ).split(separator: " ")
+    return try #require(children.first.flatMap { Int32($0) })
+  }
+
+  /// The terminal going away (the multiplexer shut down) ends the app: it neither waits for a
+  /// terminal nobody reads nor lingers.
+  @Test func aHangUpEndsTheApp() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try docket(["add", "Still here"])
+    let pane = try pane()
+    try pane.waitFor("Still here")
+    let app = try appProcess(in: pane)
+    try pane.tmux(["kill-server"])
+    // The hang-up a terminal sends as it goes (sent here as well: whether the kernel passes it on
+    // to the app depends on the shell the pane ran).
+    kill(app, SIGHUP)
+    // Gone, or a zombie nobody has reaped yet (its shell went with the terminal).
+    func isRunning() -> Bool {
+      guard let stat = try? String(contentsOfFile: "/proc/\(app)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return false }
+      return !stat[stat.index(after: close)...].hasPrefix(" Z")
+    }
+    var alive = true
+    for _ in 0..<100 where alive {
+      Thread.sleep(forTimeInterval: 0.05)
+      alive = isRunning()
+    }
+    let status = (try? String(contentsOfFile: "/proc/\(app)/status", encoding: .utf8)) ?? ""
+    #expect(
+      !alive,
+      "the app outlived its terminal: \(status.split(separator: "\n").filter { $0.hasPrefix("Sig") || $0.hasPrefix("State") })"
+    )
+    if alive { kill(app, SIGKILL) }
+  }
+
   /// `x` while another program holds the write lock, then SIGTERM: the app waits for the write
   /// to land before it ends (the lock is let go after a second).
   @Test func sigtermWaitsForAWriteInFlight() throws {
@@ -125,16 +168,7 @@ import Testing
     try other.execute("BEGIN IMMEDIATE")
     try pane.press("x")
     Thread.sleep(forTimeInterval: 0.3)
-    let pid = try pane.tmux(
-      ["display-message", "-p", "-t", "docket", "#{pane_pid}"], capture: true)
-    // The pane runs a shell; the app is its child.
-    let children = try String(
-      contentsOfFile:
-        "/proc/\(pid.trimmingCharacters(in: .whitespacesAndNewlines))/task/\(pid.trimmingCharacters(in: .whitespacesAndNewlines))/children",
-      encoding: .utf8
-    ).split(separator: " ")
-    let app = try #require(children.first.flatMap { Int32($0) })
-    kill(app, SIGTERM)
+    kill(try appProcess(in: pane), SIGTERM)
     Thread.sleep(forTimeInterval: 1)
     try other.execute("COMMIT")
     try pane.waitFor("DOCKET-EXITED=0")

@@ -414,7 +414,7 @@ public struct ScreenFeature: Reducer {
       let accepted = key == .enter
       switch input {
       case .search:
-        return accepted ? .none : .send(.app(.list(.searchCleared)))
+        return .send(.app(.list(accepted ? .searchSubmitted : .searchCleared)))
       case .tagName:
         return .send(.app(.sidebar(accepted ? .promptSubmitted : .promptCancelled)))
       case .newTagName:

@@ -56,6 +56,48 @@ import Testing
     await store.send(.searchTextChanged(text)) { $0.search.text = text }
   }
 
+  /// Enter: typed tokens and exclusions become chips, plain words stay text, and the search runs
+  /// at once (the debounce is not waited for).
+  @Test func submittingTurnsTokensAndExclusionsIntoChips() async {
+    let store = makeStore()
+    await start(store, page: [build, login, translate])
+    await typing(#"fix -"login layout" tag:Bug"#, into: store)
+    await store.send(.searchSubmitted) {
+      $0.search = SearchField(chips: ["tag:Bug", #"-"login layout""#], text: "fix")
+      $0.query = SearchQuery(text: ["fix"], excludedText: ["login layout"], tags: ["Bug"])
+    }
+    await store.receive(.loaded(IssuePage(issues: [build], total: 1))) {
+      $0.issues = [self.build]
+      $0.total = 1
+    }
+    // Removing the exclusion's chip brings its issue back.
+    await store.send(.chipRemoved(1)) {
+      $0.search.chips = ["tag:Bug"]
+      $0.query = SearchQuery(text: ["fix"], tags: ["Bug"])
+    }
+    await store.receive(.loaded(IssuePage(issues: [build, login], total: 2))) {
+      $0.issues = [self.build, self.login]
+      $0.total = 2
+    }
+    await store.send(.stop)
+    await store.finish()
+  }
+
+  @Test func aSubmittedFieldParsesToTheSameSearch() throws {
+    for text in [
+      "fix", "fix -crash", #"-"two words" tag:"UI Design" p:h is:open"#, "-tag:Bug plain",
+      #""exact words" -x"#,
+    ] {
+      let field = SearchField(text: text)
+      let submitted = field.submitted()
+      #expect(try SearchParser.parse(submitted.fullText) == (try SearchParser.parse(text)))
+      #expect((try SearchParser.parse(submitted.text)).chips.isEmpty, "\(text)")
+    }
+    // A bad token stays typed, to be corrected.
+    #expect(
+      SearchField(text: "priority:urgent").submitted() == SearchField(text: "priority:urgent"))
+  }
+
   @Test func showsTheOpenIssuesByPriority() async {
     let store = makeStore()
     let task = await start(store, page: [build, login, translate])

@@ -127,7 +127,7 @@ final class TmuxPane {
     try pane.type("tag:e2e")
     try pane.press("Enter")
     try pane.waitFor("the search narrowed to the tagged issue") {
-      $0.contains("Search: tag:e2e") && $0.contains("Tmux test issue")
+      $0.contains("Search: [tag:e2e]") && $0.contains("Tmux test issue")
         && !$0.contains("Another issue")
     }
 

@@ -52,6 +52,17 @@ public struct SearchQuery: Equatable, Hashable, Sendable {
       + statuses.map { "is:" + $0.rawValue }
   }
 
+  /// Everything but the plain words, as chips show it: the tokens, then the exclusions
+  /// (`-crash`, `-"two words"`).
+  public var chips: [String] {
+    tokens + excludedText.map { "-" + Self.quotedIfNeeded($0) }
+  }
+
+  /// The plain words, written back as text that parses to them.
+  public var plainText: String {
+    text.map(Self.quotedIfNeeded).joined(separator: " ")
+  }
+
   /// The query written back as text that parses to the same query.
   public var description: String {
     (text.map(Self.quotedIfNeeded) + excludedText.map { "-" + Self.quotedIfNeeded($0) } + tokens)

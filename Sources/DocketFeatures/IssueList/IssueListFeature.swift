@@ -59,6 +59,8 @@ public struct IssueListFeature: Reducer {
     case setFilter(IssueFilter, showCompleted: Bool)
     case searchTextChanged(String)
     case searchDebounced
+    /// Enter in the search field: typed tokens and exclusions become chips, and the search runs.
+    case searchSubmitted
     case suggestionHighlighted(Int)
     case suggestionChosen(SearchSuggestion)
     case chipRemoved(Int)
@@ -177,6 +179,11 @@ public struct IssueListFeature: Reducer {
     case .suggestionHighlighted(let index):
       state.highlightedSuggestion = max(0, min(index, state.suggestions.count - 1))
       return .none
+
+    case .searchSubmitted:
+      state.search = state.search.submitted()
+      updateSuggestions(&state)
+      return .merge(.cancel(id: CancelID.debounce), applySearch(&state))
 
     case .suggestionChosen(let suggestion):
       state.search.choose(suggestion.token)

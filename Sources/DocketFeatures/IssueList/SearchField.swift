@@ -39,6 +39,16 @@ public struct SearchField: Equatable, Sendable {
     return String(fragment)
   }
 
+  /// The field once Enter is pressed: what the typed text holds besides plain words (tokens
+  /// typed by hand, exclusions) joins the chips, and the plain words stay text. Text that does
+  /// not parse stays as it is, for its message to be read.
+  public func submitted() -> SearchField {
+    guard suggestionFragment == nil, let query = try? SearchParser.parse(text) else { return self }
+    var field = SearchField(chips: chips, text: query.plainText)
+    for chip in query.chips where !field.chips.contains(chip) { field.chips.append(chip) }
+    return field
+  }
+
   /// Turns the `#fragment` being typed into a chip for `token`.
   public mutating func choose(_ token: String) {
     if let hash = text.lastIndex(of: "#") {

@@ -42,6 +42,8 @@ public struct ScreenFeature: Reducer {
     public var sidebarRow = 0
     public var tagChip = 0
     public var isSortMenuShown = false
+    /// The filter pane's tag sort menu: name or count, the current one again flips it.
+    public var isTagSortMenuShown = false
     /// The last thing that happened, in words (screen readers read the status line).
     public var announcement: String?
     public var screenReader: Bool
@@ -122,6 +124,7 @@ public struct ScreenFeature: Reducer {
     }
     if let input = state.input { return type(key, into: input, &state) }
     if state.isSortMenuShown { return chooseSort(key, &state) }
+    if state.isTagSortMenuShown { return chooseTagSort(key, &state) }
     if state.app.detail?.isEditing == true { return editForm(key, &state) }
 
     switch key {
@@ -143,6 +146,10 @@ public struct ScreenFeature: Reducer {
     case .character("a"):
       return .send(.app(.sidebar(.awardsTapped)))
     case .character("c"):
+      guard state.app.sidebar.offersShowCompleted else {
+        state.announcement = localizer("tui.showCompleted.notHere")
+        return .none
+      }
       return .send(.app(.sidebar(.showCompletedToggled)))
     case .character("S"):
       state.announcement = localizer("tui.syncNotSetUp")
@@ -189,8 +196,8 @@ public struct ScreenFeature: Reducer {
       if state.paneCount < 3 { state.focus = .list }
       return .send(.app(.sidebar(.filterTapped(filters[state.sidebarRow]))))
     case .character("s"):
-      let field: TagSort.Field = state.app.sidebar.tagSort.field == .name ? .count : .name
-      return .send(.app(.sidebar(.tagSortChosen(field))))
+      state.isTagSortMenuShown = true
+      return .none
     case .character("t"):
       state.input = .tagName
       state.field = TextField()
@@ -282,6 +289,16 @@ public struct ScreenFeature: Reducer {
   private func startEditing(_ state: inout State) -> Effect<Action> {
     state.editField = .title
     return .send(.app(.detail(.editTapped)))
+  }
+
+  /// `n` name, `c` count; the field already in use flips its direction.
+  private func chooseTagSort(_ key: Key, _ state: inout State) -> Effect<Action> {
+    state.isTagSortMenuShown = false
+    switch key {
+    case .character("n"): return .send(.app(.sidebar(.tagSortChosen(.name))))
+    case .character("c"): return .send(.app(.sidebar(.tagSortChosen(.count))))
+    default: return .none
+    }
   }
 
   private func chooseSort(_ key: Key, _ state: inout State) -> Effect<Action> {

@@ -174,8 +174,14 @@ public struct ScreenView {
         summary.tag.name, count: summary.visibleCount(showCompleted: sidebar.showCompleted),
         filter: .tag(summary.tag.id), index: 3 + offset)
     }
-    let switchText = l10n(sidebar.showCompleted ? "tui.showCompleted.on" : "tui.showCompleted.off")
-    buffer.draw(switchText, x: inner.x, y: inner.maxY - 1, style: Theme.dim, maxWidth: inner.width)
+    if state.isTagSortMenuShown { drawTagSortMenu(&buffer, inner) }
+    // The switch is shown only where it applies: under Recent and the tags.
+    if sidebar.offersShowCompleted {
+      let switchText = l10n(
+        sidebar.showCompleted ? "tui.showCompleted.on" : "tui.showCompleted.off")
+      buffer.draw(
+        switchText, x: inner.x, y: inner.maxY - 1, style: Theme.dim, maxWidth: inner.width)
+    }
   }
 
   func drawList(_ buffer: inout Buffer, _ rect: Rect) {
@@ -232,7 +238,8 @@ public struct ScreenView {
   func drawRows(_ buffer: inout Buffer, _ area: Rect, _ list: IssueListFeature.State) {
     let selectedIndex = list.issues.firstIndex { $0.id == list.selection } ?? 0
     let first = selectedIndex >= area.height ? selectedIndex - area.height + 1 : 0
-    let timeWidth = 12
+    // Spoken dates ("less than 1 hour ago", "am 30. September") need more room than compact ones.
+    let timeWidth = state.screenReader ? min(25, max(12, area.width / 4)) : 12
     let visible = list.issues.enumerated().dropFirst(first).prefix(area.height)
     let showExtras = area.width >= 50
     // One tag column for every row shown, as wide as the widest tags need (a quarter of the pane
@@ -253,7 +260,9 @@ public struct ScreenView {
       x += buffer.draw(
         symbol + " ", x: x, y: y, style: selected ? style : Theme.priority(issue.priority))
       let tags = issue.tags.map(\.name).joined(separator: ", ")
-      let time = l10n.relativeTime(issue.lastActivity, now: now)
+      // Compact, as the seed's rows show it; read aloud in full for screen readers.
+      let rowDate = RowDate(issue.lastActivity, now: now)
+      let time = state.screenReader ? l10n.spoken(rowDate) : l10n.compact(rowDate)
       let right = showExtras ? timeWidth : 0
       let tagWidth = tagColumn
       let title = issue.title.isEmpty ? l10n("issue.untitled") : issue.title
@@ -293,6 +302,29 @@ public struct ScreenView {
       buffer.draw(
         suggestion.label + "  " + kind, x: inner.x, y: inner.y + index, style: style,
         maxWidth: inner.width)
+    }
+  }
+
+  /// The full date and time, and how long ago it was ("2026-11-28 14:03 (2 days ago)").
+  func fullDate(_ date: Date) -> String {
+    LocalTime.minutes(date) + " (" + l10n.relativeTime(date, now: now) + ")"
+  }
+
+  /// The filter pane's tag sort menu.
+  func drawTagSortMenu(_ buffer: inout Buffer, _ inner: Rect) {
+    let options: [(String, TagSort.Field)] = [("n", .name), ("c", .count)]
+    let width = min(inner.width, 22)
+    let box = Rect(x: inner.x, y: inner.y + 4, width: width, height: options.count + 2)
+    buffer.fill(box, style: .plain)
+    let area = frame(&buffer, box, title: l10n("tui.sortBy"), focused: true)
+    let sort = state.app.sidebar.tagSort
+    for (index, (key, field)) in options.enumerated() {
+      let current = sort.field == field
+      let arrow = current ? (sort.ascending ? " ↑" : " ↓") : ""
+      let name = l10n(field == .name ? "tui.tagSort.name" : "tui.tagSort.count")
+      buffer.draw(
+        "\(key)  " + name + arrow, x: area.x, y: area.y + index,
+        style: current ? Theme.bold : .plain, maxWidth: area.width)
     }
   }
 
@@ -342,10 +374,10 @@ public struct ScreenView {
         l10n("show.tags"),
         issue.tags.isEmpty ? l10n("show.noTags") : issue.tags.map(\.name).joined(separator: ", ")
       ),
-      (l10n("show.created"), l10n.relativeTime(issue.created, now: now)),
+      (l10n("show.created"), fullDate(issue.created)),
       (
         l10n("show.modified"),
-        issue.modified.map { l10n.relativeTime($0, now: now) } ?? l10n("show.never")
+        issue.modified.map(fullDate) ?? l10n("show.never")
       ),
     ]
     let labelWidth = (fields.map { DisplayWidth.of($0.0) }.max() ?? 0) + 2

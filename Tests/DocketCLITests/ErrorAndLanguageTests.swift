@@ -117,7 +117,7 @@ import Testing
     let list = try box.docket(["list", "--limit", "1"], environment: ["LANG": "de_DE.UTF-8"])
     #expect(list.lines.first?.hasPrefix("REF   PRIORITÄT  STATUS   TITEL") == true)
     #expect(
-      list.output.contains("Hoch") && list.output.contains("Offen") && list.output.contains("vor "))
+      list.output.contains("Hoch") && list.output.contains("Offen") && list.output.contains("> "))
     let flag = try box.docket(["--lang", "de", "lst"])
     #expect(
       flag.error == "docket: unbekannter Befehl „lst“. Meintest du „list“? Siehe 'docket help'.\n")

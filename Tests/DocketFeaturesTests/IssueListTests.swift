@@ -187,7 +187,8 @@ import Testing
 
     await store.send(.searchTextChanged("#")) {
       $0.search.text = "#"
-      $0.suggestions = [bugTag, uiTag, high, medium, low, open, completed]
+      // Priorities low, medium, high, as the seed offers them.
+      $0.suggestions = [bugTag, uiTag, low, medium, high, open, completed]
     }
     await store.send(.searchTextChanged("#u")) {
       $0.search.text = "#u"
@@ -208,7 +209,7 @@ import Testing
     }
     await store.send(.searchTextChanged("tag:bug #")) {
       $0.search.text = "tag:bug #"
-      $0.suggestions = [uiTag, medium, low, open, completed]
+      $0.suggestions = [uiTag, low, medium, open, completed]
     }
     await store.send(.suggestionChosen(uiTag)) {
       $0.search = SearchField(chips: ["priority:high", "tag:UI"], text: "tag:bug")
@@ -269,6 +270,7 @@ import Testing
     await store.receive(.delegate(.selectionChanged(login.id)))
     await store.send(.setFilter(.completed, showCompleted: true)) {
       $0.filter = .completed
+      $0.showCompleted = true
       $0.issues = []
       $0.total = 0
       $0.hasLoaded = false

@@ -36,6 +36,8 @@ import Testing
       withDependencies: fx.dependencies())
   }
 
+  /// Show completed starts off, as in the seed, and is offered only where it applies: under
+  /// Recent and the tags.
   @Test func countsFollowTheShowCompletedSwitch() async throws {
     let store = makeStore()
     let observation = await store.send(.task)
@@ -43,22 +45,32 @@ import Testing
       $0.counts = self.counts
       $0.tags = self.summaries
     }
-    #expect(store.state.count(of: .open) == 2)
-    #expect(store.state.count(of: .completed) == 2)
-    #expect(store.state.count(of: .recent) == 2)
-    #expect(store.state.count(of: .tag(bug.id)) == 2)
-
-    await store.send(.showCompletedToggled) { $0.showCompleted = false }
-    await store.receive(.delegate(.showCompletedChanged(false)))
+    #expect(store.state.showCompleted == false)
     #expect(store.state.count(of: .open) == 2)
     #expect(store.state.count(of: .completed) == 2)
     #expect(store.state.count(of: .recent) == 1)
     #expect(store.state.count(of: .tag(bug.id)) == 1)
     #expect(store.state.count(of: .tag(ui.id)) == 0)
 
+    // Under Open the switch means nothing, and is not offered.
+    #expect(!store.state.offersShowCompleted)
+    await store.send(.showCompletedToggled)
+
+    await store.send(.filterTapped(.recent)) { $0.selection = .recent }
+    await store.receive(.delegate(.filterChanged(.recent)))
+    #expect(store.state.offersShowCompleted)
+    await store.send(.showCompletedToggled) { $0.showCompleted = true }
+    await store.receive(.delegate(.showCompletedChanged(true)))
+    #expect(store.state.count(of: .open) == 2)
+    #expect(store.state.count(of: .completed) == 2)
+    #expect(store.state.count(of: .recent) == 2)
+    #expect(store.state.count(of: .tag(bug.id)) == 2)
+    #expect(store.state.count(of: .tag(ui.id)) == 1)
+
     await observation.cancel()
     await store.finish()
-    #expect(try fx.settings().showCompleted == false)
+    #expect(try fx.settings().showCompleted == true)
+    #expect(try fx.settings().lastFilter == .recent)
   }
 
   @Test func aChangeFromAnotherProcessUpdatesTheCounts() async throws {

@@ -84,7 +84,7 @@ import Testing
       $0.app.sidebar.selection = .completed
     }
     await store.receive(.app(.sidebar(.delegate(.filterChanged(.completed)))))
-    await store.receive(.app(.list(.setFilter(.completed, showCompleted: true)))) {
+    await store.receive(.app(.list(.setFilter(.completed, showCompleted: false)))) {
       $0.app.list.filter = .completed
       $0.app.list.issues = []
       $0.app.list.total = 0

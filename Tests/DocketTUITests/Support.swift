@@ -86,6 +86,7 @@ enum Snapshot {
     _ state: ScreenFeature.State, named name: String, language: String = "en",
     palette: Palette = .full, sourceLocation: SourceLocation = #_sourceLocation
   ) {
+    _ = utc
     let buffer = ScreenView(
       state: state, l10n: DocketStrings.localizer(language: language), now: snapshotNow
     ).render().adapted(to: palette)
@@ -120,6 +121,12 @@ enum Snapshot {
       Testing.Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     }
   }
+
+  /// Local dates on screen are drawn in UTC here, whatever the machine's zone.
+  static let utc: Void = {
+    setenv("TZ", "UTC", 1)
+    tzset()
+  }()
 
   static let sizes = [(160, 48), (100, 30), (60, 20)]
 }

@@ -62,13 +62,13 @@ struct IssueOutput {
       uniqueKeysWithValues: Priority.allCases.map { ($0, priorityCell($0).measured()) })
     let statuses = [false: statusCell(false).measured(), true: statusCell(true).measured()]
     let untitled = l10n("issue.untitled")
-    var times: [TimeKey: String] = [:]
+    var times: [RowDate: String] = [:]
     table.rows.reserveCapacity(issues.count)
     for issue in issues {
-      let (key, count) = RelativeTime.parts(issue.lastActivity, now: now)
-      let timeKey = TimeKey(key: key, count: count ?? -1)
-      let time = times[timeKey] ?? l10n.relativeTime(issue.lastActivity, now: now)
-      times[timeKey] = time
+      // Compact, as the seed's rows show it ("> 3 days", "29 Oct").
+      let rowDate = RowDate(issue.lastActivity, now: now)
+      let time = times[rowDate] ?? l10n.compact(rowDate)
+      times[rowDate] = time
       table.rows.append([
         Table.Cell(text: references[issue.id] ?? IssueReference.hex(issue.id), style: .reference),
         priorities[issue.priority]!,
@@ -86,12 +86,6 @@ struct IssueOutput {
     guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0xE2 || $0 == 0xC2 }) else { return text }
     return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
   }
-}
-
-/// A relative time's unit and count, for reusing its words.
-private struct TimeKey: Hashable {
-  var key: String
-  var count: Int
 }
 
 extension CommandContext {

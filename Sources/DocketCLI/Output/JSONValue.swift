@@ -1,3 +1,4 @@
+import DocketCore
 import Foundation
 
 /// JSON written with its keys in the order given, so the documented shapes read as documented.
@@ -69,13 +70,5 @@ enum ISOTime {
   }
 
   /// Local date and time for people (`2026-11-29 14:15`).
-  static func local(_ date: Date) -> String {
-    var seconds = time_t(floor(date.timeIntervalSince1970))
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    return String(
-      format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-      Int(parts.tm_mday),
-      Int(parts.tm_hour), Int(parts.tm_min))
-  }
+  static func local(_ date: Date) -> String { LocalTime.minutes(date) }
 }

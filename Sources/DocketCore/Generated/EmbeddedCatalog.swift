@@ -2081,6 +2081,414 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "month.long.1": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "January"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Januar"
+            }
+          }
+        }
+      },
+      "month.long.10": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "October"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Oktober"
+            }
+          }
+        }
+      },
+      "month.long.11": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "November"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "November"
+            }
+          }
+        }
+      },
+      "month.long.12": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "December"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Dezember"
+            }
+          }
+        }
+      },
+      "month.long.2": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "February"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Februar"
+            }
+          }
+        }
+      },
+      "month.long.3": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "March"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "März"
+            }
+          }
+        }
+      },
+      "month.long.4": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "April"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "April"
+            }
+          }
+        }
+      },
+      "month.long.5": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "May"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mai"
+            }
+          }
+        }
+      },
+      "month.long.6": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "June"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Juni"
+            }
+          }
+        }
+      },
+      "month.long.7": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "July"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Juli"
+            }
+          }
+        }
+      },
+      "month.long.8": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "August"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "August"
+            }
+          }
+        }
+      },
+      "month.long.9": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "September"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "September"
+            }
+          }
+        }
+      },
+      "month.short.1": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Jan"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Jan."
+            }
+          }
+        }
+      },
+      "month.short.10": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Oct"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Okt."
+            }
+          }
+        }
+      },
+      "month.short.11": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nov"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nov."
+            }
+          }
+        }
+      },
+      "month.short.12": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Dec"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Dez."
+            }
+          }
+        }
+      },
+      "month.short.2": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Feb"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Feb."
+            }
+          }
+        }
+      },
+      "month.short.3": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mar"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "März"
+            }
+          }
+        }
+      },
+      "month.short.4": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Apr"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Apr."
+            }
+          }
+        }
+      },
+      "month.short.5": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "May"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mai"
+            }
+          }
+        }
+      },
+      "month.short.6": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Jun"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Juni"
+            }
+          }
+        }
+      },
+      "month.short.7": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Jul"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Juli"
+            }
+          }
+        }
+      },
+      "month.short.8": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Aug"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Aug."
+            }
+          }
+        }
+      },
+      "month.short.9": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sep"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sept."
+            }
+          }
+        }
+      },
       "option.asc": {
         "extractionState": "manual",
         "localizations": {
@@ -3221,6 +3629,320 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "time.row.date": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$lld %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$lld. %2$@"
+            }
+          }
+        }
+      },
+      "time.row.days": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld day"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld days"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld Tag"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld Tage"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.row.hours": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld hour"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld hours"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld Std."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld Std."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.row.underHour": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "< 1 hour"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "< 1 Std."
+            }
+          }
+        }
+      },
+      "time.row.years": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld year"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld years"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld Jahr"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "> %lld Jahre"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.spoken.date": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "on %1$lld %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "am %1$lld. %2$@"
+            }
+          }
+        }
+      },
+      "time.spoken.days": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld day ago"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld days ago"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Tag"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Tagen"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.spoken.hours": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld hour ago"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld hours ago"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Stunde"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Stunden"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "time.spoken.underHour": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "less than 1 hour ago"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "vor weniger als 1 Stunde"
+            }
+          }
+        }
+      },
+      "time.spoken.years": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld year ago"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld years ago"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Jahr"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "vor %lld Jahren"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
       "time.yearsAgo": {
         "extractionState": "manual",
         "localizations": {
@@ -3969,6 +4691,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Suche:"
+            }
+          }
+        }
+      },
+      "tui.showCompleted.notHere": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Showing completed issues applies to Recent and the tags; choose one of them first."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„Erledigte sichtbar“ gilt für „Kürzlich“ und die Tags; zuerst eines davon wählen."
             }
           }
         }

@@ -9,7 +9,7 @@ public struct DeviceSettings: Equatable, Hashable, Sendable {
   public var lastFilter: IssueFilter
 
   public init(
-    issueSort: IssueSort = .default, tagSort: TagSort = .default, showCompleted: Bool = true,
+    issueSort: IssueSort = .default, tagSort: TagSort = .default, showCompleted: Bool = false,
     lastFilter: IssueFilter = .open
   ) {
     self.issueSort = issueSort

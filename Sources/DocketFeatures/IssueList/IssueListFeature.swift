@@ -35,8 +35,9 @@ public struct IssueListFeature: Reducer {
     /// False until the first result arrives (to tell "loading" from "empty").
     public var hasLoaded = false
 
-    public init(filter: IssueFilter = .open, showCompleted: Bool = true, sort: IssueSort = .default)
-    {
+    public init(
+      filter: IssueFilter = .open, showCompleted: Bool = false, sort: IssueSort = .default
+    ) {
       self.filter = filter
       self.showCompleted = showCompleted
       self.sort = sort
@@ -160,6 +161,13 @@ public struct IssueListFeature: Reducer {
         state.total = 0
         state.hasLoaded = false
         state.selection = nil
+        // A new filter starts a fresh search, as in the seed: the list shows the filter whole.
+        state.search = SearchField()
+        state.query = .empty
+        state.searchError = nil
+        state.suggestions = []
+        state.highlightedSuggestion = 0
+        return .merge(.cancel(id: CancelID.debounce), observe(state))
       }
       return observe(state)
 

@@ -95,7 +95,8 @@ public struct SearchSuggestion: Equatable, Hashable, Sendable {
     .map {
       SearchSuggestion(kind: .tag, label: $0.name, token: SearchQuery(tags: [$0.name]).tokens[0])
     }
-    let prioritySuggestions = Priority.allCases.reversed()
+    // Low, medium, high, as the seed offers them.
+    let prioritySuggestions = Priority.allCases
       .filter { !chosen.priorities.contains($0) && matches(localizer.name(of: $0), $0.name) }
       .map {
         SearchSuggestion(

@@ -20,11 +20,20 @@ public struct SidebarFeature: Reducer {
     public var errorMessage: String?
 
     public init(
-      selection: IssueFilter = .open, showCompleted: Bool = true, tagSort: TagSort = .default
+      selection: IssueFilter = .open, showCompleted: Bool = false, tagSort: TagSort = .default
     ) {
       self.selection = selection
       self.showCompleted = showCompleted
       self.tagSort = tagSort
+    }
+
+    /// Whether the show-completed switch means anything for the selected filter: it does for
+    /// Recent and the tags; Open and Completed are what their names say.
+    public var offersShowCompleted: Bool {
+      switch selection {
+      case .recent, .tag: return true
+      case .open, .completed, .all: return false
+      }
     }
 
     /// The badge of a filter, following the show-completed switch where it applies.
@@ -126,6 +135,7 @@ public struct SidebarFeature: Reducer {
         saveSettings { $0.lastFilter = filter })
 
     case .showCompletedToggled:
+      guard state.offersShowCompleted else { return .none }
       state.showCompleted.toggle()
       state.tags = state.tagSort.sorted(state.tags, showCompleted: state.showCompleted)
       let show = state.showCompleted

@@ -70,6 +70,38 @@ import Testing
     await store.finish()
   }
 
+  /// As in the seed: search `tag:UI ship`, choose Completed, and the search is gone; the list
+  /// shows the filter whole.
+  @Test func aNewFilterStartsAFreshSearch() async {
+    let store = makeStore(loaded(issues: [crash, typo]))
+    await store.send(.list(.searchTextChanged("ship tag:UI"))) {
+      $0.list.search.text = "ship tag:UI"
+    }
+    await store.send(.list(.searchSubmitted)) {
+      $0.list.search = SearchField(chips: ["tag:UI"], text: "ship")
+      $0.list.query = SearchQuery(text: ["ship"], tags: ["UI"])
+    }
+    await store.receive(.list(.loaded(IssuePage(issues: [], total: 0)))) {
+      $0.list.issues = []
+      $0.list.total = 0
+    }
+    await store.send(.sidebar(.filterTapped(.completed))) { $0.sidebar.selection = .completed }
+    await store.receive(.sidebar(.delegate(.filterChanged(.completed))))
+    await store.receive(.list(.setFilter(.completed, showCompleted: true))) {
+      $0.list.filter = .completed
+      $0.list.hasLoaded = false
+      $0.list.search = SearchField()
+      $0.list.query = .empty
+    }
+    await store.receive(.list(.loaded(IssuePage(issues: [shipped], total: 1)))) {
+      $0.list.issues = [self.shipped]
+      $0.list.total = 1
+      $0.list.hasLoaded = true
+    }
+    await store.send(.stop)
+    await store.finish()
+  }
+
   @Test func changingTheFilterReplacesTheListAndClearsTheDetail() async {
     let store = makeStore(loaded(issues: [crash, typo]))
     await select(crash, in: store)

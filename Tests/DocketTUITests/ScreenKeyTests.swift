@@ -104,6 +104,34 @@ import Testing
     await store.finish()
   }
 
+  /// The filter pane's tag sort menu: `c` sorts by count, and `c` again flips it; `c` outside
+  /// the menu, under Open, says the switch does not apply there.
+  @Test func theTagSortMenuFlipsAndShowCompletedAppliesWhereItMeansSomething() async throws {
+    let store = makeStore(try fixture.state(columns: 120, rows: 30))
+    await store.send(.key(.character("c"))) {
+      $0.announcement =
+        "Showing completed issues applies to Recent and the tags; choose one of them first."
+    }
+    await store.send(.key(.tab)) { $0.focus = .filters }
+    await store.send(.key(.character("s"))) { $0.isTagSortMenuShown = true }
+    await store.send(.key(.character("c"))) { $0.isTagSortMenuShown = false }
+    let byCount = TagSort(field: .count)
+    await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
+      $0.app.sidebar.tagSort = byCount
+      $0.app.sidebar.tags = byCount.sorted($0.app.sidebar.tags, showCompleted: false)
+    }
+    await store.send(.key(.character("s"))) { $0.isTagSortMenuShown = true }
+    await store.send(.key(.character("c"))) { $0.isTagSortMenuShown = false }
+    let fewestFirst = TagSort(field: .count, ascending: true)
+    await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
+      $0.app.sidebar.tagSort = fewestFirst
+      $0.app.sidebar.tags = fewestFirst.sorted($0.app.sidebar.tags, showCompleted: false)
+    }
+    await store.send(.app(.stop))
+    await store.finish()
+    #expect(try fixture.queue.read { try $0.fetchSettings() }.tagSort == fewestFirst)
+  }
+
   @Test func theSortMenuChoosesAndClosesOnAnyOtherKey() async throws {
     let store = makeStore(try fixture.state(columns: 120, rows: 30))
     await store.send(.key(.character("s"))) { $0.isSortMenuShown = true }

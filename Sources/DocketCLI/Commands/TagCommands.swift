@@ -17,12 +17,22 @@ struct TagCommands {
       }
       return field
     }
+    if arguments.has("asc"), arguments.has("desc") {
+      throw CommandFailure.usage(
+        UsageText.message(for: .conflictingOptions("--asc", "--desc"), l10n))
+    }
     let database = try context.database()
-    if let field, try database.read({ try $0.fetchSettings() }).tagSort != TagSort(field: field) {
-      try database.write { db in
-        var settings = try db.fetchSettings()
-        if settings.tagSort != TagSort(field: field) {
-          settings.tagSort = TagSort(field: field)
+    // A sort given here is remembered, as `list` remembers its own: `--sort FIELD` starts in the
+    // field's own direction (names A–Z, counts most first); `--asc`/`--desc` set it.
+    if field != nil || arguments.has("asc") || arguments.has("desc") {
+      let stored = try database.read { try $0.fetchSettings() }.tagSort
+      var sort = field.map { TagSort(field: $0) } ?? stored
+      if arguments.has("asc") { sort.ascending = true }
+      if arguments.has("desc") { sort.ascending = false }
+      if sort != stored {
+        try database.write { db in
+          var settings = try db.fetchSettings()
+          settings.tagSort = sort
           try db.saveSettings(settings)
         }
       }

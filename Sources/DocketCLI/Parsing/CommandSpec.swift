@@ -137,11 +137,13 @@ extension CommandSpec {
       subcommands: [
         CommandSpec(
           name: "list", summary: "command.tag.list.summary",
-          usage: "docket tag list [--sort name|count]",
+          usage: "docket tag list [--sort name|count] [--asc|--desc]",
           options: [
             OptionSpec(
               name: "sort", short: "s", kind: .value(name: "name|count"), help: "option.tagSort",
               choices: ["name", "count"]),
+            OptionSpec(name: "asc", kind: .flag, help: "option.asc"),
+            OptionSpec(name: "desc", kind: .flag, help: "option.desc"),
             json,
           ]),
         CommandSpec(

@@ -97,7 +97,10 @@ import Testing
       try queue.withConnection { try $0.execute("PRAGMA user_version = 99") }
     }
     let before = try Data(contentsOf: newer)
-    #expect(throws: DatabaseOpenError.newerSchema(path: newer.path, found: 99, supported: 1)) {
+    #expect(
+      throws: DatabaseOpenError.newerSchema(
+        path: newer.path, found: 99, supported: Schema.migrator.latestVersion)
+    ) {
       _ = try DocketDatabase.open(path: newer.path)
     }
     #expect(try Data(contentsOf: newer) == before)

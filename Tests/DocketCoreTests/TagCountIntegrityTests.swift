@@ -63,10 +63,43 @@ import Testing
       let kept = try db.queue.read { Set(try $0.tagSummaries()) }
       let truth = try db.queue.read { try Self.recomputed($0) }
       #expect(kept == truth, "tag counts drifted at step \(step)")
-      if kept != truth { return }
+      // The Open and Completed badges, kept by triggers too.
+      let badges = try db.queue.read { try $0.filterCounts(now: db.now) }
+      let counted = try db.queue.read { conn in
+        (
+          try conn.fetchOne("SELECT count(*) FROM issues WHERE completed = 0", as: Int.self),
+          try conn.fetchOne("SELECT count(*) FROM issues WHERE completed = 1", as: Int.self)
+        )
+      }
+      #expect(badges.open == counted.0 && badges.completed == counted.1, "step \(step)")
+      if kept != truth || badges.open != counted.0 { return }
     }
     #expect(
       try db.queue.read { try $0.fetchOne("SELECT count(*) FROM issue_tags", as: Int.self) }! > 0)
+  }
+
+  /// A database of the first schema gets its badges counted once, when it is migrated.
+  @Test func migratingCountsTheIssuesAlreadyThere() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-migrate-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("v1.sqlite").path
+    let firstSchema = Migrator(
+      applicationID: Schema.applicationID, migrations: [Schema.migrator.migrations[0]])
+    let old = try DatabaseQueue(path: path, migrator: firstSchema) { connection in
+      try DocketDatabase.registerFunctions(connection) { Date() }
+    }
+    try old.write { db in
+      for index in 0..<7 {
+        try db.insertIssue(
+          Issue(id: UUID(), title: "old \(index)", completed: index % 3 == 0, created: Date()))
+      }
+    }
+    let migrated = try DocketDatabase.open(path: path)
+    let counts = try migrated.read { try $0.filterCounts(now: Date()) }
+    #expect(counts.open == 4 && counts.completed == 3)
+    #expect(try migrated.read { try $0.fetchOne("PRAGMA user_version", as: Int.self) } == 2)
   }
 
   @Test func deletingAnIssueNotifiesObserversOfTagCounts() async throws {

@@ -27,11 +27,10 @@ extension Connection {
     let since = now.addingTimeInterval(-IssueFilter.recentWindow)
     return try fetchOne(
       """
-      SELECT
-        (SELECT count(*) FROM issues WHERE completed = 0),
-        (SELECT count(*) FROM issues WHERE completed = 1),
+      SELECT open_count, completed_count,
         (SELECT count(*) FROM issues WHERE completed = 0 AND activity >= ?),
         (SELECT count(*) FROM issues WHERE completed = 1 AND activity >= ?)
+      FROM issue_counts WHERE id = 1
       """, [since, since]
     ) { row in
       FilterCounts(

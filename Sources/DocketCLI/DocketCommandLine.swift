@@ -34,7 +34,9 @@ public struct DocketCommandLine {
   public func appRequest() -> AppRequest? {
     guard console.inputIsTerminal, console.outputIsTerminal,
       let parsed = try? ArgumentParser.parse(words), parsed.path.isEmpty, !parsed.has("help"),
-      !parsed.has("version")
+      !parsed.has("version"),
+      // A theme that does not exist is reported by the command line, not ignored.
+      parsed.value("theme").map({ ["default", "high-contrast"].contains($0) }) ?? true
     else { return nil }
     let language = DocketStrings.localizer(explicit: parsed.value("lang"), environment: environment)
       .language
@@ -80,13 +82,21 @@ public struct DocketCommandLine {
           UsageText.message(
             for: .badValue(option: "--lang", value: language, allowed: "en, de"), l10n))
       }
+      if let theme = parsed.value("theme"), !["default", "high-contrast"].contains(theme) {
+        throw CommandFailure.usage(
+          UsageText.message(
+            for: .badValue(option: "--theme", value: theme, allowed: "default, high-contrast"),
+            l10n))
+      }
       let context = CommandContext(
         arguments: parsed, environment: environment, console: console, l10n: l10n, now: now)
       keep(context)
       try context.dispatch()
       return 0
     } catch let failure as CommandFailure {
-      console.writeError("docket: " + failure.message + "\n")
+      // Every message is made safe here, those built from data included (a list of candidates).
+      console.writeError(
+        "docket: " + SafeText.sanitized(failure.message, keeping: .lineBreaks) + "\n")
       return failure.status.rawValue
     } catch {
       console.writeError(

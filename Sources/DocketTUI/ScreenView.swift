@@ -238,18 +238,27 @@ public struct ScreenView {
   func drawRows(_ buffer: inout Buffer, _ area: Rect, _ list: IssueListFeature.State) {
     let selectedIndex = list.issues.firstIndex { $0.id == list.selection } ?? 0
     let first = selectedIndex >= area.height ? selectedIndex - area.height + 1 : 0
-    // Spoken dates ("less than 1 hour ago", "am 30. September") need more room than compact ones.
-    let timeWidth = state.screenReader ? min(25, max(12, area.width / 4)) : 12
     let visible = list.issues.enumerated().dropFirst(first).prefix(area.height)
+    // Dates as they will be shown; read aloud, they need more room than compact ones, so their
+    // column is as wide as the longest shown (the title gives way; a third of the pane at most).
+    let times = visible.map { row -> String in
+      let rowDate = RowDate(row.element.lastActivity, now: now)
+      return state.screenReader ? l10n.spoken(rowDate) : l10n.compact(rowDate)
+    }
+    let timeWidth =
+      state.screenReader
+      ? min(max(12, (times.map { DisplayWidth.of($0) }.max() ?? 0) + 1), area.width / 3) : 12
     let showExtras = area.width >= 50
     // One tag column for every row shown, as wide as the widest tags need (a quarter of the pane
     // at most), so that titles, tags and dates line up whatever each row holds.
     let tagColumn =
       showExtras
       ? min(
-        visible.map { DisplayWidth.of($0.element.tags.map(\.name).joined(separator: ", ")) }
-          .max().map { $0 == 0 ? 0 : $0 + 1 } ?? 0, area.width / 4) : 0
-    for (offset, issue) in visible {
+        visible.map {
+          DisplayWidth.of(SafeText.sanitized($0.element.tags.map(\.name).joined(separator: ", ")))
+        }
+        .max().map { $0 == 0 ? 0 : $0 + 1 } ?? 0, area.width / 4) : 0
+    for ((offset, issue), time) in zip(visible, times) {
       let y = area.y + offset - first
       let selected = issue.id == list.selection
       let style =
@@ -260,9 +269,6 @@ public struct ScreenView {
       x += buffer.draw(
         symbol + " ", x: x, y: y, style: selected ? style : Theme.priority(issue.priority))
       let tags = issue.tags.map(\.name).joined(separator: ", ")
-      // Compact, as the seed's rows show it; read aloud in full for screen readers.
-      let rowDate = RowDate(issue.lastActivity, now: now)
-      let time = state.screenReader ? l10n.spoken(rowDate) : l10n.compact(rowDate)
       let right = showExtras ? timeWidth : 0
       let tagWidth = tagColumn
       let title = issue.title.isEmpty ? l10n("issue.untitled") : issue.title
@@ -321,7 +327,7 @@ public struct ScreenView {
     for (index, (key, field)) in options.enumerated() {
       let current = sort.field == field
       let arrow = current ? (sort.ascending ? " ↑" : " ↓") : ""
-      let name = l10n(field == .name ? "tui.tagSort.name" : "tui.tagSort.count")
+      let name = l10n(field == .name ? "tui.tagSortField.name" : "tui.tagSortField.count")
       buffer.draw(
         "\(key)  " + name + arrow, x: area.x, y: area.y + index,
         style: current ? Theme.bold : .plain, maxWidth: area.width)

@@ -106,12 +106,13 @@ public final class TerminalApp {
   /// program at once.
   private func watchTerminationSignals() {
     let signalled = Mutex(false)
-    session.deliverTerminationSignals { [weak self] number in
+    session.deliverTerminationSignals { [weak self, session] number in
       // A second signal ends the program at once, even if the first one's quitting is stuck.
       if signalled.withLock({ seen in
         defer { seen = true }
         return seen
       }) {
+        session.restore()
         _exit(128 + number)
       }
       DispatchQueue.main.async {

@@ -21,7 +21,8 @@ public enum TerminalInfo {
 
   /// The same decision, for output known to be (or not to be) a terminal.
   public static func wantsColor(isTerminal: Bool, environment: [String: String]) -> Bool {
-    guard isTerminal, environment["NO_COLOR"] == nil else { return false }
+    // NO_COLOR counts when it is set to something, as no-color.org asks (and as the app reads it).
+    guard isTerminal, (environment["NO_COLOR"] ?? "").isEmpty else { return false }
     return environment["TERM"] != "dumb"
   }
 }

@@ -2,6 +2,7 @@ import DocketCLI
 import DocketCore
 import DocketTUI
 import Foundation
+import Terminal
 
 // The docket executable: the terminal app when asked for on a terminal, else the command line.
 let environment = processEnvironment()
@@ -17,7 +18,9 @@ if let request = commandLine.appRequest() {
     try app.run()
   } catch {
     let l10n = DocketStrings.localizer(language: request.language)
-    FileHandle.standardError.write(Data(("docket: " + l10n.message(for: error) + "\n").utf8))
+    // The message may echo the database's path: shown safe, as every message is.
+    let message = SafeText.sanitized(l10n.message(for: error), keeping: .lineBreaks)
+    FileHandle.standardError.write(Data(("docket: " + message + "\n").utf8))
     exit(1)
   }
 }

@@ -1,3 +1,4 @@
+import DocketCore
 import Foundation
 import Testing
 
@@ -42,6 +43,25 @@ import Testing
     let issue = try #require(try json.json() as? [String: Any])
     #expect(issue["title"] as? String == Self.title)
     #expect(issue["detail"] as? String == "line one\u{1B}[2J\nline two\u{07}")
+  }
+
+  /// Two issues whose ids share a prefix: the error lists their titles, safe.
+  @Test func anAmbiguousReferenceListsTitlesSafely() throws {
+    let db = try DocketDatabase.connection(
+      path: {
+        _ = try? box.docket(["list"])
+        return box.database
+      }())
+    for suffix in ["1", "2"] {
+      try db.insertIssue(
+        Issue(
+          id: UUID(uuidString: "abcd0000-0000-4000-8000-00000000000\(suffix)")!,
+          title: "Twin \(suffix) \u{1B}]52;c;aGk=\u{07}", created: Date()))
+    }
+    let run = try box.docket(["show", "abcd"])
+    #expect(run.status == 2)
+    #expect(run.error.contains("Twin 1 ␛]52;c;aGk=␇"))
+    #expect(!Self.hasRawControls(run.error))
   }
 
   /// Errors that echo what was typed show it safe too.

@@ -23,4 +23,26 @@ import Testing
     #expect(try titles([#"-"two words""#]) == ["Fix crash on start", "Fix the build"])
     #expect(try titles([#"-"words two""#]).count == 3)
   }
+
+  @Test func anUnknownThemeIsAnError() throws {
+    let run = try box.docket(["--theme", "bright", "list"])
+    #expect(run.status == 2)
+    #expect(run.error.contains("--theme"))
+  }
+
+  /// Words that start like a short option of `list` (`-f`, `-s`, `-n`) are still exclusions.
+  @Test func exclusionsThatLookLikeShortOptions() throws {
+    _ = try box.add(["Fix the fall of the build"])
+    _ = try box.add(["New status page"])
+    _ = try box.add(["Slow start"])
+    #expect(try titles(["-fix"]) == ["New status page", "Slow start"])
+    #expect(try titles(["-fall"]) == ["New status page", "Slow start"])
+    #expect(try titles(["-slow", "-new"]) == ["Fix the fall of the build"])
+    // `status:` is a key: `-status:open` is the token `is:completed`, not `--sort tatus:open`.
+    #expect(try titles(["-status:open"]) == [])
+    // The options themselves still work, with their value as the next word or a joined number.
+    #expect(try titles(["-f", "all", "-n1"]).count == 1)
+    #expect(
+      try titles(["-s", "title"]) == ["Fix the fall of the build", "New status page", "Slow start"])
+  }
 }

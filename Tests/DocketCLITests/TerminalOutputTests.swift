@@ -45,11 +45,11 @@ import Testing
     #expect(TerminalInfo.wantsColor(isTerminal: true, environment: ["TERM": "xterm-256color"]))
     #expect(TerminalInfo.wantsColor(isTerminal: true, environment: [:]))
     #expect(!TerminalInfo.wantsColor(isTerminal: false, environment: ["TERM": "xterm-256color"]))
-    // NO_COLOR set to anything, even empty, turns colour off.
+    // NO_COLOR set to something turns colour off; set empty, it does not (no-color.org).
     #expect(
       !TerminalInfo.wantsColor(isTerminal: true, environment: ["NO_COLOR": "1", "TERM": "xterm"]))
     #expect(
-      !TerminalInfo.wantsColor(isTerminal: true, environment: ["NO_COLOR": "", "TERM": "xterm"]))
+      TerminalInfo.wantsColor(isTerminal: true, environment: ["NO_COLOR": "", "TERM": "xterm"]))
     #expect(!TerminalInfo.wantsColor(isTerminal: true, environment: ["TERM": "dumb"]))
   }
 

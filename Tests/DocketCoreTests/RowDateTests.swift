@@ -11,13 +11,13 @@ import Testing
 
   static let points:
     [(ago: TimeInterval, en: String, enSpoken: String, de: String, deSpoken: String)] = [
-      (30 * 60, "< 1 hour", "less than 1 hour ago", "< 1 Std.", "vor weniger als 1 Stunde"),
-      (3600, "> 1 hour", "1 hour ago", "> 1 Std.", "vor 1 Stunde"),
+      (30 * 60, "< 1 hour", "less than 1 hour ago", "< 1 Std.", "vor weniger als einer Stunde"),
+      (3600, "> 1 hour", "1 hour ago", "> 1 Std.", "vor einer Stunde"),
       (2 * 3600, "> 2 hours", "2 hours ago", "> 2 Std.", "vor 2 Stunden"),
-      (86_400, "> 1 day", "1 day ago", "> 1 Tag", "vor 1 Tag"),
+      (86_400, "> 1 day", "1 day ago", "> 1 Tag", "vor einem Tag"),
       (3 * 86_400, "> 3 days", "3 days ago", "> 3 Tage", "vor 3 Tagen"),
       (33 * 86_400, "28 Oct", "on 28 October", "28. Okt.", "am 28. Oktober"),
-      (380 * 86_400, "> 1 year", "1 year ago", "> 1 Jahr", "vor 1 Jahr"),
+      (380 * 86_400, "> 1 year", "1 year ago", "> 1 Jahr", "vor einem Jahr"),
       (800 * 86_400, "> 2 years", "2 years ago", "> 2 Jahre", "vor 2 Jahren"),
     ]
 

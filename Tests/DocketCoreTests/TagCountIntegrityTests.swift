@@ -95,10 +95,14 @@ import Testing
         try db.insertIssue(
           Issue(id: UUID(), title: "old \(index)", completed: index % 3 == 0, created: Date()))
       }
+      // The first Docket stored show-completed on, its default, with every setting it saved.
+      try db.saveSettings(DeviceSettings(showCompleted: true))
     }
     let migrated = try DocketDatabase.open(path: path)
     let counts = try migrated.read { try $0.filterCounts(now: Date()) }
     #expect(counts.open == 4 && counts.completed == 3)
+    // Show completed starts off after the upgrade, as in the seed.
+    #expect(try migrated.read { try $0.fetchSettings() }.showCompleted == false)
     #expect(try migrated.read { try $0.fetchOne("PRAGMA user_version", as: Int.self) } == 2)
   }
 

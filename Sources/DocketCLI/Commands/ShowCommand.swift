@@ -58,7 +58,8 @@ struct ShowCommand {
     }
     if !issue.detail.isEmpty {
       lines.append("")
-      lines.append(SafeText.sanitized(issue.detail, keeping: [.lineBreaks, .tabs]))
+      let detail = issue.detail.replacingOccurrences(of: "\r\n", with: "\n")
+      lines.append(SafeText.sanitized(detail, keeping: [.lineBreaks, .tabs]))
     }
     context.console.line(lines.joined(separator: "\n"))
   }

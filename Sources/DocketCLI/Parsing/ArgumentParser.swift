@@ -146,7 +146,15 @@ enum ArgumentParser {
       }
       // A single dash: short options (`-p high`, `-phigh`, `-y`), or a search word (`-tag:Bug`).
       let letters = Array(word.dropFirst())
-      guard let option = spec.option(short: letters[0]), letters.count == 1 || option.takesValue
+      // Where dash words are search words, `-fix` and `-fall` are exclusions, not `-f ix` and
+      // `-f all`: there a short option takes its value as the next word, but for a number joined
+      // to a numeric option (`-n20`).
+      let joinedValueFits: (OptionSpec) -> Bool = { option in
+        guard spec.dashWordsAreArguments, letters.count > 1 else { return true }
+        return option.choices.isEmpty && Int(String(letters.dropFirst())) != nil
+      }
+      guard let option = spec.option(short: letters[0]), letters.count == 1 || option.takesValue,
+        joinedValueFits(option)
       else {
         if spec.dashWordsAreArguments {
           parsed.arguments.append(word)

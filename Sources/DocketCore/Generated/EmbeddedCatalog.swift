@@ -2807,7 +2807,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Aussehen der Terminal-App: high-contrast nutzt nur die Farben des Terminals, Fett und Invertiert (NO_COLOR schaltet Farbe ab)"
+              "value": "Aussehen der Terminal-App: high-contrast nutzt nur die Farben des Terminals, Fettdruck und inverse Darstellung (NO_COLOR schaltet Farbe ab)"
             }
           }
         }
@@ -3830,7 +3830,7 @@ let embeddedCatalogJSON = #"""
                 "one": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "vor %lld Tag"
+                    "value": "vor einem Tag"
                   }
                 },
                 "other": {
@@ -3871,7 +3871,7 @@ let embeddedCatalogJSON = #"""
                 "one": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "vor %lld Stunde"
+                    "value": "vor einer Stunde"
                   }
                 },
                 "other": {
@@ -3897,7 +3897,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "vor weniger als 1 Stunde"
+              "value": "vor weniger als einer Stunde"
             }
           }
         }
@@ -3929,7 +3929,7 @@ let embeddedCatalogJSON = #"""
                 "one": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "vor %lld Jahr"
+                    "value": "vor einem Jahr"
                   }
                 },
                 "other": {
@@ -4707,7 +4707,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "„Erledigte sichtbar“ gilt für „Kürzlich“ und die Tags; zuerst eines davon wählen."
+              "value": "„Erledigte zeigen“ gibt es nur unter „Kürzlich“ und bei Tags; bitte zuerst eines davon wählen."
             }
           }
         }
@@ -4946,6 +4946,40 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "nach Name"
+            }
+          }
+        }
+      },
+      "tui.tagSortField.count": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Count"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Anzahl"
+            }
+          }
+        }
+      },
+      "tui.tagSortField.name": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Name"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Name"
             }
           }
         }

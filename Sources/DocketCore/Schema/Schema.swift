@@ -46,6 +46,9 @@ public enum Schema {
         UPDATE issue_counts SET open_count = open_count + old.completed - new.completed,
           completed_count = completed_count + new.completed - old.completed WHERE id = 1;
       END;
+      -- Show completed starts off, as in the seed. Earlier Docket started it on and stored it
+      -- with every other setting, chosen or not: that stored value is forgotten once.
+      DELETE FROM settings WHERE key = 'show_completed';
       """)
   }
 

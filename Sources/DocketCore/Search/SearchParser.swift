@@ -123,6 +123,8 @@ public enum SearchParser {
   private static func addText(_ body: String, negated: Bool, to query: inout SearchQuery) {
     let text = body.trimmingCharacters(in: .whitespaces)
     guard !text.isEmpty else { return }
+    // An exclusion with no letters or digits (`--`, `-***`) would exclude nothing: it is dropped.
+    if negated, FullTextExpression.words(of: text).isEmpty { return }
     if negated {
       query.excludedText.append(text)
     } else {

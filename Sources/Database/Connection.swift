@@ -357,3 +357,8 @@ private final class FunctionBox {
   let function: ([DatabaseValue]) -> DatabaseValue
   init(_ function: @escaping ([DatabaseValue]) -> DatabaseValue) { self.function = function }
 }
+
+extension Connection {
+  /// The version of the SQLite library this program runs on ("3.40.1").
+  public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+}

@@ -157,7 +157,7 @@ final class CommandContext {
   func dispatch() throws {
     if arguments.path.isEmpty {
       if arguments.has("version") {
-        console.line("docket \(DocketVersion.current)")
+        console.line("docket \(DocketVersion.current) (SQLite \(Connection.sqliteVersion))")
       } else {
         HelpCommand(context: self).general()
       }

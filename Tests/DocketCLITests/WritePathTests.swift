@@ -113,3 +113,20 @@ import Testing
     #expect(ContinuousClock.now - started < .seconds(8))
   }
 }
+
+/// Tag flags of `docket edit`: the last word about a name counts.
+@Suite struct EditTagFlagTests {
+  let box: Sandbox
+  init() throws { box = try Sandbox() }
+
+  @Test func addingThenRemovingANameLeavesItOffAndMakesNoTag() throws {
+    let reference = try box.add(["Tagged", "--tag", "Keep"])
+    let run = try box.docket(["edit", reference, "--tag", "+Temp", "--tag", "-temp"])
+    #expect(run.status == 0)
+    let tags = try box.docket(["tag", "list", "--json"]).json() as? [[String: Any]]
+    #expect(tags?.compactMap { $0["name"] as? String } == ["Keep"])
+    _ = try box.docket(["edit", reference, "--tag", "-keep", "--tag", "+Keep"])
+    let issue = try box.docket(["show", reference, "--json"]).json() as? [String: Any]
+    #expect(issue?["tags"] as? [String] == ["Keep"])
+  }
+}

@@ -85,14 +85,21 @@ struct EditFlags {
     edit.title = title
     edit.detail = detail
     edit.priority = priority
+    // The last word about each name counts (`+x -x` leaves x off, and creates no tag x).
+    var last: [String: (name: String, add: Bool)] = [:]
+    var order: [String] = []
     for (name, add) in tags {
+      let key = TagName.key(name)
+      if last[key] == nil { order.append(key) }
+      last[key] = (name, add)
+    }
+    for key in order {
+      guard let (name, add) = last[key] else { continue }
       if add {
-        let tag = try db.createTag(named: name, id: UUID()).tag
-        edit.addedTags.insert(tag.id)
-        edit.removedTags.remove(tag.id)
-      } else if let tag = try db.fetchTag(named: name) {
-        edit.removedTags.insert(tag.id)
-        edit.addedTags.remove(tag.id)
+        edit.addedTags.insert(try db.createTag(named: name, id: UUID()).tag.id)
+      } else {
+        // Every tag of that name the issue carries (two may meet for a while after a sync).
+        for tag in issue.tags where TagName.key(tag.name) == key { edit.removedTags.insert(tag.id) }
       }
     }
     return edit

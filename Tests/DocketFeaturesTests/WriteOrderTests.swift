@@ -38,13 +38,16 @@ import Testing
       $0.editBase = self.issue
     }
     fx.time.advance(by: 30)
+    // One commit, so that the poller cannot deliver half of it.
     let other = try fx.otherProcess()
-    try other.execute("UPDATE issues SET completed = 1 WHERE id = ?", [issue.id])
-    try other.execute(
-      """
-      INSERT INTO issue_tags (issue_seq, tag_seq)
-      SELECT i.seq, t.seq FROM issues i, tags t WHERE i.id = ? AND t.id = ?
-      """, [issue.id, ui.id])
+    try other.transaction {
+      try other.execute("UPDATE issues SET completed = 1 WHERE id = ?", [issue.id])
+      try other.execute(
+        """
+        INSERT INTO issue_tags (issue_seq, tag_seq)
+        SELECT i.seq, t.seq FROM issues i, tags t WHERE i.id = ? AND t.id = ?
+        """, [issue.id, ui.id])
+    }
     fx.queue.checkForExternalChanges()
     let elsewhere = try #require(try fx.stored(issue.id))
     #expect(elsewhere.completed && elsewhere.tags == [bug, ui])

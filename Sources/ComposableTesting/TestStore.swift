@@ -25,7 +25,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   public private(set) var state: State
   public var exhaustivity: Exhaustivity = .on
   /// How long `receive` and `finish` wait, in real time, for effects to deliver.
-  public var timeout: Duration = .seconds(2)
+  ///
+  /// Ten seconds: a test that passes never waits for it, and a machine busy with a build and
+  /// a parallel test run can take seconds to deliver what a database effect sends.
+  public var timeout: Duration = .seconds(10)
 
   private let reducer: any Reducer<State, Action>
   private let dependencies: DependencyValues

@@ -65,14 +65,24 @@ import Testing
     await type(store, "tag:e2e")
     await press(store, .enter)
     await clock.advance(by: .milliseconds(300))
-    await store.skipReceivedActions()
+    // The new page comes from the database in the background: wait for it (bounded).
+    for _ in 0..<500 where store.state.app.list.issues.map(\.title) != ["Tmux test issue"] {
+      await store.skipReceivedActions()
+      try await Task.sleep(for: .milliseconds(10))
+    }
     #expect(store.state.app.list.issues.map(\.title) == ["Tmux test issue"])
     await press(store, .character("j"), .character("x"))
     await store.skipReceivedActions()
     #expect(store.state.announcement == "Issue closed: Tmux test issue")
+    // The close is written in the background: wait for it (bounded), then stop the observations.
+    func completedTitles() throws -> [String] {
+      try queue.read { try $0.fetchIssues(IssueRequest(filter: .completed, now: snapshotNow)) }
+        .map(\.title)
+    }
+    for _ in 0..<500 where try completedTitles().isEmpty {
+      try await Task.sleep(for: .milliseconds(10))
+    }
     await store.skipInFlightEffects()
-    #expect(
-      try queue.read { try $0.fetchIssues(IssueRequest(filter: .completed, now: snapshotNow)) }.map(
-        \.title) == ["Tmux test issue"])
+    #expect(try completedTitles() == ["Tmux test issue"])
   }
 }

@@ -28,6 +28,8 @@ struct Fixture {
   let queue: DatabaseQueue
   private let counter = Counter()
   let folder: URL?
+  /// Removes the folder of an on-disk database when the last copy of the fixture goes.
+  private let cleanup: FolderCleanup?
 
   /// An in-memory database, or a file (for tests with a second connection).
   init(onDisk: Bool = false) throws {
@@ -36,11 +38,13 @@ struct Fixture {
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
         "docket-features-\(UUID().uuidString)")
       self.folder = folder
+      cleanup = FolderCleanup(folder)
       queue = try DocketDatabase.open(path: folder.appendingPathComponent("docket.sqlite").path) {
         time.now
       }
     } else {
       folder = nil
+      cleanup = nil
       queue = try DocketDatabase.inMemory { time.now }
     }
   }
@@ -112,4 +116,11 @@ final class Counter: Sendable {
       return value
     }
   }
+}
+
+/// Deletes a test's folder when it is no longer referenced.
+final class FolderCleanup: Sendable {
+  let folder: URL
+  init(_ folder: URL) { self.folder = folder }
+  deinit { try? FileManager.default.removeItem(at: folder) }
 }

@@ -12,7 +12,7 @@ else
 RELEASE_FLAGS ?= -c release
 endif
 
-.PHONY: all deps build test lint format bench release run hooks clean catalog
+.PHONY: all deps build test lint format bench release run hooks clean catalog install install-files uninstall
 
 all: build
 
@@ -39,6 +39,20 @@ bench: deps
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product docket
+
+# `make install` (PREFIX=~/.local works without root; DESTDIR for packagers): the release binary,
+# the manual page (English, German) and the shell completions where the shells look for them.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINARY ?= .build/release/docket
+
+install: release install-files
+
+install-files:
+	scripts/install.sh "$(DESTDIR)" "$(PREFIX)" "$(BINARY)"
+
+uninstall:
+	scripts/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
 
 run: deps
 	$(SWIFT) build --product docket

@@ -182,6 +182,7 @@ final class CommandContext {
     case ["awards"]: try AwardsCommand(context: self).run()
     case ["sample-data"]: try SampleDataCommand(context: self).run()
     case ["completions"]: try CompletionsCommand(context: self).run()
+    case ["manual"]: ManualCommand(context: self).run()
     case ["help"]: try HelpCommand(context: self).command(arguments.arguments)
     case ["sync"], ["remote"], ["import"], ["export"]:
       throw CommandFailure.failed(l10n("error.notYet", .string(arguments.path[0])))

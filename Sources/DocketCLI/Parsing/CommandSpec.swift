@@ -181,6 +181,8 @@ extension CommandSpec {
       usage: "docket completions bash|zsh|fish",
       minimumArguments: 1, maximumArguments: 1, argumentChoices: ["bash", "zsh", "fish"]),
     CommandSpec(
+      name: "manual", summary: "command.manual.summary", usage: "docket manual [--lang en|de]"),
+    CommandSpec(
       name: "help", summary: "command.help.summary", usage: "docket help [COMMAND]",
       maximumArguments: 2,
       argumentChoices: CommandSpec.commandNames),
@@ -189,7 +191,7 @@ extension CommandSpec {
   static let commandNames = [
     "add", "list", "show", "edit", "close", "reopen", "delete", "tag", "awards", "sample-data",
     "sync", "remote",
-    "import", "export", "completions", "help",
+    "import", "export", "completions", "manual", "help",
   ]
 
   static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }

@@ -540,6 +540,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "command.manual.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Print the manual page (roff), for man -l and for packagers."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Die Handbuchseite (roff) ausgeben, für man -l und für Paketbauer."
+            }
+          }
+        }
+      },
       "command.remote.summary": {
         "extractionState": "manual",
         "localizations": {
@@ -2077,6 +2094,295 @@ let embeddedCatalogJSON = #"""
                   }
                 }
               }
+            }
+          }
+        }
+      },
+      "man.commands": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "COMMANDS"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "BEFEHLE"
+            }
+          }
+        }
+      },
+      "man.description": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "DESCRIPTION"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "BESCHREIBUNG"
+            }
+          }
+        }
+      },
+      "man.descriptionText": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Docket tracks the issues of your own projects: create them, tag them, filter and search them, sort them, and earn awards as you go. Everything lives in one SQLite file on your machine.\n\nWithout a command, on a terminal, docket opens its terminal app: filters, issues and the selected issue side by side. Press ? there for every key."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Docket verwaltet die Vorgänge Ihrer eigenen Projekte: anlegen, mit Tags versehen, filtern, durchsuchen, sortieren, und nebenbei Auszeichnungen sammeln. Alles liegt in einer SQLite-Datei auf Ihrem Rechner.\n\nOhne Befehl öffnet docket auf einem Terminal seine Terminal-App: Filter, Vorgänge und der gewählte Vorgang nebeneinander. Dort zeigt ? alle Tasten."
+            }
+          }
+        }
+      },
+      "man.environment": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ENVIRONMENT"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "UMGEBUNG"
+            }
+          }
+        }
+      },
+      "man.environmentText": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "DOCKET_DB — the database file, unless --db is given\nVISUAL, EDITOR — the editor of docket edit and of E in the terminal app\nNO_COLOR — when set to anything but an empty string, no colour\nDOCKET_SCREEN_READER — 1: screen-reader mode\nLANGUAGE, LC_ALL, LC_MESSAGES, LANG — the language (English or German), unless --lang is given"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "DOCKET_DB — die Datenbankdatei, sofern --db nicht angegeben ist\nVISUAL, EDITOR — der Editor von docket edit und von E in der Terminal-App\nNO_COLOR — ist sie nicht leer: keine Farbe\nDOCKET_SCREEN_READER — 1: Bildschirmleser-Modus\nLANGUAGE, LC_ALL, LC_MESSAGES, LANG — die Sprache (Englisch oder Deutsch), sofern --lang nicht angegeben ist"
+            }
+          }
+        }
+      },
+      "man.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "EXAMPLES"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "BEISPIELE"
+            }
+          }
+        }
+      },
+      "man.exit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "EXIT STATUS"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "RÜCKGABEWERT"
+            }
+          }
+        }
+      },
+      "man.exitText": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "0 — success\n1 — the operation failed (database, editor, input and output)\n2 — the command line was wrong (unknown command or option, bad value, unknown reference)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "0 — Erfolg\n1 — der Vorgang schlug fehl (Datenbank, Editor, Ein- und Ausgabe)\n2 — die Befehlszeile war falsch (unbekannter Befehl oder Option, ungültiger Wert, unbekannte Referenz)"
+            }
+          }
+        }
+      },
+      "man.files": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "FILES"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "DATEIEN"
+            }
+          }
+        }
+      },
+      "man.filesText": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "$XDG_DATA_HOME/docket/docket.sqlite — the database on Linux (~/.local/share/docket/docket.sqlite), created with mode 0600\n~/Library/Application Support/Docket/docket.sqlite — the database on macOS"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "$XDG_DATA_HOME/docket/docket.sqlite — die Datenbank unter Linux (~/.local/share/docket/docket.sqlite), mit Modus 0600 angelegt\n~/Library/Application Support/Docket/docket.sqlite — die Datenbank unter macOS"
+            }
+          }
+        }
+      },
+      "man.header": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Docket Manual"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Docket-Handbuch"
+            }
+          }
+        }
+      },
+      "man.name": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "NAME"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "NAME"
+            }
+          }
+        }
+      },
+      "man.options": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "OPTIONS"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "OPTIONEN"
+            }
+          }
+        }
+      },
+      "man.search": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "SEARCH"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "SUCHE"
+            }
+          }
+        }
+      },
+      "man.searchText": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "fix build — issues with words starting with fix and build, in title or detail; case and accents ignored\n\"exact words\" — the words next to each other\n-word, -\"two words\" — issues that do not match\ntag:NAME, -tag:NAME — issues with, or without, the tag; tag:\"UI Design\" for names with spaces\npriority:low|medium|high (p:l, p:m, p:h) — issues of that priority; repeated, any of them\nis:open, is:completed — that status, whatever the filter shows"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "fix build — Vorgänge mit Wörtern, die mit fix und build beginnen, in Titel oder Beschreibung; Groß- und Kleinschreibung und Akzente zählen nicht\n\"genaue Wörter\" — die Wörter direkt nacheinander\n-wort, -\"zwei Wörter\" — Vorgänge, die nicht passen\ntag:NAME, -tag:NAME — Vorgänge mit oder ohne den Tag; tag:\"UI Design\" für Namen mit Leerzeichen\npriority:low|medium|high (p:l, p:m, p:h) — Vorgänge dieser Priorität; mehrfach: eine davon\nis:open, is:completed — dieser Status, was auch immer der Filter zeigt"
+            }
+          }
+        }
+      },
+      "man.synopsis": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "SYNOPSIS"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ÜBERSICHT"
+            }
+          }
+        }
+      },
+      "man.tagline": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a local-first issue tracker"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ein lokaler Vorgangs-Tracker"
             }
           }
         }

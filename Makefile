@@ -12,7 +12,7 @@ else
 RELEASE_FLAGS ?= -c release
 endif
 
-.PHONY: all deps build test lint format bench release run hooks clean catalog install install-files uninstall
+.PHONY: all deps build test lint format bench release run hooks clean catalog install install-files uninstall dist
 
 all: build
 
@@ -31,6 +31,8 @@ format:
 test: deps lint
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) --no-print-directory release
+	scripts/test-dist.sh
 
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product DocketBench
@@ -47,6 +49,10 @@ DESTDIR ?=
 BINARY ?= .build/release/docket
 
 install: release install-files
+
+# The release archive and the Debian package, in .build/dist.
+dist: release
+	scripts/dist.sh
 
 install-files:
 	scripts/install.sh "$(DESTDIR)" "$(PREFIX)" "$(BINARY)"

@@ -15,7 +15,7 @@ files() {
 }
 
 if [[ "${1:-}" == "--uninstall" ]]; then
-  root="${2:-}${3:-/usr/local}"
+  root="${2:-}${3-/usr/local}"
   while read -r file; do
     if [[ -e "$file" ]]; then rm -f "$file" && echo "removed $file"; fi
   done < <(files "$root")
@@ -23,7 +23,7 @@ if [[ "${1:-}" == "--uninstall" ]]; then
 fi
 
 destdir="${1:-}"
-prefix="${2:-/usr/local}"
+prefix="${2-/usr/local}"
 binary="${3:-.build/release/docket}"
 root="$destdir$prefix"
 if [[ ! -x "$binary" ]]; then

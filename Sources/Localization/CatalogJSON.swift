@@ -112,48 +112,17 @@ indirect enum CatalogJSON: Equatable {
       case UInt8(ascii: "{"):
         position += 1
         var members: [Member] = []
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-          position += 1
-          return .object(members)
+        try self.members { reader, key throws(SyntaxError) in
+          members.append(Member(key: key, value: try reader.value(depth: depth + 1)))
         }
-        while true {
-          skipSpace()
-          let key = try string()
-          try expect(UInt8(ascii: ":"))
-          members.append(Member(key: key, value: try value(depth: depth + 1)))
-          skipSpace()
-          guard position < bytes.count else { throw error("unexpected end of text") }
-          if bytes[position] == UInt8(ascii: ",") {
-            position += 1
-          } else if bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-          } else {
-            throw error("expected “,” or “}”")
-          }
-        }
+        return .object(members)
       case UInt8(ascii: "["):
         position += 1
         var elements: [CatalogJSON] = []
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-          position += 1
-          return .array(elements)
+        try self.elements { reader throws(SyntaxError) in
+          elements.append(try reader.value(depth: depth + 1))
         }
-        while true {
-          elements.append(try value(depth: depth + 1))
-          skipSpace()
-          guard position < bytes.count else { throw error("unexpected end of text") }
-          if bytes[position] == UInt8(ascii: ",") {
-            position += 1
-          } else if bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-          } else {
-            throw error("expected “,” or “]”")
-          }
-        }
+        return .array(elements)
       case UInt8(ascii: "\""):
         return .string(try string())
       default:
@@ -200,6 +169,29 @@ indirect enum CatalogJSON: Equatable {
       }
     }
 
+    /// Reads the elements of an array whose `[` has been read, `body` reading each one; stops
+    /// after the `]`.
+    mutating func elements(_ body: (inout Reader) throws(SyntaxError) -> Void) throws(SyntaxError) {
+      skipSpace()
+      if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+        position += 1
+        return
+      }
+      while true {
+        try body(&self)
+        skipSpace()
+        guard position < bytes.count else { throw error("unexpected end of text") }
+        if bytes[position] == UInt8(ascii: ",") {
+          position += 1
+        } else if bytes[position] == UInt8(ascii: "]") {
+          position += 1
+          return
+        } else {
+          throw error("expected “,” or “]”")
+        }
+      }
+    }
+
     /// Checks one value and moves past it, building nothing.
     mutating func skip(depth: Int) throws(SyntaxError) {
       guard depth < 64 else { throw error("nested too deeply") }
@@ -211,24 +203,7 @@ indirect enum CatalogJSON: Equatable {
         try members { reader, _ throws(SyntaxError) in try reader.skip(depth: depth + 1) }
       case UInt8(ascii: "["):
         position += 1
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-          position += 1
-          return
-        }
-        while true {
-          try skip(depth: depth + 1)
-          skipSpace()
-          guard position < bytes.count else { throw error("unexpected end of text") }
-          if bytes[position] == UInt8(ascii: ",") {
-            position += 1
-          } else if bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return
-          } else {
-            throw error("expected “,” or “]”")
-          }
-        }
+        try elements { reader throws(SyntaxError) in try reader.skip(depth: depth + 1) }
       case UInt8(ascii: "\""):
         try skipString()
       default:

@@ -27,16 +27,24 @@ import Testing
       withDependencies: fx.dependencies())
   }
 
-  /// While the form is open, another process closes the issue and tags it; the form changes
-  /// the title. After saving, the issue holds all three.
-  @Test func savingTheFormKeepsWhatAnotherProcessChangedMeanwhile() async throws {
-    let store = makeStore()
+  /// The detail observing its issue, with the edit form open.
+  func openTheForm(_ store: TestStore<DetailFeature.State, DetailFeature.Action>) async
+    -> TestStoreTask
+  {
     let task = await store.send(.task)
     await store.receive(.loaded(issue, [bug, ui])) { $0.allTags = [self.bug, self.ui] }
     await store.send(.editTapped) {
       $0.draft = self.issue
       $0.editBase = self.issue
     }
+    return task
+  }
+
+  /// While the form is open, another process closes the issue and tags it; the form changes
+  /// the title. After saving, the issue holds all three.
+  @Test func savingTheFormKeepsWhatAnotherProcessChangedMeanwhile() async throws {
+    let store = makeStore()
+    let task = await openTheForm(store)
     fx.time.advance(by: 30)
     // One commit, so that the poller cannot deliver half of it.
     let other = try fx.otherProcess()
@@ -76,12 +84,7 @@ import Testing
   /// field that was.
   @Test func aFieldChangedInBothPlacesIsNamed() async throws {
     let store = makeStore()
-    let task = await store.send(.task)
-    await store.receive(.loaded(issue, [bug, ui])) { $0.allTags = [self.bug, self.ui] }
-    await store.send(.editTapped) {
-      $0.draft = self.issue
-      $0.editBase = self.issue
-    }
+    let task = await openTheForm(store)
     try fx.otherProcess().execute("UPDATE issues SET title = 'Theirs' WHERE id = ?", [issue.id])
     fx.queue.checkForExternalChanges()
     let theirs = try #require(try fx.stored(issue.id))

@@ -48,7 +48,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINARY ?= .build/release/docket
 
-install: release install-files
+install: release
+	$(MAKE) --no-print-directory install-files
 
 # The release archive and the Debian package, in .build/dist.
 dist: release

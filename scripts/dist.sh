@@ -10,7 +10,8 @@ binary="${BINARY:-.build/release/docket}"
 [[ -x "$binary" ]] || { echo "dist: no binary at $binary; run make release" >&2; exit 1; }
 version=$("$binary" --version | awk '{print $2}')
 machine=$(uname -m)
-name="docket-$version-linux-$machine"
+system=$(uname -s | tr '[:upper:]' '[:lower:]')
+name="docket-$version-$system-$machine"
 out=.build/dist
 rm -rf "$out"
 mkdir -p "$out"

@@ -15,7 +15,10 @@ files() {
 }
 
 if [[ "${1:-}" == "--uninstall" ]]; then
-  root="${2:-}${3-/usr/local}"
+  prefix="${3-/usr/local}"
+  # zsh leaves ~ in PREFIX=~/.local unexpanded; it means the home folder here too.
+  prefix="${prefix/#\~/$HOME}"
+  root="${2:-}$prefix"
   while read -r file; do
     if [[ -e "$file" ]]; then rm -f "$file" && echo "removed $file"; fi
   done < <(files "$root")
@@ -24,6 +27,7 @@ fi
 
 destdir="${1:-}"
 prefix="${2-/usr/local}"
+prefix="${prefix/#\~/$HOME}"
 binary="${3:-.build/release/docket}"
 root="$destdir$prefix"
 if [[ ! -x "$binary" ]]; then

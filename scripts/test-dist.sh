@@ -17,7 +17,7 @@ check() {
   fi
 }
 scripts/dist.sh >/dev/null || { echo "dist: make dist failed" >&2; echo "dist: 0 passed, 1 failed"; exit 1; }
-archive=$(ls .build/dist/docket-*-linux-*.tar.gz)
+archive=$(ls .build/dist/docket-*.tar.gz)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tar -xzf "$archive" -C "$work"
@@ -27,7 +27,12 @@ check "the archive holds the binary, manual, completions and README" \
   -a -f "$folder/share/bash-completion/completions/docket" -a -f "$folder/README.md"
 check "the archive's binary runs with an empty environment and no Swift on any path" \
   env -i "$folder/bin/docket" --version
-check "the archive's binary is static" sh -c "! ldd '$folder/bin/docket' 2>/dev/null | grep -q '=>'"
+if command -v ldd >/dev/null; then
+  check "the archive's binary loads no shared library" \
+    sh -c "ldd '$folder/bin/docket' 2>&1 | grep -q 'not a dynamic executable'"
+else
+  echo "dist: no ldd here; the static-binary check is skipped" >&2
+fi
 check "the archive's binary works on a database" \
   env -i HOME="$work" "$folder/bin/docket" --db "$work/try.sqlite" add "From the archive"
 if command -v dpkg-deb >/dev/null; then

@@ -43,7 +43,7 @@ public enum SafeText {
       switch scalar.value {
       case 0x0A where keeping.contains(.lineBreaks): result.append(scalar)
       case 0x09, 0x0A, 0x0D: result.append(" ")
-      case 0x00...0x1F, 0x7F, 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069: continue
+      case _ where isControl(scalar): continue
       default: result.append(scalar)
       }
     }
@@ -81,6 +81,15 @@ public enum SafeText {
       previous = byte
     }
     return false
+  }
+
+  /// True for the characters a terminal may obey instead of showing: C0 controls, DEL, C1
+  /// controls and the bidirectional overrides. (JSON output escapes the same ones.)
+  public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
   }
 
   private static func replacement(for scalar: Unicode.Scalar, keeping: Keeping) -> String {

@@ -1,5 +1,6 @@
 import DocketCore
 import Foundation
+import Terminal
 
 /// JSON written with its keys in the order given, so the documented shapes read as documented.
 indirect enum JSONValue: Equatable {
@@ -45,9 +46,7 @@ indirect enum JSONValue: Equatable {
       case "\t": result += "\\t"
       // Controls, C1 and the direction overrides are written as escapes: the text stays exact
       // for a program that reads it, and nothing in it is obeyed by a terminal that shows it.
-      case _
-      where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-        || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value):
+      case _ where SafeText.isControl(scalar):
         result += String(format: "\\u%04x", scalar.value)
       default:
         result.unicodeScalars.append(scalar)

@@ -3,6 +3,9 @@ SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 SOURCES := Package.swift Sources Tests
 ARGS ?=
+# Benchmark sizes (comma-separated) and where generated databases are kept for the next run.
+SIZES ?= 100000
+BENCH_DATA ?= .build/bench-data
 # Release builds link everything statically on Linux (the Swift runtime, Foundation, SQLite, the C
 # library): a command starts without the dynamic loader's work, and the binary runs on a machine
 # without Swift. macOS has no static executables; there the release build is a plain one.
@@ -37,7 +40,7 @@ test: deps lint
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product DocketBench
 	$(SWIFT) build $(RELEASE_FLAGS) --product docket
-	.build/release/DocketBench $(ARGS)
+	.build/release/DocketBench --sizes $(SIZES) --keep $(BENCH_DATA) $(ARGS)
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product docket

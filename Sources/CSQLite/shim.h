@@ -31,4 +31,28 @@ static inline void docket_sqlite3_result_blob_transient(sqlite3_context *context
   sqlite3_result_blob(context, bytes, byteCount, SQLITE_TRANSIENT);
 }
 
+/// The FTS5 API of a connection, found the documented way: `SELECT fts5(?1)` with a pointer
+/// bound to ?1. Null when FTS5 is missing.
+static inline fts5_api *docket_fts5_api(sqlite3 *db) {
+  fts5_api *api = 0;
+  sqlite3_stmt *statement = 0;
+  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0) != SQLITE_OK) return 0;
+  sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", 0);
+  sqlite3_step(statement);
+  sqlite3_finalize(statement);
+  return api;
+}
+
+/// A tokenizer of FTS5's own, made with the given arguments (`unicode61`, `remove_diacritics`,
+/// `2`); `methods` receives its functions. Null when it cannot be made.
+static inline Fts5Tokenizer *docket_fts5_tokenizer(fts5_api *api, const char *name,
+                                                  const char **arguments, int argumentCount,
+                                                  fts5_tokenizer *methods) {
+  void *context = 0;
+  if (api->xFindTokenizer(api, name, &context, methods) != SQLITE_OK) return 0;
+  Fts5Tokenizer *tokenizer = 0;
+  if (methods->xCreate(context, arguments, argumentCount, &tokenizer) != SQLITE_OK) return 0;
+  return tokenizer;
+}
+
 #endif

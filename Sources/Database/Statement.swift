@@ -116,6 +116,21 @@ public struct Row {
       as: UTF8.self)
   }
 
+  /// The bytes of a text or blob column, read in SQLite's own buffer (empty for NULL and
+  /// numbers). Valid only inside `body`.
+  public func withTextBytes<Result>(
+    _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
+    let handle = statement.handle
+    let column = Int32(index)
+    let type = sqlite3_column_type(handle, column)
+    guard type == SQLITE_TEXT || type == SQLITE_BLOB,
+      let bytes = sqlite3_column_text(handle, column)
+    else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return try body(
+      UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
+  }
+
   public func get(_ index: Int, as type: Int.Type = Int.self) throws -> Int {
     guard sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER else {
       return try getGeneric(index)

@@ -22,6 +22,23 @@ import Testing
       })
   }
 
+  /// Each issue's tag rows as kept on the issue, and as the links say: equal when the triggers
+  /// of schema v3 hold.
+  static func tagLists(_ db: Connection) throws -> (
+    kept: [Int64: Set<Int64>], links: [Int64: Set<Int64>]
+  ) {
+    var kept: [Int64: Set<Int64>] = [:]
+    try db.forEachRow("SELECT seq, tag_seqs FROM issues") { row in
+      kept[try row.get(0)] = Set(
+        try row.get(1, as: String.self).split(separator: ",").compactMap { Int64($0) })
+    }
+    var links: [Int64: Set<Int64>] = kept.mapValues { _ in [] }
+    try db.forEachRow("SELECT issue_seq, tag_seq FROM issue_tags") { row in
+      links[try row.get(0), default: []].insert(try row.get(1))
+    }
+    return (kept, links)
+  }
+
   @Test func countsStayTrueThroughRandomEdits() throws {
     let db = try TestDatabase()
     var random = SplitMix64(seed: 99)
@@ -72,7 +89,9 @@ import Testing
         )
       }
       #expect(badges.open == counted.0 && badges.completed == counted.1, "step \(step)")
-      if kept != truth || badges.open != counted.0 { return }
+      let lists = try db.queue.read { try Self.tagLists($0) }
+      #expect(lists.kept == lists.links, "tag lists drifted at step \(step)")
+      if kept != truth || badges.open != counted.0 || lists.kept != lists.links { return }
     }
     #expect(
       try db.queue.read { try $0.fetchOne("SELECT count(*) FROM issue_tags", as: Int.self) }! > 0)
@@ -91,9 +110,12 @@ import Testing
       try DocketDatabase.registerFunctions(connection) { Date() }
     }
     try old.write { db in
+      let tags = try ["Bug", "UI"].map { try db.createTag(named: $0, id: UUID()).tag }
       for index in 0..<7 {
         try db.insertIssue(
-          Issue(id: UUID(), title: "old \(index)", completed: index % 3 == 0, created: Date()))
+          Issue(
+            id: UUID(), title: "old \(index)", completed: index % 3 == 0, created: Date(),
+            tags: Array(tags.prefix(index % 3))))
       }
       // The first Docket stored show-completed on, its default, with every setting it saved.
       try db.saveSettings(DeviceSettings(showCompleted: true))
@@ -103,7 +125,15 @@ import Testing
     #expect(counts.open == 4 && counts.completed == 3)
     // Show completed starts off after the upgrade, as in the seed.
     #expect(try migrated.read { try $0.fetchSettings() }.showCompleted == false)
-    #expect(try migrated.read { try $0.fetchOne("PRAGMA user_version", as: Int.self) } == 2)
+    #expect(try migrated.read { try $0.fetchOne("PRAGMA user_version", as: Int.self) } == 3)
+    // Each issue's tags are gathered onto it once, when it is migrated, and read from there.
+    let lists = try migrated.read { try Self.tagLists($0) }
+    #expect(lists.kept == lists.links)
+    #expect(lists.kept.values.map(\.count).sorted() == [0, 0, 0, 1, 1, 2, 2])
+    let listed = try migrated.read {
+      try $0.fetchIssues(IssueRequest(filter: .all, now: Date())).map { $0.tags.map(\.name) }
+    }
+    #expect(listed.filter { $0 == ["Bug", "UI"] }.count == 2)
   }
 
   @Test func deletingAnIssueNotifiesObserversOfTagCounts() async throws {

@@ -40,7 +40,6 @@ struct ListCommand {
     }
 
     let database = try context.database()
-    let now = context.now
     // A sort given here is remembered, for the terminal app and the next list alike; only then
     // does listing write, and the list itself is read without waiting for any writer.
     if chosenField != nil || arguments.has("asc") || arguments.has("desc") {
@@ -57,22 +56,40 @@ struct ListCommand {
         }
       }
     }
+    // A page is read whole and laid out from its own rows. A longer list is written as it is
+    // read (`stream`), so memory stays flat however many issues it holds.
+    if let limit, limit <= Self.largestPage {
+      try writePage(database: database, query: query, limit: limit)
+    } else {
+      try stream(database: database, query: query, limit: limit)
+    }
+  }
+
+  /// The most rows listed by reading them whole; beyond it a list streams.
+  static let largestPage = 1000
+
+  private func request(_ db: Connection, query: SearchQuery) throws -> (IssueRequest, IssueFilter) {
+    let arguments = context.arguments
+    let settings = try db.fetchSettings()
+    let filter = try Self.filter(arguments.value("filter"), db: db, l10n: context.l10n)
+    var showCompleted = settings.showCompleted
+    if arguments.has("show-completed") { showCompleted = true }
+    if arguments.has("hide-completed") { showCompleted = false }
+    let request = IssueRequest(
+      filter: filter, search: query, sort: settings.issueSort, showCompleted: showCompleted,
+      now: context.now)
+    return (request, filter)
+  }
+
+  private func writePage(database: DatabaseQueue, query: SearchQuery, limit: Int) throws {
     let (issues, total, references, filter) = try database.read { db in
-      let settings = try db.fetchSettings()
-      let filter = try Self.filter(arguments.value("filter"), db: db, l10n: l10n)
-      var showCompleted = settings.showCompleted
-      if arguments.has("show-completed") { showCompleted = true }
-      if arguments.has("hide-completed") { showCompleted = false }
-      let request = IssueRequest(
-        filter: filter, search: query, sort: settings.issueSort, showCompleted: showCompleted,
-        now: now)
+      let (request, filter) = try request(db, query: query)
       // The table does not show the detail; JSON does. The total is shown on a terminal only.
       let issues = try db.fetchIssues(request, limit: limit, detail: context.json)
-      let wantsTotal = limit != nil && !context.json && context.console.outputIsTerminal
+      let wantsTotal = !context.json && context.console.outputIsTerminal
       let total = wantsTotal ? try db.countIssues(request) : issues.count
       return (issues, total, try db.references(for: issues.map(\.id)), filter)
     }
-
     if context.json {
       context.printJSON(
         .array(
@@ -81,34 +98,104 @@ struct ListCommand {
           }))
       return
     }
-    let console = context.console
     if issues.isEmpty {
-      if console.outputIsTerminal {
-        let empty = filter == .open && query.isEmpty ? "list.empty.open" : "list.empty"
-        console.line(l10n(empty))
-      }
+      writeEmpty(filter: filter, query: query)
       return
     }
-    let table = context.output.table(issues, references: references)
-    context.keptUntilExit += [issues, references, table]
-    // Written in pieces of about 64 KiB: a list of every issue is never one huge string.
+    let console = context.console
     var text = ""
-    table.render(width: console.width, colors: console.colors) { line in
+    context.output.table(issues, references: references).render(
+      width: console.width, colors: console.colors
+    ) { line in
       text += line
       text += "\n"
-      if text.utf8.count >= 65_536 {
-        console.write(text)
-        text = ""
-      }
     }
     if console.outputIsTerminal {
       text +=
         total > issues.count
-        ? l10n("list.summary.limited", .integer(issues.count), .integer(total)) + "\n"
-        : l10n("list.summary", .integer(total)) + "\n"
+        ? context.l10n("list.summary.limited", .integer(issues.count), .integer(total)) + "\n"
+        : context.l10n("list.summary", .integer(total)) + "\n"
     }
     console.write(text)
   }
+
+  private func writeEmpty(filter: IssueFilter, query: SearchQuery) {
+    if context.console.outputIsTerminal {
+      let empty = filter == .open && query.isEmpty ? "list.empty.open" : "list.empty"
+      context.console.line(context.l10n(empty))
+    }
+  }
+
+  /// Rows read, formatted and written in batches of about 64 KiB, all in one read transaction.
+  /// JSON is a valid array written as it goes. A table measures its columns in a first pass
+  /// that keeps nothing (`measureList`), then writes its rows as they are read.
+  private func stream(database: DatabaseQueue, query: SearchQuery, limit: Int?) throws {
+    let console = context.console
+    let output = context.output
+    var text = ""
+    text.reserveCapacity(Self.chunk + 4096)
+    func flushIfFull() {
+      if text.utf8.count >= Self.chunk {
+        console.write(text)
+        text.removeAll(keepingCapacity: true)
+      }
+    }
+    try database.read { db in
+      let (request, filter) = try request(db, query: query)
+      let references = try ReferenceIndex(db)
+      if context.json {
+        var first = true
+        try db.streamIssues(request, limit: limit, detail: true, references: references) {
+          batch in
+          for listed in batch {
+            text += first ? "[\n  " : ",\n  "
+            first = false
+            IssueOutput.appendJSON(listed.issue, reference: listed.reference, to: &text)
+          }
+          flushIfFull()
+        }
+        text += first ? "[]\n" : "\n]\n"
+        return
+      }
+      var cells = IssueOutput.RowCells(output)
+      let measured = try db.measureList(
+        request, limit: limit, references: references, title: cells.titleWidth,
+        tags: cells.tagsWidth)
+      guard measured.rows > 0 else {
+        writeEmpty(filter: filter, query: query)
+        return
+      }
+      var widths = cells.fixedWidths(
+        longestReference: measured.references, completionStates: request.completionStates)
+      widths[3] = max(widths[3], measured.titles)
+      widths[4] = max(widths[4], measured.tags)
+      var layout = Table.Layout(
+        columns: output.listColumns, contentWidths: widths, width: console.width,
+        colors: console.colors)
+      text += layout.header()
+      text += "\n"
+      var count = 0
+      try db.streamIssues(request, limit: limit, detail: false, references: references) {
+        batch in
+        for listed in batch {
+          text += layout.line(cells(listed.issue, reference: listed.reference))
+          text += "\n"
+        }
+        count += batch.count
+        flushIfFull()
+      }
+      if console.outputIsTerminal {
+        let total = limit == count ? try db.countIssues(request) : count
+        text +=
+          total > count
+          ? context.l10n("list.summary.limited", .integer(count), .integer(total)) + "\n"
+          : context.l10n("list.summary", .integer(count)) + "\n"
+      }
+    }
+    console.write(text)
+  }
+
+  static let chunk = 65_536
 
   /// `open`, `completed`, `recent`, `all` or `tag:NAME`.
   static func filter(_ text: String?, db: Connection, l10n: Localizer) throws -> IssueFilter {

@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import Foundation
 import Localization
+import Terminal
 
 /// Issues as the command line prints them: JSON in the documented shape, or rows for people.
 struct IssueOutput {
@@ -47,38 +48,127 @@ struct IssueOutput {
       : Table.Cell(text: "○ " + l10n.name(of: SearchQuery.Status.open))
   }
 
-  /// The table of `docket list`.
-  func table(_ issues: [Issue], references: [UUID: String]) -> Table {
-    var table = Table(columns: [
+  /// The columns of `docket list`.
+  var listColumns: [Table.Column] {
+    [
       Table.Column(header: l10n("table.ref")),
       Table.Column(header: l10n("table.priority")),
       Table.Column(header: l10n("table.status")),
       Table.Column(header: l10n("table.title"), shrinks: true, minimumWidth: 12),
       Table.Column(header: l10n("table.tags"), shrinks: true, minimumWidth: 6),
       Table.Column(header: l10n("table.updated")),
-    ])
-    // The words that repeat from row to row are made once.
-    let priorities = Dictionary(
-      uniqueKeysWithValues: Priority.allCases.map { ($0, priorityCell($0).measured()) })
-    let statuses = [false: statusCell(false).measured(), true: statusCell(true).measured()]
-    let untitled = l10n("issue.untitled")
-    var times: [RowDate: String] = [:]
+    ]
+  }
+
+  /// The table of `docket list`, for a list held whole (a page).
+  func table(_ issues: [Issue], references: [UUID: String]) -> Table {
+    var table = Table(columns: listColumns)
+    var cells = RowCells(self)
     table.rows.reserveCapacity(issues.count)
     for issue in issues {
-      // Compact, as the seed's rows show it ("> 3 days", "29 Oct").
-      let rowDate = RowDate(issue.lastActivity, now: now)
-      let time = times[rowDate] ?? l10n.compact(rowDate)
-      times[rowDate] = time
-      table.rows.append([
-        Table.Cell(text: references[issue.id] ?? IssueReference.hex(issue.id), style: .reference),
-        priorities[issue.priority]!,
-        statuses[issue.completed]!,
-        Table.Cell(text: oneLine(issue.title.isEmpty ? untitled : issue.title)),
-        Table.Cell(text: issue.tags.map(\.name).joined(separator: ", "), style: .dim),
-        Table.Cell(text: time, style: .dim),
-      ])
+      table.rows.append(
+        cells(issue, reference: references[issue.id] ?? IssueReference.hex(issue.id)))
     }
     return table
+  }
+
+  /// The cells of list rows. The words that repeat from row to row are made once.
+  struct RowCells {
+    let output: IssueOutput
+    let priorities: [Priority: Table.Cell]
+    let statuses: [Bool: Table.Cell]
+    let untitled: String
+    private var times: [RowDate: String] = [:]
+
+    init(_ output: IssueOutput) {
+      self.output = output
+      priorities = Dictionary(
+        uniqueKeysWithValues: Priority.allCases.map { ($0, output.priorityCell($0).measured()) })
+      statuses = [
+        false: output.statusCell(false).measured(), true: output.statusCell(true).measured(),
+      ]
+      untitled = output.l10n("issue.untitled")
+    }
+
+    /// The widest cell each column other than title and tags can hold, headers included: what a
+    /// table written as it is read measures ahead. Dates are the last column and never padded;
+    /// their width only decides what fits on a terminal.
+    func fixedWidths(longestReference: Int, completionStates: [Int]) -> [Int] {
+      let l10n = output.l10n
+      let columns = output.listColumns.map { DisplayWidth.of($0.header) }
+      let samples: [RowDate] =
+        [.underAnHour, .hours(23), .days(6), .years(99)]
+        + (1...12).map { RowDate.date(day: 28, month: $0) }
+      return [
+        max(columns[0], longestReference),
+        max(columns[1], priorities.values.compactMap(\.width).max() ?? 0),
+        max(columns[2], completionStates.compactMap { statuses[$0 == 1]?.width }.max() ?? 0),
+        columns[3],
+        columns[4],
+        max(columns[5], samples.map { DisplayWidth.of(l10n.compact($0)) }.max() ?? 0),
+      ]
+    }
+
+    /// How wide a title is in the table.
+    func titleWidth(_ title: String) -> Int {
+      DisplayWidth.of(SafeText.sanitized(output.oneLine(title.isEmpty ? untitled : title)))
+    }
+
+    /// How wide a list of tags is in the table.
+    func tagsWidth(_ tags: [Tag]) -> Int {
+      DisplayWidth.of(SafeText.sanitized(tags.map(\.name).joined(separator: ", ")))
+    }
+
+    mutating func callAsFunction(_ issue: Issue, reference: String) -> [Table.Cell] {
+      // Compact, as the seed's rows show it ("> 3 days", "29 Oct").
+      let rowDate = RowDate(issue.lastActivity, now: output.now)
+      let time = times[rowDate] ?? output.l10n.compact(rowDate)
+      times[rowDate] = time
+      return [
+        Table.Cell(text: reference, style: .reference),
+        priorities[issue.priority]!,
+        statuses[issue.completed]!,
+        Table.Cell(text: output.oneLine(issue.title.isEmpty ? untitled : issue.title)),
+        Table.Cell(text: issue.tags.map(\.name).joined(separator: ", "), style: .dim),
+        Table.Cell(text: time, style: .dim),
+      ]
+    }
+  }
+
+  /// Appends an issue as `json(_:reference:)` renders it inside an array (indented one level),
+  /// without building the value first: a streamed list writes a million of these.
+  static func appendJSON(_ issue: Issue, reference: String, to text: inout String) {
+    text += "{\n    \"id\": \""
+    text += issue.id.lowercasedText
+    text += "\",\n    \"ref\": "
+    JSONValue.appendQuoted(reference, to: &text)
+    text += ",\n    \"title\": "
+    JSONValue.appendQuoted(issue.title, to: &text)
+    text += ",\n    \"detail\": "
+    JSONValue.appendQuoted(issue.detail, to: &text)
+    text += ",\n    \"priority\": \""
+    text += issue.priority.name
+    text += issue.completed ? "\",\n    \"completed\": true" : "\",\n    \"completed\": false"
+    text += ",\n    \"created\": \""
+    text += ISOTime.string(issue.created)
+    if let modified = issue.modified {
+      text += "\",\n    \"modified\": \""
+      text += ISOTime.string(modified)
+      text += "\",\n    \"tags\": "
+    } else {
+      text += "\",\n    \"modified\": null,\n    \"tags\": "
+    }
+    if issue.tags.isEmpty {
+      text += "[]"
+    } else {
+      text += "[\n"
+      for (index, tag) in issue.tags.enumerated() {
+        text += index == 0 ? "      " : ",\n      "
+        JSONValue.appendQuoted(tag.name, to: &text)
+      }
+      text += "\n    ]"
+    }
+    text += "\n  }"
   }
 
   /// A title on one line: line breaks and tabs shown as spaces.

@@ -36,7 +36,20 @@ indirect enum JSONValue: Equatable {
   }
 
   static func quote(_ text: String) -> String {
-    var result = "\""
+    var result = ""
+    appendQuoted(text, to: &result)
+    return result
+  }
+
+  /// Appends `text` as a JSON string. Text of printable ASCII without quotes or backslashes (most
+  /// titles) is copied whole; the rest is escaped a character at a time.
+  static func appendQuoted(_ text: String, to result: inout String) {
+    result += "\""
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+      result += text
+      result += "\""
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": result += "\\\""
@@ -47,12 +60,14 @@ indirect enum JSONValue: Equatable {
       // Controls, C1 and the direction overrides are written as escapes: the text stays exact
       // for a program that reads it, and nothing in it is obeyed by a terminal that shows it.
       case _ where SafeText.isControl(scalar):
-        result += String(format: "\\u%04x", scalar.value)
+        result += "\\u"
+        let hex = String(scalar.value, radix: 16)
+        result += String(repeating: "0", count: max(0, 4 - hex.count)) + hex
       default:
         result.unicodeScalars.append(scalar)
       }
     }
-    return result + "\""
+    result += "\""
   }
 }
 
@@ -62,10 +77,35 @@ enum ISOTime {
     var seconds = time_t(floor(date.timeIntervalSince1970))
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    return String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-      Int(parts.tm_mday),
-      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    guard (0...9999).contains(parts.tm_year + 1900) else {
+      return String(
+        format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900,
+        Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
+        Int(parts.tm_sec))
+    }
+    // Written digit by digit: a list of a million issues writes two million of these.
+    return String(unsafeUninitializedCapacity: 20) { buffer in
+      func put(_ value: Int32, digits: Int, at position: Int) {
+        var rest = value
+        for offset in stride(from: digits - 1, through: 0, by: -1) {
+          buffer[position + offset] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+          rest /= 10
+        }
+      }
+      put(parts.tm_year + 1900, digits: 4, at: 0)
+      buffer[4] = UInt8(ascii: "-")
+      put(parts.tm_mon + 1, digits: 2, at: 5)
+      buffer[7] = UInt8(ascii: "-")
+      put(parts.tm_mday, digits: 2, at: 8)
+      buffer[10] = UInt8(ascii: "T")
+      put(parts.tm_hour, digits: 2, at: 11)
+      buffer[13] = UInt8(ascii: ":")
+      put(parts.tm_min, digits: 2, at: 14)
+      buffer[16] = UInt8(ascii: ":")
+      put(parts.tm_sec, digits: 2, at: 17)
+      buffer[19] = UInt8(ascii: "Z")
+      return 20
+    }
   }
 
   /// Local date and time for people (`2026-11-29 14:15`).

@@ -40,39 +40,67 @@ struct Table {
 
   /// Hands each line to `emit` as it is made, so a long table is never held twice in memory.
   func render(width: Int?, colors: Bool, headers: Bool = true, emit: (String) -> Void) {
+    var layout = Layout(columns: columns, contentWidths: [], width: nil, colors: colors)
+    let natural = columns.indices.map { index in
+      max(
+        headers ? layout.measure(columns[index].header) : 0,
+        rows.lazy.map { layout.measure($0[index]) }.max() ?? 0)
+    }
+    layout = Layout(columns: columns, contentWidths: natural, width: width, colors: colors)
+    if headers { emit(layout.header()) }
+    for row in rows { emit(layout.line(row)) }
+  }
+
+  /// The widths of the columns, settled before the first line: a table written as it is read
+  /// (`docket list` of every issue) is laid out from widths measured ahead.
+  struct Layout {
+    let columns: [Column]
+    private(set) var widths: [Int]
+    let colors: Bool
     // Each distinct text is measured once: priorities, statuses and dates repeat on every row.
-    var measured: [String: Int] = [:]
-    func measure(_ text: String) -> Int {
+    private var measured: [String: Int] = [:]
+    /// Padding by length, made once: appending a ready string is the cheapest way to pad.
+    private let paddings: [String]
+
+    /// `contentWidths` are the widest content of each column, headers included. With `width`,
+    /// the columns that may shrink are cut, the widest first, down to their minimum, until a
+    /// line fits.
+    init(columns: [Column], contentWidths: [Int], width: Int?, colors: Bool) {
+      self.columns = columns
+      self.colors = colors
+      var widths = contentWidths
+      if let width, !widths.isEmpty {
+        var excess = widths.reduce(0, +) + 2 * (columns.count - 1) - width
+        while excess > 0 {
+          guard
+            let index = columns.indices.filter({
+              columns[$0].shrinks && widths[$0] > columns[$0].minimumWidth
+            })
+            .max(by: { widths[$0] < widths[$1] })
+          else { break }
+          widths[index] -= 1
+          excess -= 1
+        }
+      }
+      self.widths = widths
+      paddings = (0...(widths.max() ?? 0)).map { String(repeating: " ", count: $0) }
+    }
+
+    mutating func measure(_ text: String) -> Int {
       if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
       if let known = measured[text] { return known }
       let columns = DisplayWidth.of(text)
       measured[text] = columns
       return columns
     }
-    func measure(_ cell: Cell) -> Int { cell.width ?? measure(cell.text) }
-    var widths = columns.indices.map { index in
-      max(
-        headers ? measure(columns[index].header) : 0,
-        rows.lazy.map { measure($0[index]) }.max() ?? 0)
+
+    mutating func measure(_ cell: Cell) -> Int { cell.width ?? measure(cell.text) }
+
+    mutating func header() -> String {
+      line(columns.map { Cell(text: $0.header, style: .header) })
     }
-    let gaps = 2 * (columns.count - 1)
-    if let width {
-      var excess = widths.reduce(0, +) + gaps - width
-      // Cut the shrinkable columns, the widest first, down to their minimum.
-      while excess > 0 {
-        guard
-          let index = columns.indices.filter({
-            columns[$0].shrinks && widths[$0] > columns[$0].minimumWidth
-          })
-          .max(by: { widths[$0] < widths[$1] })
-        else { break }
-        widths[index] -= 1
-        excess -= 1
-      }
-    }
-    // Padding by length, made once: appending a ready string is the cheapest way to pad.
-    let paddings = (0...(widths.max() ?? 0)).map { String(repeating: " ", count: $0) }
-    func line(_ cells: [Cell]) -> String {
+
+    mutating func line(_ cells: [Cell]) -> String {
       var text = ""
       for (index, cell) in cells.enumerated() {
         var content = cell.text
@@ -87,8 +115,8 @@ struct Table {
         if colors {
           let aligned =
             columns[index].alignRight
-            ? String(repeating: " ", count: padding) + content
-            : (isLast ? content : content + String(repeating: " ", count: padding))
+            ? paddings[padding] + content
+            : (isLast ? content : content + paddings[padding])
           text += cell.style.apply(aligned)
         } else if columns[index].alignRight {
           text += paddings[padding]
@@ -100,8 +128,6 @@ struct Table {
       }
       return text
     }
-    if headers { emit(line(columns.map { Cell(text: $0.header, style: .header) })) }
-    for row in rows { emit(line(row)) }
   }
 }
 

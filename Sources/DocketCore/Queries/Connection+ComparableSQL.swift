@@ -8,7 +8,7 @@ extension Connection {
   public func firstPageSQL(_ request: IssueRequest, limit: Int) throws -> String {
     let clause = try IssueRequestSQL(request, db: self, forPage: true)
     let page = """
-      SELECT \(Self.issueColumns(detail: false, tagsInline: true)) FROM issues i
+      SELECT \(Self.issueColumns(detail: false)) FROM issues i
       WHERE \(clause.condition) ORDER BY \(clause.orderBy(request.sort)) LIMIT \(limit)
       """
     return "SELECT seq, id, name FROM tags ORDER BY name_key, id;\n"
@@ -18,7 +18,7 @@ extension Connection {
   /// The statements `show` runs for the issue `id`: the tag names, then the issue.
   public func issueSQL(id: UUID) -> String {
     "SELECT seq, id, name FROM tags ORDER BY name_key, id;\n"
-      + "SELECT \(Self.issueColumns(detail: true, tagsInline: true)) FROM issues i WHERE i.id = '\(id.uuidString.lowercased())';"
+      + "SELECT \(Self.issueColumns(detail: true)) FROM issues i WHERE i.id = '\(id.uuidString.lowercased())';"
   }
 
   private static func writingArguments(_ sql: String, _ arguments: [any DatabaseValueConvertible])

@@ -4,11 +4,11 @@ import Foundation
 /// Reading issues.
 extension Connection {
   /// The columns `decodeIssue` reads, over `issues i`: the issue's own fields and the row numbers
-  /// of its tags (in a subquery, or, for long lists, looked up in `LinkTable`).
-  static func issueColumns(detail: Bool, tagsInline: Bool) -> String {
+  /// of its tags (kept on the issue, see `Schema.v3`).
+  static func issueColumns(detail: Bool) -> String {
     """
     i.id, i.title, \(detail ? "i.detail" : "''"), i.priority, i.completed, i.created, i.modified,
-    \(tagsInline ? "(SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = i.seq)" : "NULL"), i.seq
+    i.tag_seqs, i.seq
     """
   }
 
@@ -23,56 +23,79 @@ extension Connection {
     return catalogue
   }
 
-  static func decodeIssue(
-    _ row: Row, tags catalogue: [Int64: (tag: Tag, rank: Int)], links: LinkTable?
-  ) throws -> Issue {
+  /// The tags of a `tag_seqs` list, in name order.
+  static func tags(
+    inList list: UnsafeBufferPointer<UInt8>, catalogue: [Int64: (tag: Tag, rank: Int)]
+  ) -> [Tag] {
+    guard !list.isEmpty else { return [] }
     var ranked: [(tag: Tag, rank: Int)] = []
-    if let links {
-      links.forEachTag(of: try row.get(8, as: Int64.self)) {
-        if let entry = catalogue[$0] { ranked.append(entry) }
+    var number: Int64 = 0
+    for byte in list {
+      if byte == UInt8(ascii: ",") {
+        if let entry = catalogue[number] { ranked.append(entry) }
+        number = 0
+      } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+        number = number &* 10 &+ Int64(byte - UInt8(ascii: "0"))
       }
-    } else if case .text(let list) = row.value(at: 7) {
-      ranked = list.split(separator: ",").compactMap { Int64($0).flatMap { catalogue[$0] } }
     }
+    if let entry = catalogue[number] { ranked.append(entry) }
     if ranked.count > 1 { ranked.sort { $0.rank < $1.rank } }
-    return Issue(
+    return ranked.map(\.tag)
+  }
+
+  static func decodeIssue(_ row: Row, tags catalogue: [Int64: (tag: Tag, rank: Int)]) throws
+    -> Issue
+  {
+    Issue(
       id: try row.get(0, as: UUID.self), title: try row.get(1), detail: try row.get(2),
       priority: Priority(rawValue: try row.get(3)) ?? .low, completed: try row.get(4),
-      created: try row.get(5), modified: try row.get(6), tags: ranked.map(\.tag))
+      created: try row.get(5), modified: try row.get(6),
+      tags: row.withTextBytes(7) { Self.tags(inList: $0, catalogue: catalogue) })
   }
 
   /// One page of the issues `request` selects, in its order. Without `detail`, the detail of
-  /// each issue is left empty (for lists that do not show it).
+  /// each issue is left empty (for lists that do not show it). A whole list is better streamed
+  /// (`streamIssues`).
   public func fetchIssues(
     _ request: IssueRequest, limit: Int? = nil, offset: Int = 0, detail: Bool = true
   ) throws -> [Issue] {
     try readTransaction {
       let catalogue = try tagCatalogue()
-      // A page asks for the tags of its few issues; a long list reads every link once.
-      let links = (limit ?? Int.max) > 500 ? try LinkTable(self) : nil
-      if limit == nil, request.search.isEmpty, [.open, .completed, .all].contains(request.filter) {
-        return try fetchWholeList(
-          request, detail: detail, catalogue: catalogue, links: links ?? LinkTable(self))
+      if let limit, request.search.hasText,
+        let page = try walkedPage(
+          request, limit: limit, offset: offset, detail: detail, catalogue: catalogue)
+      {
+        return page
       }
-      let clause = try IssueRequestSQL(request, db: self, forPage: limit != nil)
-      var sql = """
-        SELECT \(Self.issueColumns(detail: detail, tagsInline: links == nil)) FROM issues i
-        WHERE \(clause.condition) ORDER BY \(clause.orderBy(request.sort))
-        """
-      var allArguments = clause.arguments
-      if let limit {
-        sql += " LIMIT ? OFFSET ?"
-        allArguments += [limit, offset]
-      }
-      return try fetchAll(sql, allArguments) {
-        try Self.decodeIssue($0, tags: catalogue, links: links)
-      }
+      let (sql, arguments) = try issuesSQL(
+        request, forPage: limit != nil, detail: detail, limit: limit, offset: offset)
+      return try fetchAll(sql, arguments) { try Self.decodeIssue($0, tags: catalogue) }
     }
+  }
+
+  /// The statement that reads the issues of `request` in its order, and its arguments.
+  func issuesSQL(
+    _ request: IssueRequest, forPage: Bool, detail: Bool, limit: Int?, offset: Int = 0
+  ) throws -> (String, [any DatabaseValueConvertible]) {
+    let clause = try IssueRequestSQL(request, db: self, forPage: forPage)
+    var sql = """
+      SELECT \(Self.issueColumns(detail: detail)) FROM issues i
+      WHERE \(clause.condition) ORDER BY \(clause.orderBy(request.sort))
+      """
+    var arguments = clause.arguments
+    if let limit {
+      sql += " LIMIT ? OFFSET ?"
+      arguments += [limit, offset]
+    }
+    return (sql, arguments)
   }
 
   /// How many issues `request` selects; with `limit`, counting stops there (a list that shows
   /// "1000+" need not count a hundred thousand matches on every keystroke).
   public func countIssues(_ request: IssueRequest, limit: Int? = nil) throws -> Int {
+    if let limit, request.search.hasText, let count = try walkedCount(request, limit: limit) {
+      return count
+    }
     let clause = try IssueRequestSQL(request, db: self, forPage: false)
     if let limit {
       let sql = "SELECT count(*) FROM (SELECT 1 FROM issues i WHERE \(clause.condition) LIMIT ?)"
@@ -86,8 +109,8 @@ extension Connection {
     try readTransaction {
       let catalogue = try tagCatalogue()
       let sql =
-        "SELECT \(Self.issueColumns(detail: true, tagsInline: true)) FROM issues i WHERE i.id = ?"
-      return try fetchOne(sql, [id]) { try Self.decodeIssue($0, tags: catalogue, links: nil) }
+        "SELECT \(Self.issueColumns(detail: true)) FROM issues i WHERE i.id = ?"
+      return try fetchOne(sql, [id]) { try Self.decodeIssue($0, tags: catalogue) }
     }
   }
 
@@ -156,7 +179,10 @@ extension Connection {
   /// The shortest unique reference of each of `ids` among every issue in the database.
   public func references(for ids: [UUID]) throws -> [UUID: String] {
     // For a long list, one pass over every id (in order) beats two look-ups per issue.
-    if ids.count > 64 { return try referencesByScan(for: Set(ids)) }
+    if ids.count > 64 {
+      let index = try ReferenceIndex(self)
+      return Dictionary(ids.map { ($0, index.reference(for: $0)) }, uniquingKeysWith: { a, _ in a })
+    }
     var result: [UUID: String] = [:]
     for id in ids {
       let canonical = id.uuidString.lowercased()
@@ -169,107 +195,5 @@ extension Connection {
       result[id] = IssueReference.shortestUniquePrefixes([id] + neighbours)[id]
     }
     return result
-  }
-}
-
-extension Connection {
-  private func referencesByScan(for wanted: Set<UUID>) throws -> [UUID: String] {
-    // Every id in order (the text order of ids is the order of their bytes), compared as bytes.
-    let all = try fetchAll("SELECT id FROM issues ORDER BY id") { try $0.get(0, as: UUID.self) }
-    var result: [UUID: String] = [:]
-    result.reserveCapacity(wanted.count)
-    for index in all.indices where wanted.contains(all[index]) {
-      var length = IssueReference.minimumLength
-      if index > all.startIndex {
-        length = max(length, all[index].sharedHexDigits(with: all[index - 1]) + 1)
-      }
-      if index + 1 < all.endIndex {
-        length = max(length, all[index].sharedHexDigits(with: all[index + 1]) + 1)
-      }
-      result[all[index]] = all[index].hexPrefix(length)
-    }
-    return result
-  }
-}
-
-extension Connection {
-  /// Every issue of Open, Completed or All: the table read in storage order and sorted here,
-  /// which spares a random look-up per row that reading in index order costs. Sorts exactly as
-  /// `IssueSort.orderBy` does (title keys and ids compared as bytes, as SQLite does).
-  private func fetchWholeList(
-    _ request: IssueRequest, detail: Bool, catalogue: [Int64: (tag: Tag, rank: Int)],
-    links: LinkTable
-  ) throws -> [Issue] {
-    let states = request.completionStates.map(String.init).joined(separator: ", ")
-    let sql = """
-      SELECT \(Self.issueColumns(detail: detail, tagsInline: false)), i.title_key
-      FROM issues i NOT INDEXED WHERE i.completed IN (\(states))
-      """
-    var issues: [Issue] = []
-    var titleKeys: [[UInt8]] = []
-    let byTitle = request.sort.field == .title
-    try forEachRow(sql) { row in
-      issues.append(try Self.decodeIssue(row, tags: catalogue, links: links))
-      if byTitle { titleKeys.append(Array(try row.get(9, as: String.self).utf8)) }
-    }
-    // The keys in flat arrays, so comparing two rows copies no issue.
-    let completed = issues.map(\.completed)
-    let priorities = issues.map(\.priority.rawValue)
-    let activities = issues.map(\.lastActivity.timeIntervalSince1970)
-    let ids = issues.map(\.id)
-    let sort = request.sort
-    var order = Array(issues.indices)
-    order.sort { left, right in
-      if completed[left] != completed[right] { return !completed[left] }
-      switch sort.field {
-      case .priority:
-        if priorities[left] != priorities[right] {
-          return sort.ascending
-            ? priorities[left] < priorities[right] : priorities[left] > priorities[right]
-        }
-      case .date:
-        if activities[left] != activities[right] {
-          return sort.ascending
-            ? activities[left] < activities[right] : activities[left] > activities[right]
-        }
-      case .title:
-        if titleKeys[left] != titleKeys[right] {
-          return sort.ascending
-            ? titleKeys[left].lexicographicallyPrecedes(titleKeys[right])
-            : titleKeys[right].lexicographicallyPrecedes(titleKeys[left])
-        }
-      }
-      if activities[left] != activities[right] { return activities[left] < activities[right] }
-      return ids[left].precedes(ids[right])
-    }
-    return order.map { issues[$0] }
-  }
-}
-
-/// Every link as (issue row, tag row) pairs in order, for finding the tags of many issues at once.
-struct LinkTable {
-  private var issues: [Int64] = []
-  private var tags: [Int64] = []
-
-  init(_ db: Connection) throws {
-    try db.forEachRow("SELECT issue_seq, tag_seq FROM issue_tags ORDER BY issue_seq, tag_seq") {
-      row in
-      issues.append(try row.get(0))
-      tags.append(try row.get(1))
-    }
-  }
-
-  func forEachTag(of issue: Int64, _ body: (Int64) -> Void) {
-    // The first link of `issue`, by binary search.
-    var low = 0
-    var high = issues.count
-    while low < high {
-      let middle = (low + high) / 2
-      if issues[middle] < issue { low = middle + 1 } else { high = middle }
-    }
-    while low < issues.count, issues[low] == issue {
-      body(tags[low])
-      low += 1
-    }
   }
 }

@@ -22,7 +22,7 @@ public struct IssueRequest: Equatable, Hashable, Sendable {
   }
 
   /// Which completion states the request shows: a status token decides; else the filter's rule.
-  var completionStates: [Int] {
+  public var completionStates: [Int] {
     let statuses = Set(search.statuses)
     if statuses.count == 1 { return statuses.contains(.completed) ? [1] : [0] }
     if !statuses.isEmpty { return [0, 1] }
@@ -65,7 +65,9 @@ struct IssueRequestSQL {
   /// entered by it; a tag carried by many issues is checked row by row as the sort index is read
   /// (`EXISTS`), a rare one drives the query from its links; Recent seeks by activity within
   /// each priority for the priority sorts and is checked in the index for the title sorts.
-  init(_ request: IssueRequest, db: Connection, forPage: Bool) throws {
+  /// Without `text`, the search's text and excluded text are left out: the caller matches them
+  /// itself (`TextWalk`).
+  init(_ request: IssueRequest, db: Connection, forPage: Bool, text: Bool = true) throws {
     var conditions: [String] = []
     var arguments: [any DatabaseValueConvertible] = []
 
@@ -85,7 +87,7 @@ struct IssueRequestSQL {
     // entry, and finds a page of 100 after 100 × issues ÷ matches entries. The two meet near
     // √(3 × issues) matches (550 at 100 000; measured: 1 202 matches, 4 ms walking against 8 ms
     // sorting). The matches are counted only up to there, so counting stays cheap.
-    let textExpression = FullTextExpression.expression(for: request.search.text)
+    let textExpression = text ? FullTextExpression.expression(for: request.search.text) : nil
     if forPage, let textExpression {
       let flip = Int((Double(try estimatedIssues()) * 3).squareRoot()) + 1
       let matches =
@@ -143,7 +145,7 @@ struct IssueRequestSQL {
     }
     // Each excluded word or phrase takes away the issues that match it (prefix rules as for
     // text); one with no letters or digits takes away nothing.
-    for excluded in request.search.excludedText {
+    for excluded in text ? request.search.excludedText : [] {
       guard let expression = FullTextExpression.expression(for: [excluded]) else { continue }
       conditions.append("i.seq NOT IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ?)")
       arguments.append(expression)

@@ -15,6 +15,7 @@ public enum Schema {
     migrations: [
       Migration(version: 1, name: "issues, tags, links, full-text index, settings", migrate: v1),
       Migration(version: 2, name: "open and completed counts kept by the database", migrate: v2),
+      Migration(version: 3, name: "each issue's tag rows kept on the issue", migrate: v3),
     ])
 
   /// The Open and Completed badges, kept by triggers as the tag counts are: counting them took a
@@ -49,6 +50,30 @@ public enum Schema {
       -- Show completed starts off, as in the seed. Earlier Docket started it on and stored it
       -- with every other setting, chosen or not: that stored value is forgotten once.
       DELETE FROM settings WHERE key = 'show_completed';
+      """)
+  }
+
+  /// Each issue's tag rows, kept on the issue by triggers (`1,4,9`, in no particular order; empty
+  /// without tags). Reading them with the issue costs nothing; gathering them from the links took
+  /// a subquery per row, about 3 µs, the largest cost of a long list (measured at 100 000 issues:
+  /// 0.45 s against 0.21 s for the same rows in the same order). Never synced: links are.
+  static func v3(_ db: Connection) throws {
+    try db.executeScript(
+      """
+      ALTER TABLE issues ADD COLUMN tag_seqs TEXT NOT NULL DEFAULT '';
+      UPDATE issues SET tag_seqs =
+        (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = issues.seq)
+        WHERE seq IN (SELECT issue_seq FROM issue_tags);
+      CREATE TRIGGER issue_tags_list_after_insert AFTER INSERT ON issue_tags BEGIN
+        UPDATE issues SET tag_seqs = coalesce(
+          (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = new.issue_seq), '')
+          WHERE seq = new.issue_seq;
+      END;
+      CREATE TRIGGER issue_tags_list_after_delete AFTER DELETE ON issue_tags BEGIN
+        UPDATE issues SET tag_seqs = coalesce(
+          (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = old.issue_seq), '')
+          WHERE seq = old.issue_seq;
+      END;
       """)
   }
 

@@ -40,6 +40,9 @@ public struct SearchQuery: Equatable, Hashable, Sendable {
 
   public var isEmpty: Bool { self == .empty }
 
+  /// True when words are searched for or excluded (the full-text part of a search).
+  public var hasText: Bool { !text.isEmpty || !excludedText.isEmpty }
+
   /// True when a status token decides completion instead of the filter's rule.
   public var overridesCompletion: Bool { !statuses.isEmpty }
 

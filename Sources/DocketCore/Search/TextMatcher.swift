@@ -1,0 +1,111 @@
+import Database
+
+/// Tells whether an issue's title and detail match the text of a search exactly as the full-text
+/// index would (see `FullTextExpression`): every term's words appear in a row of one column, in
+/// order, the last one as a prefix; no excluded term does. Words and text are cut and folded by
+/// the index's own tokenizer, so the two never disagree; text of plain ASCII is cut here, the
+/// way that tokenizer cuts it (letters and digits, lowercased), without a call per word.
+final class TextMatcher {
+  /// Each term's folded words.
+  private let required: [[[UInt8]]]
+  private let excluded: [[[UInt8]]]
+  private let tokenizer: FullTextTokenizer
+  private var words: [UInt8] = []
+  private var titleWords: [Range<Int>] = []
+  private var detailWords: [Range<Int>] = []
+
+  /// The arguments `issue_fts` is declared with.
+  static let tokenizerArguments = ["unicode61", "remove_diacritics", "2"]
+
+  /// Nil when the search has no text, or when a term has words the tokenizer does not keep
+  /// (then only the index can say what matches).
+  init?(search: SearchQuery, db: Connection) {
+    guard let tokenizer = FullTextTokenizer(db, arguments: Self.tokenizerArguments) else {
+      return nil
+    }
+    func phrases(_ terms: [String]) -> [[[UInt8]]]? {
+      var phrases: [[[UInt8]]] = []
+      for term in terms {
+        let termWords = FullTextExpression.words(of: term)
+        if termWords.isEmpty { continue }
+        var phrase: [[UInt8]] = []
+        var text = Array(termWords.joined(separator: " ").utf8)
+        text.withUnsafeMutableBufferPointer { buffer in
+          tokenizer.forEachToken(in: UnsafeBufferPointer(buffer)) { phrase.append(Array($0)) }
+        }
+        if phrase.isEmpty { return nil }
+        phrases.append(phrase)
+      }
+      return phrases
+    }
+    guard let required = phrases(search.text), let excluded = phrases(search.excludedText),
+      !(required.isEmpty && excluded.isEmpty)
+    else { return nil }
+    self.tokenizer = tokenizer
+    self.required = required
+    self.excluded = excluded
+  }
+
+  func matches(title: UnsafeBufferPointer<UInt8>, detail: UnsafeBufferPointer<UInt8>) -> Bool {
+    words.removeAll(keepingCapacity: true)
+    cut(title, into: &titleWords)
+    cut(detail, into: &detailWords)
+    for phrase in required where !contains(phrase) { return false }
+    for phrase in excluded where contains(phrase) { return false }
+    return true
+  }
+
+  private func contains(_ phrase: [[UInt8]]) -> Bool {
+    contains(phrase, in: titleWords) || contains(phrase, in: detailWords)
+  }
+
+  private func contains(_ phrase: [[UInt8]], in column: [Range<Int>]) -> Bool {
+    guard column.count >= phrase.count else { return false }
+    let last = phrase.count - 1
+    return words.withUnsafeBufferPointer { words in
+      start: for start in 0...(column.count - phrase.count) {
+        for (offset, word) in phrase.enumerated() {
+          let token = words[column[start + offset]]
+          if offset == last {
+            guard token.count >= word.count, token.starts(with: word) else { continue start }
+          } else {
+            guard token.elementsEqual(word) else { continue start }
+          }
+        }
+        return true
+      }
+      return false
+    }
+  }
+
+  /// Appends the words of `text` to `words`, their places to `ranges`.
+  private func cut(_ text: UnsafeBufferPointer<UInt8>, into ranges: inout [Range<Int>]) {
+    ranges.removeAll(keepingCapacity: true)
+    if text.allSatisfy({ $0 < 0x80 }) {
+      var start: Int?
+      for byte in text {
+        let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+        let isWord =
+          (lowered >= 0x61 && lowered <= 0x7A) || (lowered >= 0x30 && lowered <= 0x39)
+        if isWord {
+          if start == nil { start = words.count }
+          words.append(lowered)
+        } else if let begun = start {
+          ranges.append(begun..<words.count)
+          start = nil
+        }
+      }
+      if let begun = start { ranges.append(begun..<words.count) }
+      return
+    }
+    var found: [Range<Int>] = []
+    var collected = words
+    tokenizer.forEachToken(in: text) { token in
+      let start = collected.count
+      collected.append(contentsOf: token)
+      found.append(start..<collected.count)
+    }
+    words = collected
+    ranges = found
+  }
+}

@@ -1,0 +1,72 @@
+import Database
+import DocketCore
+import Foundation
+import Testing
+
+/// `docket list` without a limit (or beyond a page) writes rows as it reads them; what it writes
+/// is what a list read whole prints, in text and JSON.
+@Suite struct ListStreamTests {
+  static let titles = [
+    "Fix build", "", "日本語のタイトル", "e\u{301}te\u{301}", "tab\there", "line\nbreak",
+    "\u{1B}[31mred\u{1B}[0m", "x\u{202E}reversed", "🐛 bug", "quote \" and \\ backslash",
+    String(repeating: "long ", count: 30), "C1 \u{85} control", "DEL \u{7F}",
+  ]
+
+  func sandbox(issues count: Int) throws -> Sandbox {
+    let sandbox = try Sandbox()
+    let queue = try DocketDatabase.open(path: sandbox.database)
+    let now = Date()
+    try queue.write { db in
+      let tags = try ["Bug", "UI Design", "日本", "Ünïcode"].map {
+        try db.createTag(named: $0, id: UUID()).tag
+      }
+      for index in 0..<count {
+        let issue = Issue(
+          id: UUID(), title: Self.titles[index % Self.titles.count] + " \(index / 7)",
+          detail: index % 3 == 0 ? "detail \u{7}\(index)\nsecond line" : "",
+          priority: Priority(rawValue: index % 3)!, completed: index % 4 == 0,
+          created: now.addingTimeInterval(-Double(index) * 3_600 * 7),
+          modified: index % 5 == 0 ? now.addingTimeInterval(-Double(index) * 60) : nil,
+          tags: tags.enumerated().filter { (index >> $0.offset) & 1 == 1 }.map(\.element))
+        try db.insertIssue(issue)
+      }
+    }
+    return sandbox
+  }
+
+  @Test func theStreamedListIsTheListReadWhole() throws {
+    let sandbox = try sandbox(issues: 600)
+    for options in [[], ["--filter", "all"], ["--sort", "title", "--asc"], ["fix"], ["-bug"]] {
+      for format in [[], ["--json"]] {
+        let streamed = try sandbox.docket(["list"] + options + format)
+        let page = try sandbox.docket(["list", "--limit", "1000"] + options + format)
+        let streamedWithLimit = try sandbox.docket(["list", "--limit", "5000"] + options + format)
+        #expect(streamed.status == 0 && page.status == 0, "\(streamed.error)")
+        #expect(!streamed.output.isEmpty)
+        #expect(streamed.output == page.output, "\(options) \(format)")
+        #expect(streamedWithLimit.output == page.output, "\(options) \(format)")
+      }
+    }
+  }
+
+  @Test func streamedJSONIsOneValidArrayAndAnEmptyListIsEmpty() throws {
+    let sandbox = try sandbox(issues: 1_500)
+    let all = try sandbox.docket(["list", "--filter", "all", "--json"])
+    let array = try #require(try all.json() as? [[String: Any]])
+    #expect(array.count == 1_500)
+    #expect(Set(array.compactMap { $0["id"] as? String }).count == 1_500)
+    // Detail is kept exactly, controls and all.
+    #expect(array.contains { ($0["detail"] as? String)?.contains("\u{7}") == true })
+    let limited = try sandbox.docket(["list", "--filter", "all", "--json", "--limit", "1200"])
+    #expect((try limited.json() as? [Any])?.count == 1_200)
+    let none = try sandbox.docket(["list", "no-such-words-anywhere", "--json"])
+    #expect(none.status == 0)
+    #expect(none.output == "[]\n")
+    // A text list of every issue: a header and one line per issue, nothing raw.
+    let text = try sandbox.docket(["list", "--filter", "all"])
+    #expect(text.lines.count == 1_501)
+    #expect(!text.output.contains("\u{1B}") && !text.output.contains("\u{202E}"))
+    let widths = Set(text.lines.map { $0.prefix(while: { $0 != " " }).count })
+    #expect(widths.count <= 3, "references and header align: \(widths)")
+  }
+}

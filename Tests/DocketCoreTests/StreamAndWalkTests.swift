@@ -105,10 +105,15 @@ import Testing
       for id in ids { try conn.insertIssue(Issue(id: id, title: "x", created: db.now)) }
     }
     let index = try db.queue.read { try ReferenceIndex($0) }
+    let rows = try db.queue.read { conn in
+      try ids.map {
+        try conn.fetchOne("SELECT seq FROM issues WHERE id = ?", [$0], as: Int64.self)!
+      }
+    }
     let oneByOne = try db.queue.read { conn in
       try ids.map { try conn.references(for: [$0])[$0]! }
     }
-    #expect(ids.map { index.reference(for: $0) } == oneByOne)
+    #expect(zip(ids, rows).map { index.reference(for: $0, row: $1) } == oneByOne)
     #expect(oneByOne[0] == "abcdef01000040008000000000000001")
     #expect(oneByOne[3] == "abcdef02")
     #expect(oneByOne[4] == "abce")
@@ -135,21 +140,94 @@ import Testing
       for filter in [IssueFilter.open, .all, .tag(tag.id)] {
         let request = IssueRequest(filter: filter, sort: sort, now: db.now)
         let whole = try db.queue.read { try $0.fetchIssues(request) }
-        var streamed: [ListedIssue] = []
-        var batches = 0
-        try db.queue.read { conn in
-          let references = try ReferenceIndex(conn)
-          try conn.streamIssues(request, detail: true, references: references, batchSize: 64) {
-            #expect($0.count <= 64)
-            batches += 1
-            streamed += $0
+        // Sorted in memory, and in runs of a few kilobytes merged from temporary files.
+        for chunk in [8 << 20, 4_096] {
+          var streamed: [ListedIssue] = []
+          var batches = 0
+          try db.queue.read { conn in
+            let references = try ReferenceIndex(conn)
+            try conn.streamIssues(
+              request, detail: true, references: references, batchSize: 64,
+              sortChunkBytes: chunk
+            ) {
+              #expect($0.count <= 64)
+              batches += 1
+              streamed += $0
+            }
           }
+          #expect(streamed.map(\.issue) == whole, "\(sort) \(filter) \(chunk)")
+          #expect(batches == (whole.count + 63) / 64)
+          let references = try db.queue.read { try $0.references(for: whole.map(\.id)) }
+          #expect(streamed.map(\.reference) == whole.map { references[$0.id]! })
         }
-        #expect(streamed.map(\.issue) == whole, "\(sort) \(filter)")
-        #expect(batches == (whole.count + 63) / 64)
-        let references = try db.queue.read { try $0.references(for: whole.map(\.id)) }
-        #expect(streamed.map(\.reference) == whole.map { references[$0.id]! })
       }
+    }
+  }
+}
+
+@Suite struct ExternalSorterTests {
+  /// Keys of every length, zero bytes included, in any number of runs, come out in byte order
+  /// with their payloads; an empty sorter gives nothing.
+  @Test(arguments: [1 << 20, 16_384, 2_048])
+  func recordsComeOutInKeyOrder(chunkBytes: Int) throws {
+    var random = SplitMix64(seed: UInt64(chunkBytes))
+    var records: [(key: [UInt8], payload: [UInt8])] = []
+    for index in 0..<2_000 {
+      let length = Int(random.next() % 12)
+      let key = (0..<length).map { _ in UInt8(random.next() % 4) }
+      let payload = Array("\(index)".utf8) + [UInt8](repeating: 7, count: Int(random.next() % 300))
+      records.append((key, payload))
+    }
+    let sorter = ExternalSorter(chunkBytes: chunkBytes)
+    for record in records { try sorter.add(key: record.key, payload: record.payload) }
+    var out: [(key: [UInt8], payload: [UInt8])] = []
+    try sorter.finish { key, payload in out.append((Array(key), Array(payload))) }
+    #expect(chunkBytes > 100_000 ? sorter.runCount == 0 : sorter.runCount > 10)
+    #expect(out.count == records.count)
+    for (earlier, later) in zip(out, out.dropFirst()) {
+      #expect(!later.key.lexicographicallyPrecedes(earlier.key))
+    }
+    let sortedIn = records.map { $0.key + [255] + $0.payload }.sorted {
+      $0.lexicographicallyPrecedes($1)
+    }
+    let sortedOut = out.map { $0.key + [255] + $0.payload }.sorted {
+      $0.lexicographicallyPrecedes($1)
+    }
+    #expect(sortedIn == sortedOut)
+    let empty = ExternalSorter(chunkBytes: chunkBytes)
+    var called = false
+    try empty.finish { _, _ in called = true }
+    #expect(!called)
+  }
+
+  /// Keys made by `SortKeyBytes` order as the values do: numbers as numbers, either way, and
+  /// text as SQLite orders it (bytes, then length), zero bytes and all.
+  @Test func keyBytesOrderAsTheValues() {
+    let numbers: [Double] = [-1e300, -2.5, -1, -0.5, 0, 0.25, 1, 3, 1.7e9, 1e300]
+    func key(_ value: Double, descending: Bool) -> [UInt8] {
+      var bytes: [UInt8] = []
+      SortKeyBytes.append(value, descending: descending, to: &bytes)
+      return bytes
+    }
+    for (a, b) in zip(numbers, numbers.dropFirst()) {
+      #expect(key(a, descending: false).lexicographicallyPrecedes(key(b, descending: false)))
+      #expect(key(b, descending: true).lexicographicallyPrecedes(key(a, descending: true)))
+    }
+    let texts: [[UInt8]] = [
+      [], [0], [0, 0], [0, 1], [1], [1, 0], [1, 0, 0], [1, 1], [0xFF], [0xFF, 0],
+    ]
+    func key(_ text: [UInt8], descending: Bool) -> [UInt8] {
+      var bytes: [UInt8] = []
+      text.withUnsafeBufferPointer {
+        SortKeyBytes.append(text: $0, descending: descending, to: &bytes)
+      }
+      return bytes + [0x42]
+    }
+    for (a, b) in zip(texts, texts.dropFirst()) {
+      #expect(
+        key(a, descending: false).lexicographicallyPrecedes(key(b, descending: false)), "\(a) \(b)")
+      #expect(
+        key(b, descending: true).lexicographicallyPrecedes(key(a, descending: true)), "\(a) \(b)")
     }
   }
 }

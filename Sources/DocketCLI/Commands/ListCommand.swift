@@ -127,19 +127,12 @@ struct ListCommand {
   }
 
   /// Rows read, formatted and written in batches of about 64 KiB, all in one read transaction.
-  /// JSON is a valid array written as it goes. A table measures its columns in a first pass
-  /// that keeps nothing (`measureList`), then writes its rows as they are read.
+  /// JSON is a valid array written as it goes. A table's columns are measured before its first
+  /// row (`ListMeasurer`), then its rows are written as they arrive.
   private func stream(database: DatabaseQueue, query: SearchQuery, limit: Int?) throws {
     let console = context.console
     let output = context.output
-    var text = ""
-    text.reserveCapacity(Self.chunk + 4096)
-    func flushIfFull() {
-      if text.utf8.count >= Self.chunk {
-        console.write(text)
-        text.removeAll(keepingCapacity: true)
-      }
-    }
+    var text = OutputBytes(write: console.write)
     try database.read { db in
       let (request, filter) = try request(db, query: query)
       let references = try ReferenceIndex(db)
@@ -148,54 +141,57 @@ struct ListCommand {
         try db.streamIssues(request, limit: limit, detail: true, references: references) {
           batch in
           for listed in batch {
-            text += first ? "[\n  " : ",\n  "
+            text.append(first ? "[\n  " : ",\n  ")
             first = false
             IssueOutput.appendJSON(listed.issue, reference: listed.reference, to: &text)
           }
-          flushIfFull()
+          text.flushIfFull()
         }
-        text += first ? "[]\n" : "\n]\n"
+        text.append(first ? "[]\n" : "\n]\n")
         return
       }
       var cells = IssueOutput.RowCells(output)
-      let measured = try db.measureList(
-        request, limit: limit, references: references, title: cells.titleWidth,
-        tags: cells.tagsWidth)
-      guard measured.rows > 0 else {
+      let measurer = ListMeasurer(
+        references: references, title: cells.titleWidth, tags: cells.tagsWidth)
+      var layout: Table.Layout?
+      var count = 0
+      try db.streamIssues(
+        request, limit: limit, detail: false, references: references, measuring: measurer
+      ) { batch in
+        if layout == nil {
+          // Every listed issue is measured before the first batch arrives.
+          var widths = cells.fixedWidths(
+            longestReference: measurer.widths.references,
+            completionStates: request.completionStates)
+          widths[3] = max(widths[3], measurer.widths.titles)
+          widths[4] = max(widths[4], measurer.widths.tags)
+          layout = Table.Layout(
+            columns: output.listColumns, contentWidths: widths, width: console.width,
+            colors: console.colors)
+          text.append(layout!.header())
+          text.append(byte: 0x0A)
+        }
+        for listed in batch {
+          layout!.append(cells(listed.issue, reference: listed.reference), to: &text)
+          text.append(byte: 0x0A)
+        }
+        count += batch.count
+        text.flushIfFull()
+      }
+      guard count > 0 else {
         writeEmpty(filter: filter, query: query)
         return
       }
-      var widths = cells.fixedWidths(
-        longestReference: measured.references, completionStates: request.completionStates)
-      widths[3] = max(widths[3], measured.titles)
-      widths[4] = max(widths[4], measured.tags)
-      var layout = Table.Layout(
-        columns: output.listColumns, contentWidths: widths, width: console.width,
-        colors: console.colors)
-      text += layout.header()
-      text += "\n"
-      var count = 0
-      try db.streamIssues(request, limit: limit, detail: false, references: references) {
-        batch in
-        for listed in batch {
-          text += layout.line(cells(listed.issue, reference: listed.reference))
-          text += "\n"
-        }
-        count += batch.count
-        flushIfFull()
-      }
       if console.outputIsTerminal {
         let total = limit == count ? try db.countIssues(request) : count
-        text +=
+        text.append(
           total > count
-          ? context.l10n("list.summary.limited", .integer(count), .integer(total)) + "\n"
-          : context.l10n("list.summary", .integer(count)) + "\n"
+            ? context.l10n("list.summary.limited", .integer(count), .integer(total)) + "\n"
+            : context.l10n("list.summary", .integer(count)) + "\n")
       }
     }
-    console.write(text)
+    text.flush()
   }
-
-  static let chunk = 65_536
 
   /// `open`, `completed`, `recent`, `all` or `tag:NAME`.
   static func filter(_ text: String?, db: Connection, l10n: Localizer) throws -> IssueFilter {

@@ -137,38 +137,39 @@ struct IssueOutput {
 
   /// Appends an issue as `json(_:reference:)` renders it inside an array (indented one level),
   /// without building the value first: a streamed list writes a million of these.
-  static func appendJSON(_ issue: Issue, reference: String, to text: inout String) {
-    text += "{\n    \"id\": \""
-    text += issue.id.lowercasedText
-    text += "\",\n    \"ref\": "
-    JSONValue.appendQuoted(reference, to: &text)
-    text += ",\n    \"title\": "
-    JSONValue.appendQuoted(issue.title, to: &text)
-    text += ",\n    \"detail\": "
-    JSONValue.appendQuoted(issue.detail, to: &text)
-    text += ",\n    \"priority\": \""
-    text += issue.priority.name
-    text += issue.completed ? "\",\n    \"completed\": true" : "\",\n    \"completed\": false"
-    text += ",\n    \"created\": \""
-    text += ISOTime.string(issue.created)
+  static func appendJSON(_ issue: Issue, reference: String, to output: inout OutputBytes) {
+    output.append("{\n    \"id\": \"")
+    output.append(issue.id.lowercasedText)
+    output.append("\",\n    \"ref\": ")
+    JSONValue.appendQuoted(reference, to: &output)
+    output.append(",\n    \"title\": ")
+    JSONValue.appendQuoted(issue.title, to: &output)
+    output.append(",\n    \"detail\": ")
+    JSONValue.appendQuoted(issue.detail, to: &output)
+    output.append(",\n    \"priority\": \"")
+    output.append(issue.priority.name)
+    output.append(
+      issue.completed ? "\",\n    \"completed\": true" : "\",\n    \"completed\": false")
+    output.append(",\n    \"created\": \"")
+    output.append(ISOTime.string(issue.created))
     if let modified = issue.modified {
-      text += "\",\n    \"modified\": \""
-      text += ISOTime.string(modified)
-      text += "\",\n    \"tags\": "
+      output.append("\",\n    \"modified\": \"")
+      output.append(ISOTime.string(modified))
+      output.append("\",\n    \"tags\": ")
     } else {
-      text += "\",\n    \"modified\": null,\n    \"tags\": "
+      output.append("\",\n    \"modified\": null,\n    \"tags\": ")
     }
     if issue.tags.isEmpty {
-      text += "[]"
+      output.append("[]")
     } else {
-      text += "[\n"
+      output.append("[\n")
       for (index, tag) in issue.tags.enumerated() {
-        text += index == 0 ? "      " : ",\n      "
-        JSONValue.appendQuoted(tag.name, to: &text)
+        output.append(index == 0 ? "      " : ",\n      ")
+        JSONValue.appendQuoted(tag.name, to: &output)
       }
-      text += "\n    ]"
+      output.append("\n    ]")
     }
-    text += "\n  }"
+    output.append("\n  }")
   }
 
   /// A title on one line: line breaks and tabs shown as spaces.

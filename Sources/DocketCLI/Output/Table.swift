@@ -101,7 +101,13 @@ struct Table {
     }
 
     mutating func line(_ cells: [Cell]) -> String {
-      var text = ""
+      var output = OutputBytes(write: { _ in })
+      append(cells, to: &output)
+      return String(decoding: output.bytes, as: UTF8.self)
+    }
+
+    /// Appends the line of `cells`, without its line end.
+    mutating func append(_ cells: [Cell], to output: inout OutputBytes) {
       for (index, cell) in cells.enumerated() {
         var content = cell.text
         var contentWidth = measure(cell)
@@ -111,22 +117,21 @@ struct Table {
         }
         let isLast = index == cells.count - 1
         let padding = max(0, widths[index] - contentWidth)
-        if index > 0 { text += "  " }
+        if index > 0 { output.append("  ") }
         if colors {
           let aligned =
             columns[index].alignRight
             ? paddings[padding] + content
             : (isLast ? content : content + paddings[padding])
-          text += cell.style.apply(aligned)
+          output.append(cell.style.apply(aligned))
         } else if columns[index].alignRight {
-          text += paddings[padding]
-          text += content
+          output.append(paddings[padding])
+          output.append(content)
         } else {
-          text += content
-          if !isLast { text += paddings[padding] }
+          output.append(content)
+          if !isLast { output.append(paddings[padding]) }
         }
       }
-      return text
     }
   }
 }

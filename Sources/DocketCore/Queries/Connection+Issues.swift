@@ -170,6 +170,25 @@ public enum IssueReference {
     return result
   }
 
+  /// How many hex digits two ids in text form share at their start (hyphens skipped, case
+  /// ignored).
+  static func sharedHexDigits(
+    _ a: some Collection<UInt8>, _ b: some Collection<UInt8>
+  ) -> Int {
+    var shared = 0
+    var left = a.makeIterator()
+    var right = b.makeIterator()
+    func next(_ iterator: inout some IteratorProtocol<UInt8>) -> UInt8? {
+      while let byte = iterator.next() {
+        if byte == UInt8(ascii: "-") { continue }
+        return byte | 0x20
+      }
+      return nil
+    }
+    while let x = next(&left), let y = next(&right), x == y { shared += 1 }
+    return shared
+  }
+
   static func commonPrefixLength(_ a: String, _ b: String) -> Int {
     zip(a, b).prefix { $0 == $1 }.count
   }
@@ -179,10 +198,7 @@ extension Connection {
   /// The shortest unique reference of each of `ids` among every issue in the database.
   public func references(for ids: [UUID]) throws -> [UUID: String] {
     // For a long list, one pass over every id (in order) beats two look-ups per issue.
-    if ids.count > 64 {
-      let index = try ReferenceIndex(self)
-      return Dictionary(ids.map { ($0, index.reference(for: $0)) }, uniquingKeysWith: { a, _ in a })
-    }
+    if ids.count > 64 { return try referencesByScan(for: Set(ids)) }
     var result: [UUID: String] = [:]
     for id in ids {
       let canonical = id.uuidString.lowercased()
@@ -194,6 +210,30 @@ extension Connection {
       let neighbours = [before, after].compactMap { $0 }
       result[id] = IssueReference.shortestUniquePrefixes([id] + neighbours)[id]
     }
+    return result
+  }
+}
+
+extension Connection {
+  /// For a long list, one pass over every id in order beats two look-ups per issue.
+  private func referencesByScan(for wanted: Set<UUID>) throws -> [UUID: String] {
+    var result: [UUID: String] = [:]
+    result.reserveCapacity(wanted.count)
+    var previous: (text: [UInt8], id: UUID?, length: Int) = ([], nil, 0)
+    try forEachRow("SELECT id FROM issues ORDER BY id") { row in
+      let id = try row.get(0, as: UUID.self)
+      row.withTextBytes(0) { text in
+        let shared = previous.text.isEmpty ? 0 : IssueReference.sharedHexDigits(previous.text, text)
+        if let earlier = previous.id {
+          result[earlier] = earlier.hexPrefix(max(previous.length, shared + 1))
+        }
+        previous.text.removeAll(keepingCapacity: true)
+        previous.text.append(contentsOf: text)
+        previous.id = wanted.contains(id) ? id : nil
+        previous.length = max(IssueReference.minimumLength, shared + 1)
+      }
+    }
+    if let last = previous.id { result[last] = last.hexPrefix(previous.length) }
     return result
   }
 }

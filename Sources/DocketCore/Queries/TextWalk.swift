@@ -8,11 +8,17 @@ import Database
 /// first row, while a page of them is found after about `page ÷ share` issues of the sort index.
 /// So a search walks first, and gives up for the index once the matches seen project past
 /// `budget` issues; a rare word then costs the walk of `sample` issues more than it did.
+///
+/// A walked issue costs a random read of its row: about 1 µs when the database is in SQLite's
+/// cache, 6 µs at a million issues (measured: 4 200 rows in sort order, 27 ms in the `sqlite3`
+/// shell). The budget is where walking stops paying at a million: 4 096 issues cost about as
+/// much as the index's answer for words on a tenth of the issues (22–27 ms). Typing a word
+/// (`b`, `bu`, … `build`, on 18–40 % of issues) fills a page of 100 within 600 issues.
 enum TextWalk {
   /// Issues walked before the share of matches is trusted.
   static let sample = 512
   /// The most issues walked for one page or count.
-  static let budget = 12_000
+  static let budget = 4_096
 
   private struct Stop: Error {}
 

@@ -1,0 +1,38 @@
+/// Output gathered as UTF-8 bytes and handed on in pieces of about 64 KiB: a list of a million
+/// issues is written as it is made, and appending bytes costs a copy where appending to a string
+/// costs a check of both strings.
+struct OutputBytes {
+  private(set) var bytes: [UInt8] = []
+  let pieceSize: Int
+  private let write: (String) -> Void
+
+  init(pieceSize: Int = 65_536, write: @escaping (String) -> Void) {
+    self.pieceSize = pieceSize
+    self.write = write
+    bytes.reserveCapacity(pieceSize + 8_192)
+  }
+
+  mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func append(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func append(byte: UInt8) { bytes.append(byte) }
+
+  mutating func append(_ other: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: other) }
+
+  /// Writes what is gathered once it makes a piece.
+  mutating func flushIfFull() {
+    if bytes.count >= pieceSize { flush() }
+  }
+
+  mutating func flush() {
+    guard !bytes.isEmpty else { return }
+    write(String(decoding: bytes, as: UTF8.self))
+    bytes.removeAll(keepingCapacity: true)
+  }
+}

@@ -168,6 +168,13 @@ public struct Row {
     }
   }
 
+  /// A number column as SQLite gives it (integers widened); nil for NULL. Dates are stored so:
+  /// reading the number itself keeps every bit that a `Date` made from it has.
+  public func double(at index: Int) -> Double? {
+    sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_NULL
+      ? nil : sqlite3_column_double(statement.handle, Int32(index))
+  }
+
   private func getGeneric<Value: DatabaseValueConvertible>(_ index: Int) throws -> Value {
     let raw = value(at: index)
     guard let decoded = Value(databaseValue: raw) else {

@@ -242,7 +242,7 @@ func cliTimings(database path: String) throws {
   let command = budgets?.command
   let whole = budgets?.wholeList
   let commands: [(String, [String], String, Double?, Int)] = [
-    ("docket list --limit 50", ["list", "--limit", "50"], "/dev/null", command, 15),
+    ("docket list --limit 50", ["list", "--limit", "50"], "/dev/null", budgets?.page, 15),
     ("docket list (all open, to a file)", ["list"], listFile, whole, 5),
     ("docket list --json (all open, to a file)", ["list", "--json"], "/dev/null", whole, 5),
     ("docket list fix build", ["list", "fix", "build", "--limit", "50"], "/dev/null", command, 15),
@@ -462,7 +462,8 @@ struct Budgets {
   var tagCounts: Double
   var keystrokeMedian: Double
   var keystrokeWorst: Double?
-  /// Whole process: `docket list --limit 50` and the other single commands.
+  /// Whole process: `docket list --limit 50`, and the other single commands.
+  var page: Double
   var command: Double
   var wholeList: Double
   var wholeListMiB: Double
@@ -471,12 +472,12 @@ struct Budgets {
     if size >= 900_000 {
       return Budgets(
         firstPage: 3, search: 10, sidebar: 5, tagCounts: 20, keystrokeMedian: 16,
-        keystrokeWorst: 33, command: 10, wholeList: 2000, wholeListMiB: 60)
+        keystrokeWorst: 33, page: 10, command: 30, wholeList: 2000, wholeListMiB: 60)
     }
     if size >= 90_000 {
       return Budgets(
         firstPage: 3, search: 10, sidebar: 10, tagCounts: 20, keystrokeMedian: 16,
-        keystrokeWorst: nil, command: 30, wholeList: 400, wholeListMiB: 100)
+        keystrokeWorst: nil, page: 30, command: 30, wholeList: 400, wholeListMiB: 100)
     }
     return nil
   }

@@ -49,6 +49,28 @@ import Testing
     }
   }
 
+  /// Columns are as wide as what the list holds, not as what it could hold: with no completed
+  /// issue and no medium one, the streamed table is laid out as the table read whole.
+  @Test func theStreamedTableMeasuresWhatItHolds() throws {
+    let sandbox = try Sandbox()
+    let queue = try DocketDatabase.open(path: sandbox.database)
+    try queue.write { db in
+      for index in 0..<300 {
+        try db.insertIssue(
+          Issue(
+            id: UUID(), title: "open \(index)", priority: index % 2 == 0 ? .high : .low,
+            created: Date().addingTimeInterval(-Double(index) * 86_400 * 3)))
+      }
+    }
+    for environment in [["LANG": "C.UTF-8"], ["LANG": "de_DE.UTF-8"], ["COLUMNS": "70"]] {
+      let streamed = try sandbox.docket(["list", "--filter", "all"], environment: environment)
+      let page = try sandbox.docket(
+        ["list", "--filter", "all", "--limit", "1000"], environment: environment)
+      #expect(streamed.output == page.output, "\(environment)")
+      #expect(streamed.lines.count == 301)
+    }
+  }
+
   @Test func streamedJSONIsOneValidArrayAndAnEmptyListIsEmpty() throws {
     let sandbox = try sandbox(issues: 1_500)
     let all = try sandbox.docket(["list", "--filter", "all", "--json"])

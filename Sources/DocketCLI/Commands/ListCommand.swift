@@ -85,7 +85,8 @@ struct ListCommand {
     let (issues, total, references, filter) = try database.read { db in
       let (request, filter) = try request(db, query: query)
       // The table does not show the detail; JSON does. The total is shown on a terminal only.
-      let issues = try db.fetchIssues(request, limit: limit, detail: context.json)
+      let issues = try db.fetchIssues(
+        request, limit: limit, detail: context.json, walk: .oneShot)
       let wantsTotal = !context.json && context.console.outputIsTerminal
       let total = wantsTotal ? try db.countIssues(request) : issues.count
       return (issues, total, try db.references(for: issues.map(\.id)), filter)
@@ -151,8 +152,22 @@ struct ListCommand {
         return
       }
       var cells = IssueOutput.RowCells(output)
+      // Dates are measured only for a terminal: the last column is never padded, and its
+      // width counts only where lines are fitted to the screen.
+      var dateWidths: [RowDate: Int] = [:]
+      let measuringCells = cells
+      let measureDate: ((Date) -> Int)? =
+        console.width == nil
+        ? nil
+        : { date in
+          let rowDate = RowDate(date, now: output.now)
+          if let known = dateWidths[rowDate] { return known }
+          let width = measuringCells.dateWidth(date)
+          dateWidths[rowDate] = width
+          return width
+        }
       let measurer = ListMeasurer(
-        references: references, title: cells.titleWidth, tags: cells.tagsWidth)
+        references: references, title: cells.titleWidth, tags: cells.tagsWidth, date: measureDate)
       var layout: Table.Layout?
       var count = 0
       try db.streamIssues(
@@ -160,11 +175,8 @@ struct ListCommand {
       ) { batch in
         if layout == nil {
           // Every listed issue is measured before the first batch arrives.
-          var widths = cells.fixedWidths(
-            longestReference: measurer.widths.references,
-            completionStates: request.completionStates)
-          widths[3] = max(widths[3], measurer.widths.titles)
-          widths[4] = max(widths[4], measurer.widths.tags)
+          let widths = cells.contentWidths(
+            measurer.widths, datesMeasured: measureDate != nil)
           layout = Table.Layout(
             columns: output.listColumns, contentWidths: widths, width: console.width,
             colors: console.colors)

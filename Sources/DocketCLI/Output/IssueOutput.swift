@@ -90,23 +90,32 @@ struct IssueOutput {
       untitled = output.l10n("issue.untitled")
     }
 
-    /// The widest cell each column other than title and tags can hold, headers included: what a
-    /// table written as it is read measures ahead. Dates are the last column and never padded;
-    /// their width only decides what fits on a terminal.
-    func fixedWidths(longestReference: Int, completionStates: [Int]) -> [Int] {
-      let l10n = output.l10n
-      let columns = output.listColumns.map { DisplayWidth.of($0.header) }
+    /// The widths of the columns of a list measured before it is written (`ListMeasurer`),
+    /// headers included: what the table of the same rows held whole would measure. Without
+    /// measured dates, the date column (the last, never padded) is given the widest any date
+    /// can be, so no date is cut.
+    func contentWidths(_ measured: ListWidths, datesMeasured: Bool) -> [Int] {
+      let headers = output.listColumns.map { DisplayWidth.of($0.header) }
       let samples: [RowDate] =
-        [.underAnHour, .hours(23), .days(6), .years(99)]
+        [.underAnHour, .hours(23), .days(6), .years(9_999)]
         + (1...12).map { RowDate.date(day: 28, month: $0) }
+      let dates =
+        datesMeasured
+        ? measured.dates
+        : samples.map { DisplayWidth.of(output.l10n.compact($0)) }.max() ?? 0
       return [
-        max(columns[0], longestReference),
-        max(columns[1], priorities.values.compactMap(\.width).max() ?? 0),
-        max(columns[2], completionStates.compactMap { statuses[$0 == 1]?.width }.max() ?? 0),
-        columns[3],
-        columns[4],
-        max(columns[5], samples.map { DisplayWidth.of(l10n.compact($0)) }.max() ?? 0),
+        max(headers[0], measured.references),
+        max(headers[1], measured.priorities.compactMap { priorities[$0]?.width }.max() ?? 0),
+        max(headers[2], measured.completion.compactMap { statuses[$0]?.width }.max() ?? 0),
+        max(headers[3], measured.titles),
+        max(headers[4], measured.tags),
+        max(headers[5], dates),
       ]
+    }
+
+    /// How wide an issue's date is in the table.
+    func dateWidth(_ date: Date) -> Int {
+      DisplayWidth.of(output.l10n.compact(RowDate(date, now: output.now)))
     }
 
     /// How wide a title is in the table.

@@ -57,27 +57,32 @@ extension Connection {
   /// each issue is left empty (for lists that do not show it). A whole list is better streamed
   /// (`streamIssues`).
   public func fetchIssues(
-    _ request: IssueRequest, limit: Int? = nil, offset: Int = 0, detail: Bool = true
+    _ request: IssueRequest, limit: Int? = nil, offset: Int = 0, detail: Bool = true,
+    walk: TextWalk.Limits = .interactive
   ) throws -> [Issue] {
     try readTransaction {
       let catalogue = try tagCatalogue()
-      if let limit, request.search.hasText,
-        let page = try walkedPage(
-          request, limit: limit, offset: offset, detail: detail, catalogue: catalogue)
-      {
-        return page
+      var share: Double?
+      if let limit, request.search.hasText {
+        let walked = try walkedPage(
+          request, limit: limit, offset: offset, detail: detail, limits: walk,
+          catalogue: catalogue)
+        if let page = walked.page { return page }
+        if case .gaveUp(let sampled) = walked.outcome { share = sampled }
       }
       let (sql, arguments) = try issuesSQL(
-        request, forPage: limit != nil, detail: detail, limit: limit, offset: offset)
+        request, forPage: limit != nil, detail: detail, limit: limit, offset: offset,
+        textShare: share)
       return try fetchAll(sql, arguments) { try Self.decodeIssue($0, tags: catalogue) }
     }
   }
 
   /// The statement that reads the issues of `request` in its order, and its arguments.
   func issuesSQL(
-    _ request: IssueRequest, forPage: Bool, detail: Bool, limit: Int?, offset: Int = 0
+    _ request: IssueRequest, forPage: Bool, detail: Bool, limit: Int?, offset: Int = 0,
+    textShare: Double? = nil
   ) throws -> (String, [any DatabaseValueConvertible]) {
-    let clause = try IssueRequestSQL(request, db: self, forPage: forPage)
+    let clause = try IssueRequestSQL(request, db: self, forPage: forPage, textShare: textShare)
     var sql = """
       SELECT \(Self.issueColumns(detail: detail)) FROM issues i
       WHERE \(clause.condition) ORDER BY \(clause.orderBy(request.sort))
@@ -92,8 +97,12 @@ extension Connection {
 
   /// How many issues `request` selects; with `limit`, counting stops there (a list that shows
   /// "1000+" need not count a hundred thousand matches on every keystroke).
-  public func countIssues(_ request: IssueRequest, limit: Int? = nil) throws -> Int {
-    if let limit, request.search.hasText, let count = try walkedCount(request, limit: limit) {
+  public func countIssues(
+    _ request: IssueRequest, limit: Int? = nil, walk: TextWalk.Limits = .interactive
+  ) throws -> Int {
+    if let limit, request.search.hasText,
+      let count = try walkedCount(request, limit: limit, limits: walk)
+    {
       return count
     }
     let clause = try IssueRequestSQL(request, db: self, forPage: false)

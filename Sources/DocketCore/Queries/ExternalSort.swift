@@ -13,7 +13,7 @@ final class ExternalSorter {
   private var entries: [(prefix: UInt64, offset: Int)] = []
   private var runs: [Int32] = []
   /// How many runs were written: more than none means the records did not fit in one chunk.
-  var runCount: Int { runs.count }
+  private(set) var runCount = 0
 
   init(chunkBytes: Int = 8 << 20) {
     chunkLimit = chunkBytes
@@ -51,10 +51,43 @@ final class ExternalSorter {
     if !entries.isEmpty { try writeRun() }
     chunk = []
     entries = []
-    let readers = try runs.map { try RunReader(file: $0) }.filter { $0.hasRecord }
+    // Sixteen runs at a time are merged into one until sixteen or fewer are left, so the
+    // readers' buffers (256 KiB each) and the open files stay bounded however long the list.
+    while runs.count > Self.fanIn {
+      let group = Array(runs.prefix(Self.fanIn))
+      runs.removeFirst(Self.fanIn)
+      defer { for file in group { close(file) } }
+      let merged = try Self.temporaryFile()
+      runs.append(merged)
+      var buffer: [UInt8] = []
+      buffer.reserveCapacity(1 << 20)
+      try Self.merge(group) { key, payload in
+        Self.append(UInt32(key.count), to: &buffer)
+        Self.append(UInt32(payload.count), to: &buffer)
+        buffer.append(contentsOf: key)
+        buffer.append(contentsOf: payload)
+        if buffer.count >= 1 << 20 {
+          try Self.write(buffer, to: merged)
+          buffer.removeAll(keepingCapacity: true)
+        }
+      }
+      try Self.write(buffer, to: merged)
+    }
+    try Self.merge(runs, body)
+  }
+
+  /// How many runs are merged at once.
+  static let fanIn = 16
+
+  /// Calls `body` with the records of `files` (sorted runs, each read from its start) in key
+  /// order.
+  private static func merge(
+    _ files: [Int32], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let readers = try files.map { try RunReader(file: $0) }.filter { $0.hasRecord }
     // A binary heap of readers, least key on top.
     func less(_ a: Int, _ b: Int) -> Bool {
-      Self.compare(readers[a].key, readers[b].key) < 0
+      compare(readers[a].key, readers[b].key) < 0
     }
     var heap = Array(readers.indices)
     func siftDown(_ start: Int) {
@@ -97,6 +130,7 @@ final class ExternalSorter {
     sortChunk()
     let file = try Self.temporaryFile()
     runs.append(file)
+    runCount += 1
     var buffer: [UInt8] = []
     buffer.reserveCapacity(1 << 20)
     try chunk.withUnsafeBytes { bytes in

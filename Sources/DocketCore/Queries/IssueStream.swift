@@ -12,7 +12,13 @@ public struct ReferenceIndex: Sendable {
 
   public init(_ db: Connection) throws {
     try db.readTransaction {
-      let rows = try db.fetchOne("SELECT coalesce(max(seq), 0) FROM issues", as: Int.self) ?? 0
+      // Row numbers are dense unless many issues were deleted; past a few times the number of
+      // issues (never in Docket's own use) the lengths would take more than the ids, so the
+      // numbers above that are looked up slowly (`length(row:)` answers 32 digits, always unique).
+      let highest = try db.fetchOne("SELECT coalesce(max(seq), 0) FROM issues", as: Int.self) ?? 0
+      let count =
+        try db.fetchOne("SELECT open_count + completed_count FROM issue_counts", as: Int.self) ?? 0
+      let rows = min(highest, 4 * count + 1_000_000)
       lengths = [UInt8](repeating: UInt8(IssueReference.minimumLength), count: rows + 1)
       var previous = [UInt8](repeating: 0, count: 36)
       var previousRow = -1
@@ -24,12 +30,12 @@ public struct ReferenceIndex: Sendable {
             if previousRow < lengths.count {
               lengths[previousRow] = max(lengths[previousRow], length)
             }
-            if seq < lengths.count { lengths[seq] = max(lengths[seq], length) }
+            if seq >= 0, seq < lengths.count { lengths[seq] = max(lengths[seq], length) }
           }
           previous.removeAll(keepingCapacity: true)
           previous.append(contentsOf: id)
         }
-        previousRow = seq
+        previousRow = max(seq, 0)
       }
     }
   }
@@ -55,7 +61,12 @@ public struct ListWidths: Equatable, Sendable {
   public var references = 0
   public var titles = 0
   public var tags = 0
+  /// The widest date, when dates are measured (their column's width matters only on a terminal).
+  public var dates = 0
   public var rows = 0
+  /// The priorities and completion states the list holds.
+  public var priorities: Set<Priority> = []
+  public var completion: Set<Bool> = []
 }
 
 /// Measures the rows of a list before any is written, so a table written as it is read knows
@@ -67,21 +78,29 @@ public final class ListMeasurer {
   let references: ReferenceIndex
   private let title: (String) -> Int
   private let tags: ([Tag]) -> Int
+  private let date: ((Date) -> Int)?
   private var tagWidths: [String: Int] = [:]
 
+  /// `date`, when given, measures each issue's last activity.
   public init(
-    references: ReferenceIndex, title: @escaping (String) -> Int, tags: @escaping ([Tag]) -> Int
+    references: ReferenceIndex, title: @escaping (String) -> Int,
+    tags: @escaping ([Tag]) -> Int, date: ((Date) -> Int)? = nil
   ) {
     self.references = references
     self.title = title
     self.tags = tags
+    self.date = date
   }
 
   func add(
     row seq: Int64, title titleBytes: UnsafeBufferPointer<UInt8>,
-    tagList: UnsafeBufferPointer<UInt8>, catalogue: [Int64: (tag: Tag, rank: Int)]
+    tagList: UnsafeBufferPointer<UInt8>, priority: Int, completed: Bool, activity: Double,
+    catalogue: [Int64: (tag: Tag, rank: Int)]
   ) {
     widths.rows += 1
+    widths.priorities.insert(Priority(rawValue: priority) ?? .low)
+    widths.completion.insert(completed)
+    if let date { widths.dates = max(widths.dates, date(Date(timeIntervalSince1970: activity))) }
     widths.references = max(widths.references, references.length(row: seq))
     let titleWidth =
       !titleBytes.isEmpty && titleBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
@@ -155,16 +174,25 @@ extension Connection {
     // storage order reads each page of the table once.
     let sql =
       limit == nil
-      ? "SELECT i.title, i.tag_seqs, i.seq FROM issues i NOT INDEXED WHERE \(clause.condition)"
+      ? """
+      SELECT i.title, i.tag_seqs, i.seq, i.priority, i.completed, i.activity
+      FROM issues i NOT INDEXED WHERE \(clause.condition)
+      """
       : """
-      SELECT i.title, i.tag_seqs, i.seq FROM issues i WHERE \(clause.condition)
+      SELECT i.title, i.tag_seqs, i.seq, i.priority, i.completed, i.activity
+      FROM issues i WHERE \(clause.condition)
       ORDER BY \(clause.orderBy(request.sort)) LIMIT ?
       """
     try forEachRow(sql, clause.arguments + (limit.map { [$0] } ?? [])) { row in
       let seq = try row.get(2, as: Int64.self)
+      let priority = try row.get(3, as: Int.self)
+      let completed = try row.get(4, as: Int.self) != 0
+      let activity = row.double(at: 5) ?? 0
       row.withTextBytes(0) { title in
         row.withTextBytes(1) { list in
-          measurer.add(row: seq, title: title, tagList: list, catalogue: catalogue)
+          measurer.add(
+            row: seq, title: title, tagList: list, priority: priority, completed: completed,
+            activity: activity, catalogue: catalogue)
         }
       }
     }
@@ -191,7 +219,7 @@ extension Connection {
       payload.removeAll(keepingCapacity: true)
       let completed = try row.get(4, as: Int.self)
       let priority = try row.get(3, as: Int.self)
-      let activity = try row.get(9, as: Date.self).timeIntervalSince1970
+      let activity = row.double(at: 9) ?? 0
       key.append(UInt8(truncatingIfNeeded: completed))
       switch sort.field {
       case .priority:
@@ -214,10 +242,10 @@ extension Connection {
       withUnsafeBytes(of: id.uuid) { payload.append(contentsOf: $0) }
       payload.append(UInt8(truncatingIfNeeded: priority))
       payload.append(UInt8(truncatingIfNeeded: completed))
-      SortKeyBytes.append(try row.get(5, as: Date.self).timeIntervalSince1970, to: &payload)
-      if let modified = try row.get(6, as: Date?.self) {
+      SortKeyBytes.append(row.double(at: 5) ?? 0, to: &payload)
+      if let modified = row.double(at: 6) {
         payload.append(1)
-        SortKeyBytes.append(modified.timeIntervalSince1970, to: &payload)
+        SortKeyBytes.append(modified, to: &payload)
       } else {
         payload.append(0)
       }
@@ -230,7 +258,9 @@ extension Connection {
       if let measuring {
         row.withTextBytes(1) { title in
           row.withTextBytes(7) { list in
-            measuring.add(row: seq, title: title, tagList: list, catalogue: catalogue)
+            measuring.add(
+              row: seq, title: title, tagList: list, priority: priority, completed: completed != 0,
+              activity: activity, catalogue: catalogue)
           }
         }
       }

@@ -9,25 +9,50 @@ import Database
 /// So a search walks first, and gives up for the index once the matches seen project past
 /// `budget` issues; a rare word then costs the walk of `sample` issues more than it did.
 ///
-/// A walked issue costs a random read of its row: about 1 µs when the database is in SQLite's
-/// cache, 6 µs at a million issues (measured: 4 200 rows in sort order, 27 ms in the `sqlite3`
-/// shell). The budget is where walking stops paying at a million: 4 096 issues cost about as
-/// much as the index's answer for words on a tenth of the issues (22–27 ms). Typing a word
+/// A walked issue costs a read of its row and the match: about 1.5 µs when the rows are in
+/// SQLite's cache, 6 µs or more when they are read from the file (measured: 4 200 rows in sort
+/// order at a million issues, 27 ms in the `sqlite3` shell). The index's answer for words on a
+/// tenth of the issues costs about 8 ms at 100 000 issues and 22–27 ms at a million, so a warm
+/// walk pays up to about 6 000 issues, a cold one up to about 1 000 (`Limits`). Typing a word
 /// (`b`, `bu`, … `build`, on 18–40 % of issues) fills a page of 100 within 600 issues.
-enum TextWalk {
-  /// Issues walked before the share of matches is trusted.
-  static let sample = 512
-  /// The most issues walked for one page or count.
-  static let budget = 4_096
+public enum TextWalk {
+  /// How far a walk may go.
+  public struct Limits: Equatable, Sendable {
+    /// Issues walked before the share of matches is trusted.
+    public var sample: Int
+    /// The most issues walked for one page or count.
+    public var budget: Int
+
+    /// For the terminal app, whose rows are in SQLite's cache after the first keystrokes.
+    public static let interactive = Limits(sample: 512, budget: 6_144)
+    /// For a command run once, whose every row is a read from the file: a walk pays only for
+    /// text on one issue in twenty or more. Measured at 100 000 issues, `docket list fix build`
+    /// took 42 ms walking 4 200 issues and 17 ms asking the index.
+    public static let oneShot = Limits(sample: 256, budget: 1_024)
+  }
 
   private struct Stop: Error {}
 
+  /// How a walk ended.
+  enum Outcome: Equatable {
+    /// It had every match it wanted, or walked every issue.
+    case complete
+    /// It gave up; `share` is the share of walked issues that matched (nil when it could not
+    /// walk at all).
+    case gaveUp(share: Double?)
+  }
+
   /// Calls `body` with each matching row, in the order of the request, until it has had `wanted`
-  /// of them. True when it did, or when every issue was walked; false when the walk gave up.
+  /// of them.
   static func walk(
-    _ request: IssueRequest, wanted: Int, db: Connection, _ body: (Row) throws -> Void
-  ) throws -> Bool {
-    guard let matcher = TextMatcher(search: request.search, db: db) else { return false }
+    _ request: IssueRequest, wanted: Int, limits: Limits = .interactive, db: Connection,
+    _ body: (Row) throws -> Void
+  ) throws -> Outcome {
+    let (sample, budget) = (limits.sample, limits.budget)
+    if wanted <= 0 { return .complete }
+    guard let matcher = TextMatcher(search: request.search, db: db) else {
+      return .gaveUp(share: nil)
+    }
     let clause = try IssueRequestSQL(request, db: db, forPage: true, text: false)
     let sql = """
       SELECT \(Connection.issueColumns(detail: true)) FROM issues i
@@ -55,19 +80,24 @@ enum TextWalk {
       }
     } catch is Stop {}
     // A walk that reached its budget without filling the page did not see every issue.
-    return !gaveUp && (found == wanted || walked < budget)
+    if !gaveUp, found == wanted || walked < budget { return .complete }
+    // Half a match more than seen: a walk that found none does not call the text absent.
+    return .gaveUp(share: (Double(found) + 0.5) / Double(max(walked, 1)))
   }
 }
 
 extension Connection {
-  /// The page of a text search by `TextWalk`, or nil when the index should answer.
+  /// The page of a text search by `TextWalk`, or how the walk ended when the index should
+  /// answer.
   func walkedPage(
-    _ request: IssueRequest, limit: Int, offset: Int, detail: Bool,
+    _ request: IssueRequest, limit: Int, offset: Int, detail: Bool, limits: TextWalk.Limits,
     catalogue: [Int64: (tag: Tag, rank: Int)]
-  ) throws -> [Issue]? {
+  ) throws -> (page: [Issue]?, outcome: TextWalk.Outcome) {
     var issues: [Issue] = []
     var skipped = 0
-    let complete = try TextWalk.walk(request, wanted: limit + offset, db: self) { row in
+    let outcome = try TextWalk.walk(
+      request, wanted: limit + offset, limits: limits, db: self
+    ) { row in
       if skipped < offset {
         skipped += 1
         return
@@ -76,14 +106,16 @@ extension Connection {
       if !detail { issue.detail = "" }
       issues.append(issue)
     }
-    return complete ? issues : nil
+    return (outcome == .complete ? issues : nil, outcome)
   }
 
   /// How many issues a text search holds, up to `limit`, by `TextWalk`; nil when the index
   /// should count.
-  func walkedCount(_ request: IssueRequest, limit: Int) throws -> Int? {
+  func walkedCount(_ request: IssueRequest, limit: Int, limits: TextWalk.Limits) throws -> Int? {
     var count = 0
-    let complete = try TextWalk.walk(request, wanted: limit, db: self) { _ in count += 1 }
-    return complete ? count : nil
+    let outcome = try TextWalk.walk(request, wanted: limit, limits: limits, db: self) { _ in
+      count += 1
+    }
+    return outcome == .complete ? count : nil
   }
 }

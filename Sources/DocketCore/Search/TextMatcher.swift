@@ -47,12 +47,73 @@ final class TextMatcher {
   }
 
   func matches(title: UnsafeBufferPointer<UInt8>, detail: UnsafeBufferPointer<UInt8>) -> Bool {
-    words.removeAll(keepingCapacity: true)
-    cut(title, into: &titleWords)
-    cut(detail, into: &detailWords)
+    // Text of plain ASCII (most titles and details) is searched where it lies; other text is
+    // cut into words by the tokenizer first.
+    let titleIsASCII = title.allSatisfy { $0 < 0x80 }
+    let detailIsASCII = detail.allSatisfy { $0 < 0x80 }
+    if !(titleIsASCII && detailIsASCII) {
+      words.removeAll(keepingCapacity: true)
+      cut(title, into: &titleWords)
+      cut(detail, into: &detailWords)
+    }
+    func contains(_ phrase: [[UInt8]]) -> Bool {
+      (titleIsASCII
+        ? Self.asciiText(title, contains: phrase) : self.contains(phrase, in: titleWords))
+        || (detailIsASCII
+          ? Self.asciiText(detail, contains: phrase) : self.contains(phrase, in: detailWords))
+    }
     for phrase in required where !contains(phrase) { return false }
     for phrase in excluded where contains(phrase) { return false }
     return true
+  }
+
+  private static func isWordByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+      || (byte >= 0x61 && byte <= 0x7A)
+  }
+
+  private static func folded(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+  }
+
+  /// Whether ASCII `text` holds the phrase's words in a row, the last as a prefix: its words are
+  /// runs of letters and digits, compared lowercased, without cutting the text first.
+  static func asciiText(_ text: UnsafeBufferPointer<UInt8>, contains phrase: [[UInt8]]) -> Bool {
+    let count = text.count
+    var start = 0
+    while start < count {
+      // The next word start.
+      guard isWordByte(text[start]), start == 0 || !isWordByte(text[start - 1]) else {
+        start += 1
+        continue
+      }
+      var position = start
+      var matched = true
+      for (index, word) in phrase.enumerated() {
+        // Skip to the start of the next word of the text.
+        while position < count, !isWordByte(text[position]) { position += 1 }
+        guard position + word.count <= count else {
+          matched = false
+          break
+        }
+        for offset in 0..<word.count where folded(text[position + offset]) != word[offset] {
+          matched = false
+          break
+        }
+        if !matched { break }
+        position += word.count
+        // Every word but the last must be the whole word of the text.
+        if index < phrase.count - 1 {
+          guard position == count || !isWordByte(text[position]) else {
+            matched = false
+            break
+          }
+        }
+      }
+      if matched { return true }
+      start += 1
+    }
+    return false
   }
 
   private func contains(_ phrase: [[UInt8]]) -> Bool {

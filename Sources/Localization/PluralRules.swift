@@ -19,4 +19,9 @@ public enum PluralRules {
       return count == 1 ? .one : .other
     }
   }
+
+  /// The categories whole numbers fall into in `language`: the forms a plural needs there.
+  public static func categories(in language: String) -> Set<PluralCategory> {
+    Set((0...1_000).map { category(of: $0, in: language) })
+  }
 }

@@ -52,18 +52,101 @@ import Testing
     }
   }
 
-  @Test func placeholdersAgreeBetweenLanguages() {
-    let pattern = try! NSRegularExpression(pattern: "%(\\d+\\$)?(l{0,2}d|@|\\.\\df)")
-    func placeholders(_ text: String) -> [String] {
-      pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
-        String(text[Range($0.range, in: text)!]).replacingOccurrences(of: "lld", with: "d")
-      }.sorted()
+  /// What the sources ask of the catalog: every Swift file, and the keys made from data.
+  static func usage() throws -> CatalogCheck.Usage {
+    var usage = CatalogCheck.Usage()
+    let files = FileManager.default.enumerator(
+      at: sourcesFolder, includingPropertiesForKeys: nil)
+    while let file = files?.nextObject() as? URL {
+      guard file.pathExtension == "swift", !file.path.contains("/Generated/") else { continue }
+      usage.add(swiftSource: try String(contentsOf: file, encoding: .utf8))
     }
-    for (key, languages) in DocketStrings.catalog.entries {
-      guard case .plain(let english)? = languages["en"], case .plain(let german)? = languages["de"]
-      else { continue }
-      #expect(placeholders(english) == placeholders(german), "\(key) differs in placeholders")
+    for award in Award.all {
+      usage.lookedUp.insert(award.nameKey)
+      usage.lookedUp.insert(award.descriptionKey)
     }
+    for priority in Priority.allCases { usage.lookedUp.insert("priority.\(priority.name)") }
+    for status in SearchQuery.Status.allCases { usage.lookedUp.insert("status.\(status.rawValue)") }
+    return usage
+  }
+
+  /// The catalog check of `make test`: every key the code looks up is there with English and
+  /// German values, every plural has the forms its language needs, placeholders agree, and no
+  /// key is left that nothing uses.
+  @Test func theCatalogPassesItsCheck() throws {
+    let problems = CatalogCheck.problems(
+      in: DocketStrings.catalog, languages: DocketStrings.supportedLanguages,
+      usage: try Self.usage())
+    #expect(problems.isEmpty, "\(problems.map(\.description).joined(separator: "\n"))")
+  }
+
+  /// The check fails where it should: on a fixture with a German value missing, an empty one, a
+  /// plural without its singular, a placeholder lost in translation, a key used nowhere and a
+  /// key the code asks for that is not there.
+  @Test func theCheckFindsWhatIsWrongInAFixture() throws {
+    let fixture = try StringCatalog(
+      bytes: Array(
+        #"""
+        {
+          "sourceLanguage": "en",
+          "strings": {
+            "fine": {"localizations": {
+              "en": {"stringUnit": {"value": "Fine %@"}},
+              "de": {"stringUnit": {"value": "Gut %@"}}}},
+            "german.missing": {"localizations": {
+              "en": {"stringUnit": {"value": "Only English"}}}},
+            "german.empty": {"localizations": {
+              "en": {"stringUnit": {"value": "Something"}},
+              "de": {"stringUnit": {"value": " "}}}},
+            "count": {"localizations": {
+              "en": {"variations": {"plural": {
+                "one": {"stringUnit": {"value": "%lld issue"}},
+                "other": {"stringUnit": {"value": "%lld issues"}}}}},
+              "de": {"variations": {"plural": {
+                "other": {"stringUnit": {"value": "%lld Vorgänge"}}}}}}},
+            "lost.placeholder": {"localizations": {
+              "en": {"stringUnit": {"value": "Tag %@ renamed"}},
+              "de": {"stringUnit": {"value": "Tag umbenannt"}}}},
+            "unused": {"localizations": {
+              "en": {"stringUnit": {"value": "Nobody"}},
+              "de": {"stringUnit": {"value": "Niemand"}}}}
+          }
+        }
+        """#.utf8))
+    var usage = CatalogCheck.Usage()
+    usage.add(
+      swiftSource: """
+        let a = l10n("fine", .string(name))
+        let b = l10n("german.missing")
+        let c = localizer("german.empty")
+        let d = l10n("count", .integer(3))
+        let e = l10n("lost.placeholder", .string(name))
+        let f = l10n("not.in.catalog")
+        """)
+    let problems = CatalogCheck.problems(in: fixture, languages: ["en", "de"], usage: usage)
+    #expect(
+      problems.map(\.description) == [
+        "not.in.catalog: looked up in the code but not in the catalog",
+        "count: the de plural lacks its “one” form",
+        "german.empty: the de value is empty",
+        "german.missing: no de value",
+        "lost.placeholder: placeholders differ between en and de",
+        "unused: in the catalog but used nowhere in the code",
+      ])
+    // Keys made by interpolation (with a dot before it) count as used.
+    var prefixed = CatalogCheck.Usage()
+    prefixed.add(swiftSource: #"let month = l10n("month.short.\(index)")"#)
+    #expect(prefixed.prefixes == ["month.short."])
+    usage.add(swiftSource: #"let g = l10n("unused\(suffix)")"#)
+    #expect(
+      CatalogCheck.problems(in: fixture, languages: ["en"], usage: usage).contains {
+        $0.key == "unused"
+      })
+    usage.prefixes.insert("unu")
+    #expect(
+      !CatalogCheck.problems(in: fixture, languages: ["en"], usage: usage).contains {
+        $0.key == "unused"
+      })
   }
 
   /// Every literal key looked up in the sources (`localizer("key"`, `self("key"`, `tr("key"`)

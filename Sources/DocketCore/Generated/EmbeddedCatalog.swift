@@ -196,7 +196,7 @@ let embeddedCatalogJSON = #"""
                 "one": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "Erstelle deinen ersten Tag."
+                    "value": "Erstelle dein erstes Tag."
                   }
                 },
                 "other": {
@@ -237,7 +237,7 @@ let embeddedCatalogJSON = #"""
                 "one": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "Erster Tag"
+                    "value": "Erstes Tag"
                   }
                 },
                 "other": {
@@ -297,7 +297,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Schon erledigt %1$@: %2$@"
+              "value": "%1$@ ist schon erledigt: %2$@"
             }
           }
         }
@@ -314,7 +314,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Erledigt %1$@: %2$@"
+              "value": "%1$@ erledigt: %2$@"
             }
           }
         }
@@ -416,7 +416,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Vorgänge löschen (fragt vorher)."
+              "value": "Vorgänge löschen (mit Rückfrage)."
             }
           }
         }
@@ -671,7 +671,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Einen Tag anlegen."
+              "value": "Ein Tag anlegen."
             }
           }
         }
@@ -688,7 +688,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Einen Tag löschen; seine Vorgänge bleiben."
+              "value": "Ein Tag löschen; seine Vorgänge bleiben erhalten."
             }
           }
         }
@@ -722,7 +722,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Einen Tag umbenennen; seine Vorgänge behalten ihn."
+              "value": "Ein Tag umbenennen; seine Vorgänge behalten es."
             }
           }
         }
@@ -756,7 +756,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Nichts wurde gelöscht."
+              "value": "Es wurde nichts gelöscht."
             }
           }
         }
@@ -814,7 +814,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Gelöscht %1$@: %2$@"
+              "value": "%1$@ gelöscht: %2$@"
             }
           }
         }
@@ -831,7 +831,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Felder bearbeiten, speichern und den Editor schließen; eine unveränderte Datei ändert nichts.\nPriority: low, medium oder high. Completed: yes oder no. Tags: Namen durch Kommas getrennt (neue Namen werden zu Tags).\nDie Beschreibung folgt nach der Leerzeile. Zeilen mit # hier oben werden ignoriert."
+              "value": "Felder bearbeiten, speichern und den Editor schließen; eine unveränderte Datei ändert nichts.\nPriority: low, medium oder high. Completed: yes oder no. Tags: Namen durch Kommas getrennt (neue Namen werden zu Tags).\nDie Beschreibung folgt nach der Leerzeile. Zeilen, die hier oben mit # beginnen, werden ignoriert."
             }
           }
         }
@@ -848,7 +848,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Gespeichert. Inzwischen anderswo geändert und jetzt wie in dieser Bearbeitung: %@."
+              "value": "Gespeichert. Zwischenzeitlich anderswo geändert und durch diese Bearbeitung überschrieben: %@."
             }
           }
         }
@@ -899,7 +899,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Die Datenbank ist in einem anderen Prozess beschäftigt; versuche es gleich noch einmal."
+              "value": "Die Datenbank wird gerade von einem anderen Prozess verwendet; versuche es gleich noch einmal."
             }
           }
         }
@@ -950,7 +950,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "%1$@ wurde von einem neueren Docket geschrieben (Schema %2$lld; dieses Docket kennt bis %3$lld). Sie wurde nicht verändert; aktualisiere Docket, um sie zu öffnen."
+              "value": "%1$@ wurde von einer neueren Docket-Version geschrieben (Schema %2$lld; diese Version unterstützt bis Schema %3$lld). Die Datei wurde nicht verändert; aktualisiere Docket, um sie zu öffnen."
             }
           }
         }
@@ -967,7 +967,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "%@ ist keine Docket-Datenbank: Es ist keine SQLite-Datei. Sie wurde nicht verändert; wähle mit --db eine andere Datei."
+              "value": "%@ ist keine Docket-Datenbank (nicht einmal eine SQLite-Datei). Die Datei wurde nicht verändert; wähle mit --db eine andere Datei."
             }
           }
         }
@@ -1001,7 +1001,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Die Datenbank kann nicht geschrieben werden: Die Datei oder ihr Ordner ist schreibgeschützt."
+              "value": "In die Datenbank kann nicht geschrieben werden: Die Datei oder ihr Ordner ist schreibgeschützt."
             }
           }
         }
@@ -1018,7 +1018,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "ohne --yes wird nicht gelöscht, wenn kein Terminal da ist."
+              "value": "ohne --yes wird außerhalb eines Terminals nicht gelöscht."
             }
           }
         }
@@ -1052,7 +1052,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "der Editor (%1$@) endete mit Status %2$lld; der Vorgang blieb, wie er war."
+              "value": "der Editor (%1$@) wurde mit Status %2$lld beendet; der Vorgang bleibt unverändert."
             }
           }
         }
@@ -1103,7 +1103,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "„%@“ ist keine Zeile „Feld: Wert“"
+              "value": "„%@“ hat nicht die Form „Feld: Wert“"
             }
           }
         }
@@ -1154,7 +1154,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "der bearbeitete Text ließ sich nicht lesen (%1$@, Zeile %2$lld); der Vorgang blieb, wie er war."
+              "value": "der bearbeitete Text ließ sich nicht lesen (%1$@, Zeile %2$lld); der Vorgang bleibt unverändert."
             }
           }
         }
@@ -1222,7 +1222,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "„%@“ ist keine Referenz: Nimm die Hex-Ziffern, die docket list zeigt."
+              "value": "„%@“ ist keine Referenz: Verwende die Hex-Ziffern, die docket list anzeigt."
             }
           }
         }
@@ -1305,13 +1305,13 @@ let embeddedCatalogJSON = #"""
                 "one": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "Die Datenbank hat schon %lld Vorgang; Beispieldaten kommen nur in eine leere Datenbank."
+                    "value": "Die Datenbank enthält schon %lld Vorgang; Beispieldaten lassen sich nur in eine leere Datenbank laden."
                   }
                 },
                 "other": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "Die Datenbank hat schon %lld Vorgänge; Beispieldaten kommen nur in eine leere Datenbank."
+                    "value": "Die Datenbank enthält schon %lld Vorgänge; Beispieldaten lassen sich nur in eine leere Datenbank laden."
                   }
                 }
               }
@@ -1399,7 +1399,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Es gibt schon einen Tag namens „%@“."
+              "value": "Es gibt schon ein Tag namens „%@“."
             }
           }
         }
@@ -1416,7 +1416,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Diesen Tag gibt es nicht."
+              "value": "Dieses Tag gibt es nicht."
             }
           }
         }
@@ -1433,7 +1433,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "es gibt keinen Tag namens „%@“; docket tag list zeigt die Tags."
+              "value": "es gibt kein Tag namens „%@“; docket tag list zeigt die Tags."
             }
           }
         }
@@ -1467,7 +1467,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "„%2$@“ ist kein gültiger Wert für %1$@: erlaubt sind %3$@."
+              "value": "„%2$@“ ist kein gültiger Wert für %1$@: Erlaubt sind %3$@."
             }
           }
         }
@@ -1484,7 +1484,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "%1$@ und %2$@ gehen nicht zusammen."
+              "value": "%1$@ und %2$@ können nicht zusammen verwendet werden."
             }
           }
         }
@@ -1603,7 +1603,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "%1$@ hat zu viele Argumente bekommen. Aufruf: %2$@"
+              "value": "Zu viele Argumente für %1$@. Aufruf: %2$@"
             }
           }
         }
@@ -1620,7 +1620,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "%@ nimmt keinen Wert."
+              "value": "%@ erwartet keinen Wert."
             }
           }
         }
@@ -1688,7 +1688,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Erledigt-Status"
+              "value": "Status"
             }
           }
         }
@@ -2084,13 +2084,13 @@ let embeddedCatalogJSON = #"""
                 "one": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "%lld von %lld Vorgängen."
+                    "value": "%lld von %lld Vorgängen angezeigt."
                   }
                 },
                 "other": {
                   "stringUnit": {
                     "state": "translated",
-                    "value": "%lld von %lld Vorgängen."
+                    "value": "%lld von %lld Vorgängen angezeigt."
                   }
                 }
               }
@@ -2144,7 +2144,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Docket verwaltet die Vorgänge Ihrer eigenen Projekte: anlegen, mit Tags versehen, filtern, durchsuchen, sortieren, und nebenbei Auszeichnungen sammeln. Alles liegt in einer SQLite-Datei auf Ihrem Rechner.\n\nOhne Befehl öffnet docket auf einem Terminal seine Terminal-App: Filter, Vorgänge und der gewählte Vorgang nebeneinander. Dort zeigt ? alle Tasten."
+              "value": "Docket verwaltet die Vorgänge deiner eigenen Projekte: anlegen, mit Tags versehen, filtern, durchsuchen, sortieren und nebenbei Auszeichnungen sammeln. Alles liegt in einer SQLite-Datei auf deinem Rechner.\n\nOhne Befehl öffnet docket in einem Terminal seine Terminal-App: Filter, Vorgänge und der gewählte Vorgang nebeneinander. Dort zeigt ? alle Tasten."
             }
           }
         }
@@ -2178,7 +2178,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "DOCKET_DB — die Datenbankdatei, sofern --db nicht angegeben ist\nVISUAL, EDITOR — der Editor von docket edit und von E in der Terminal-App\nNO_COLOR — ist sie nicht leer: keine Farbe\nDOCKET_SCREEN_READER — 1: Bildschirmleser-Modus\nLANGUAGE, LC_ALL, LC_MESSAGES, LANG — die Sprache (Englisch oder Deutsch), sofern --lang nicht angegeben ist"
+              "value": "DOCKET_DB — die Datenbankdatei, sofern --db nicht angegeben ist\nVISUAL, EDITOR — der Editor von docket edit und von E in der Terminal-App\nNO_COLOR — wenn gesetzt und nicht leer: keine Farben\nDOCKET_SCREEN_READER — 1: Bildschirmleser-Modus\nLANGUAGE, LC_ALL, LC_MESSAGES, LANG — die Sprache (Englisch oder Deutsch), sofern --lang nicht angegeben ist"
             }
           }
         }
@@ -2229,7 +2229,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "0 — Erfolg\n1 — der Vorgang schlug fehl (Datenbank, Editor, Ein- und Ausgabe)\n2 — die Befehlszeile war falsch (unbekannter Befehl oder Option, ungültiger Wert, unbekannte Referenz)"
+              "value": "0 — Erfolg\n1 — der Befehl ist fehlgeschlagen (Datenbank, Editor, Ein- und Ausgabe)\n2 — die Befehlszeile war fehlerhaft (unbekannter Befehl, unbekannte Option, ungültiger Wert, unbekannte Referenz)"
             }
           }
         }
@@ -2348,7 +2348,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "fix build — Vorgänge mit Wörtern, die mit fix und build beginnen, in Titel oder Beschreibung; Groß- und Kleinschreibung und Akzente zählen nicht\n\"genaue Wörter\" — die Wörter direkt nacheinander\n-wort, -\"zwei Wörter\" — Vorgänge, die nicht passen\ntag:NAME, -tag:NAME — Vorgänge mit oder ohne den Tag; tag:\"UI Design\" für Namen mit Leerzeichen\npriority:low|medium|high (p:l, p:m, p:h) — Vorgänge dieser Priorität; mehrfach: eine davon\nis:open, is:completed — dieser Status, was auch immer der Filter zeigt"
+              "value": "fix build — Vorgänge mit Wörtern, die mit fix und build beginnen, in Titel oder Beschreibung; Groß- und Kleinschreibung und Akzente zählen nicht\n\"genaue Wörter\" — die Wörter direkt nacheinander\n-wort, -\"zwei Wörter\" — Vorgänge, die nicht passen\ntag:NAME, -tag:NAME — Vorgänge mit oder ohne das Tag; tag:\"UI Design\" für Namen mit Leerzeichen\npriority:low|medium|high (p:l, p:m, p:h) — Vorgänge dieser Priorität; mehrfach angegeben: eine beliebige davon\nis:open, is:completed — Vorgänge mit diesem Status, unabhängig vom Filter"
             }
           }
         }
@@ -2382,7 +2382,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "ein lokaler Vorgangs-Tracker"
+              "value": "ein lokaler Issue-Tracker"
             }
           }
         }
@@ -2841,7 +2841,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "die Datenbankdatei (sonst $DOCKET_DB, sonst der Datenordner)"
+              "value": "die Datenbankdatei (Standard: $DOCKET_DB, sonst der Datenordner)"
             }
           }
         }
@@ -2943,7 +2943,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "JSON ausgeben (die Formen stehen im README)"
+              "value": "JSON ausgeben (das Format steht im README)"
             }
           }
         }
@@ -3011,7 +3011,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Bildschirmleser-Modus: ohne Verzierung, der Cursor auf dem gewählten Eintrag, Änderungen in Worten (auch DOCKET_SCREEN_READER=1)"
+              "value": "Bildschirmleser-Modus: keine Verzierungen, Cursor auf dem fokussierten Eintrag, Änderungen werden in Worten gemeldet (auch DOCKET_SCREEN_READER=1)"
             }
           }
         }
@@ -3079,7 +3079,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "einen Tag hinzufügen (NAME, +NAME) oder entfernen (-NAME); wiederholbar"
+              "value": "ein Tag hinzufügen (NAME, +NAME) oder entfernen (-NAME); wiederholbar"
             }
           }
         }
@@ -3232,7 +3232,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Schon offen %1$@: %2$@"
+              "value": "%1$@ ist schon offen: %2$@"
             }
           }
         }
@@ -3249,7 +3249,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Wieder geöffnet %1$@: %2$@"
+              "value": "%1$@ wieder geöffnet: %2$@"
             }
           }
         }
@@ -3732,7 +3732,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Noch keine Tags. Lege einen an mit: docket tag add NAME"
+              "value": "Noch keine Tags. Lege eines an mit: docket tag add NAME"
             }
           }
         }
@@ -4353,7 +4353,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Gespeichert. Inzwischen anderswo geändert und jetzt wie in dieser Bearbeitung: %@."
+              "value": "Gespeichert. Zwischenzeitlich anderswo geändert und durch diese Bearbeitung überschrieben: %@."
             }
           }
         }
@@ -4649,7 +4649,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "q  beenden         ?  diese Hilfe        Tab / Shift-Tab  nächster / voriger Bereich\n↑ ↓ j k  bewegen   Enter  öffnen, bestätigen  Esc  zurück, abbrechen\n/  suchen (# schlägt Tags, Prioritäten, Status vor)\nn  neuer Vorgang   e  bearbeiten          E  Beschreibung in $EDITOR\nx  erledigen / wieder öffnen            d  löschen (fragt)\ns  sortieren       c  Erledigte zeigen    a  Auszeichnungen\nt  neuer Tag       r  Tag umbenennen      D  Tag löschen\nIm Formular: Tab wechselt das Feld, Enter bearbeitet ein Textfeld,\nLeertaste schaltet um, ← → wählen, Strg-S speichert, Esc bricht ab.\nS  jetzt abgleichen (wenn ein Remote eingerichtet ist)"
+              "value": "q  beenden         ?  diese Hilfe        Tab / Shift-Tab  nächster / voriger Bereich\n↑ ↓ j k  bewegen   Enter  öffnen, bestätigen  Esc  zurück, abbrechen\n/  suchen (# schlägt Tags, Prioritäten, Status vor)\nn  neuer Vorgang   e  bearbeiten          E  Beschreibung in $EDITOR\nx  erledigen / wieder öffnen            d  löschen (fragt)\ns  sortieren       c  Erledigte zeigen    a  Auszeichnungen\nt  neues Tag       r  Tag umbenennen      D  Tag löschen\nIm Formular: Tab wechselt das Feld, Enter bearbeitet ein Textfeld,\nLeertaste schaltet um, ← → wählen, Strg-S speichert, Esc bricht ab.\nS  jetzt abgleichen (wenn ein Remote eingerichtet ist)"
             }
           }
         }
@@ -4734,7 +4734,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "↑↓ bewegen  Enter wählen  c Erledigte  s Tags sortieren  t neuer Tag  r umbenennen  D löschen  Tab Liste  q beenden"
+              "value": "↑↓ bewegen  Enter wählen  c Erledigte  s Tags sortieren  t neues Tag  r umbenennen  D löschen  Tab Liste  q beenden"
             }
           }
         }
@@ -4860,7 +4860,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Neuer Tag:"
+              "value": "Neues Tag:"
             }
           }
         }
@@ -4877,7 +4877,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Neuer Tag"
+              "value": "Neues Tag"
             }
           }
         }
@@ -4945,7 +4945,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Noch keine Tags: t legt einen an."
+              "value": "Noch keine Tags: t legt eines an."
             }
           }
         }

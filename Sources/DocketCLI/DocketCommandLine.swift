@@ -29,6 +29,8 @@ public struct DocketCommandLine {
     public var screenReader: Bool
     /// How colour may be used: the theme asked for and `NO_COLOR`.
     public var palette: Palette
+    /// Whether the app takes clicks and the wheel (`--no-mouse` leaves them to the terminal).
+    public var mouse: Bool
   }
 
   public func appRequest() -> AppRequest? {
@@ -47,7 +49,8 @@ public struct DocketCommandLine {
       databasePath: DatabaseLocation.path(flag: parsed.value("db"), environment: environment),
       language: language,
       screenReader: screenReader,
-      palette: Palette.chosen(theme: parsed.value("theme"), environment: environment))
+      palette: Palette.chosen(theme: parsed.value("theme"), environment: environment),
+      mouse: !parsed.has("no-mouse"))
   }
 
   /// Runs the command line and ends the process with its exit status.

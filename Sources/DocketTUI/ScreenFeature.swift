@@ -104,7 +104,8 @@ public struct ScreenFeature: Reducer {
 
   // MARK: Keys
 
-  private func handle(_ key: Key, _ state: inout State) -> Effect<Action> {
+  func handle(_ key: Key, _ state: inout State) -> Effect<Action> {
+    if case .mouse(let event) = key { return mouse(event, &state) }
     if state.helpShown {
       state.helpShown = false
       return .none
@@ -184,7 +185,7 @@ public struct ScreenFeature: Reducer {
     return .none
   }
 
-  private func filtersKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+  func filtersKey(_ key: Key, _ state: inout State) -> Effect<Action> {
     let filters = state.sidebarFilters
     switch key {
     case .down, .character("j"):
@@ -221,7 +222,7 @@ public struct ScreenFeature: Reducer {
     return state.app.sidebar.tags.indices.contains(index) ? state.app.sidebar.tags[index].tag : nil
   }
 
-  private func listKey(_ key: Key, _ state: inout State) -> Effect<Action> {
+  func listKey(_ key: Key, _ state: inout State) -> Effect<Action> {
     let issues = state.app.list.issues
     let current = issues.firstIndex { $0.id == state.app.list.selection }
     switch key {

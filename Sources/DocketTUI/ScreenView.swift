@@ -25,43 +25,19 @@ public struct ScreenView {
       buffer.draw(l10n("tui.tooSmall"), x: 0, y: 0)
       return buffer
     }
-    let rows = Layout.split(buffer.area, .vertical, [.fixed(1), .weight(1), .fixed(1), .fixed(1)])
-    drawTitle(&buffer, rows[0])
-    let panes = visiblePanes()
-    let sizes: [LayoutSize] = panes.map { pane in
-      switch pane {
-      case .filters:
-        return panes.count == 1 ? .weight(1) : .fixed(min(30, max(22, state.columns / 5)))
-      case .list: return .weight(3)
-      case .detail: return .weight(2)
+    let layout = ScreenLayout(state)
+    drawTitle(&buffer, layout.title)
+    for shown in layout.panes {
+      switch shown.pane {
+      case .filters: drawFilters(&buffer, shown.rect)
+      case .list: drawList(&buffer, shown.rect)
+      case .detail: drawDetail(&buffer, shown.rect)
       }
     }
-    for (pane, rect) in zip(panes, Layout.split(rows[1], .horizontal, sizes)) {
-      switch pane {
-      case .filters: drawFilters(&buffer, rect)
-      case .list: drawList(&buffer, rect)
-      case .detail: drawDetail(&buffer, rect)
-      }
-    }
-    drawStatus(&buffer, rows[2])
-    drawHints(&buffer, rows[3])
-    drawOverlays(&buffer, rows[1])
+    drawStatus(&buffer, layout.status)
+    drawHints(&buffer, layout.hints)
+    drawOverlays(&buffer, layout.body)
     return buffer
-  }
-
-  /// Which panes show: all three from 120 columns; from 80 two (the filter pane folds away and
-  /// comes back when it has the focus); below 80 the one with the focus.
-  func visiblePanes() -> [ScreenFeature.Pane] {
-    // A screen reader reads line by line: panes side by side would mix; one at a time reads in
-    // order (Tab moves filter → list → detail).
-    if plainMode {
-      return [state.focus == .detail && state.app.detail == nil ? .list : state.focus]
-    }
-    switch state.paneCount {
-    case 3: return [.filters, .list, .detail]
-    case 2: return state.focus == .filters ? [.filters, .list] : [.list, .detail]
-    default: return [state.focus == .detail && state.app.detail == nil ? .list : state.focus]
-    }
   }
 
   // MARK: Bars
@@ -120,12 +96,12 @@ public struct ScreenView {
     if plainMode {
       buffer.draw(
         (focused ? "> " : "") + title, x: rect.x, y: rect.y, style: focused ? Theme.bold : .plain)
-      return Rect(x: rect.x, y: rect.y + 1, width: rect.width - 1, height: rect.height - 1)
+      return ScreenLayout.inner(rect, screenReader: true)
     }
     buffer.drawBox(
       rect, style: focused ? Theme.focus : Theme.dim, title: title,
       titleStyle: focused ? Theme.focusTitle : Theme.dim)
-    return rect.inset(by: 1)
+    return ScreenLayout.inner(rect, screenReader: false)
   }
 
   func drawFilters(_ buffer: inout Buffer, _ rect: Rect) {
@@ -167,8 +143,7 @@ public struct ScreenView {
     // Keep the highlighted tag in view when there are more tags than rows.
     let footer = 2
     let room = max(0, inner.maxY - y - footer)
-    let highlightedTag = state.sidebarRow - 3
-    let first = highlightedTag >= room ? highlightedTag - room + 1 : 0
+    let first = ScreenLayout.firstShown(selected: state.sidebarRow - 3, height: room)
     for (offset, summary) in sidebar.tags.enumerated().dropFirst(first).prefix(room) {
       row(
         summary.tag.name, count: summary.visibleCount(showCompleted: sidebar.showCompleted),
@@ -206,12 +181,10 @@ public struct ScreenView {
       visible.text, x: x, y: inner.y, style: searching ? Theme.bold : .plain,
       maxWidth: inner.maxX - x)
     if searching { buffer.cursor = (x + visible.cursorColumn, inner.y) }
-    var y = inner.y + 1
     if let error = list.searchError {
-      buffer.draw(error, x: inner.x, y: y, style: Theme.error, maxWidth: inner.width)
-      y += 1
+      buffer.draw(error, x: inner.x, y: inner.y + 1, style: Theme.error, maxWidth: inner.width)
     }
-    let listArea = Rect(x: inner.x, y: y, width: inner.width, height: inner.maxY - y)
+    let listArea = ScreenLayout.listRows(inner, state)
     if list.issues.isEmpty {
       if list.hasLoaded {
         let empty =
@@ -237,7 +210,7 @@ public struct ScreenView {
 
   func drawRows(_ buffer: inout Buffer, _ area: Rect, _ list: IssueListFeature.State) {
     let selectedIndex = list.issues.firstIndex { $0.id == list.selection } ?? 0
-    let first = selectedIndex >= area.height ? selectedIndex - area.height + 1 : 0
+    let first = ScreenLayout.firstShown(selected: selectedIndex, height: area.height)
     let visible = list.issues.enumerated().dropFirst(first).prefix(area.height)
     // Dates as they will be shown; read aloud, they need more room than compact ones, so their
     // column is as wide as the longest shown (the title gives way; a third of the pane at most).

@@ -11,7 +11,7 @@ import Terminal
 /// new state. Idle means idle: nothing runs between keys but the database's change polling.
 @MainActor
 public final class TerminalApp {
-  private let session = TerminalSession()
+  private let session: TerminalSession
   private let store: Store<ScreenFeature.State, ScreenFeature.Action>
   private let l10n: Localizer
   private let environment: [String: String]
@@ -27,9 +27,10 @@ public final class TerminalApp {
 
   public init(
     database: DatabaseQueue, language: String, screenReader: Bool, environment: [String: String],
-    palette: Palette = .full
+    palette: Palette = .full, mouse: Bool = true
   ) throws {
     self.palette = palette
+    session = TerminalSession(mouse: mouse)
     let settings = try database.read { try $0.fetchSettings() }
     let size = TerminalInfo.size(of: STDOUT_FILENO) ?? (80, 24)
     l10n = DocketStrings.localizer(language: language)

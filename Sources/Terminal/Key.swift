@@ -25,4 +25,10 @@ public struct MouseEvent: Equatable, Hashable, Sendable {
   /// Zero-based cell coordinates.
   public var x: Int
   public var y: Int
+
+  public init(kind: Kind, x: Int, y: Int) {
+    self.kind = kind
+    self.x = x
+    self.y = y
+  }
 }

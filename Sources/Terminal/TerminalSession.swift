@@ -20,16 +20,27 @@ public final class TerminalSession: @unchecked Sendable {
   /// (`deliverTerminationSignals`); -1 until then.
   nonisolated(unsafe) static var terminationPipe: Int32 = -1
 
-  public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+  /// Whether clicks and the wheel are reported (SGR mouse mode); else the terminal keeps the
+  /// mouse for its own selection and scrolling.
+  private let mouse: Bool
+
+  public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, mouse: Bool = false) {
     self.input = input
     self.output = output
+    self.mouse = mouse
+  }
+
+  /// The modes the program's screen runs in: the alternate screen, no cursor, bracketed paste,
+  /// and the mouse when asked for.
+  private var screenModes: String {
+    "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h" + (mouse ? "\u{1B}[?1000h\u{1B}[?1006h" : "")
   }
 
   /// Enters raw mode and the alternate screen. Throws when input is not a terminal.
   public func start() throws {
     guard tcgetattr(input, &saved) == 0 else { throw SessionError.notATerminal }
     try enterRawMode()
-    write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
+    write(screenModes + "\u{1B}[H\u{1B}[2J")
     isActive = true
     Self.current = self
     for signal in [SIGTERM, SIGHUP, SIGQUIT] { Foundation.signal(signal, terminateHandler) }
@@ -82,7 +93,9 @@ public final class TerminalSession: @unchecked Sendable {
     isActive = false
     // A terminal that went away (a hang-up, a multiplexer shutting down) may never read again:
     // the reset is written only while the terminal takes it, so restoring never hangs.
-    write("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l", waitingAtMost: 200)
+    write(
+      "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l",
+      waitingAtMost: 200)
     tcflush(input, TCIFLUSH)
     tcsetattr(input, TCSANOW, &saved)
   }
@@ -94,7 +107,7 @@ public final class TerminalSession: @unchecked Sendable {
     kill(getpid(), SIGTSTP)
     // Continued by `fg`.
     try? enterRawMode()
-    write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[2J")
+    write(screenModes + "\u{1B}[2J")
     isActive = true
   }
 
@@ -103,7 +116,7 @@ public final class TerminalSession: @unchecked Sendable {
     restore()
     defer {
       try? enterRawMode()
-      write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[2J")
+      write(screenModes + "\u{1B}[2J")
       isActive = true
     }
     return try body()

@@ -14,7 +14,7 @@ if let request = commandLine.appRequest() {
     let database = try DocketDatabase.open(path: request.databasePath)
     let app = try TerminalApp(
       database: database, language: request.language, screenReader: request.screenReader,
-      environment: environment, palette: request.palette)
+      environment: environment, palette: request.palette, mouse: request.mouse)
     try app.run()
   } catch {
     let l10n = DocketStrings.localizer(language: request.language)

@@ -140,9 +140,7 @@ import Testing
     {
       let state = try fixture.state(
         columns: columns, rows: 30, select: detail ? "Export to CSV" : nil, focus: focus)
-      return ScreenView(
-        state: state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
-      ).visiblePanes()
+      return ScreenLayout.visiblePanes(state)
     }
     #expect(try panes(160, focus: .list) == [.filters, .list, .detail])
     #expect(try panes(120, focus: .detail) == [.filters, .list, .detail])

@@ -56,6 +56,7 @@ struct CommandSpec: Sendable {
       name: "lang", kind: .value(name: "en|de"), help: "option.lang", choices: ["en", "de"]),
     OptionSpec(name: "help", short: "h", kind: .flag, help: "option.help"),
     OptionSpec(name: "screen-reader", kind: .flag, help: "option.screenReader"),
+    OptionSpec(name: "no-mouse", kind: .flag, help: "option.noMouse"),
     OptionSpec(
       name: "theme", kind: .value(name: "default|high-contrast"), help: "option.theme",
       choices: ["default", "high-contrast"]),

@@ -2982,6 +2982,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "option.noMouse": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "terminal app: leave the mouse to the terminal (no clicks or wheel in Docket)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Terminal-App: die Maus dem Terminal überlassen (kein Klicken und kein Mausrad in Docket)"
+            }
+          }
+        }
+      },
       "option.priority": {
         "extractionState": "manual",
         "localizations": {

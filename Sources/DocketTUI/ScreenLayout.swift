@@ -1,0 +1,119 @@
+import DocketFeatures
+import Terminal
+
+/// Where each part of the screen is, from the screen's size and state alone: the view draws
+/// there, and a click is told what it hit from the same places.
+struct ScreenLayout: Equatable {
+  var title: Rect
+  var body: Rect
+  var status: Rect
+  var hints: Rect
+  /// The panes shown, left to right, each with its whole rectangle (frame included).
+  var panes: [Pane]
+
+  struct Pane: Equatable {
+    var pane: ScreenFeature.Pane
+    var rect: Rect
+  }
+
+  init(_ state: ScreenFeature.State) {
+    let screen = Rect(x: 0, y: 0, width: state.columns, height: state.rows)
+    let rows = Layout.split(screen, .vertical, [.fixed(1), .weight(1), .fixed(1), .fixed(1)])
+    (title, body, status, hints) = (rows[0], rows[1], rows[2], rows[3])
+    let shown = Self.visiblePanes(state)
+    let sizes: [LayoutSize] = shown.map { pane in
+      switch pane {
+      case .filters:
+        return shown.count == 1 ? .weight(1) : .fixed(min(30, max(22, state.columns / 5)))
+      case .list: return .weight(3)
+      case .detail: return .weight(2)
+      }
+    }
+    panes = zip(shown, Layout.split(body, .horizontal, sizes)).map { Pane(pane: $0, rect: $1) }
+  }
+
+  /// Which panes show: all three from 120 columns; from 80 two (the filter pane folds away and
+  /// comes back when it has the focus); below 80 the one with the focus. A screen reader reads
+  /// line by line, so it gets one pane at a time (Tab moves filter → list → detail).
+  static func visiblePanes(_ state: ScreenFeature.State) -> [ScreenFeature.Pane] {
+    let focused: ScreenFeature.Pane =
+      state.focus == .detail && state.app.detail == nil ? .list : state.focus
+    if state.screenReader { return [focused] }
+    switch state.paneCount {
+    case 3: return [.filters, .list, .detail]
+    case 2: return state.focus == .filters ? [.filters, .list] : [.list, .detail]
+    default: return [focused]
+    }
+  }
+
+  /// The area inside a pane's frame (or under its heading, for screen readers).
+  static func inner(_ rect: Rect, screenReader: Bool) -> Rect {
+    screenReader
+      ? Rect(x: rect.x, y: rect.y + 1, width: rect.width - 1, height: rect.height - 1)
+      : rect.inset(by: 1)
+  }
+
+  /// The first of a list's rows to show in `height` rows so that row `selected` is in view.
+  static func firstShown(selected: Int, height: Int) -> Int {
+    selected >= height ? selected - height + 1 : 0
+  }
+
+  /// Where the issue rows of the list pane start: under the search line, and under the search's
+  /// error when there is one.
+  static func listRows(_ inner: Rect, _ state: ScreenFeature.State) -> Rect {
+    let top = inner.y + 1 + (state.app.list.searchError == nil ? 0 : 1)
+    return Rect(x: inner.x, y: top, width: inner.width, height: max(0, inner.maxY - top))
+  }
+
+  /// The filter pane's rows: Open, Completed and Recent at the top; a blank line and the tags'
+  /// heading (and "no tags yet"); then as many tags as fit above a two-line footer, scrolled to
+  /// keep the highlighted one in view.
+  static func tagRows(_ inner: Rect, _ state: ScreenFeature.State) -> (
+    top: Int, first: Int, count: Int
+  ) {
+    var top = inner.y + 3 + 1
+    if top < inner.maxY { top += 1 }
+    let tags = state.app.sidebar.tags
+    if tags.isEmpty, top < inner.maxY { top += 1 }
+    let room = max(0, inner.maxY - top - 2)
+    let first = firstShown(selected: state.sidebarRow - 3, height: room)
+    return (top, first, min(room, max(0, tags.count - first)))
+  }
+
+  /// What a click at a cell hits.
+  enum Target: Equatable {
+    /// A row of the filter pane (an index into `sidebarFilters`).
+    case filter(Int)
+    /// The filter pane's show-completed switch.
+    case showCompleted
+    /// The list's search line.
+    case search
+    /// An issue of the list (an index into its issues).
+    case issue(Int)
+    /// Anywhere else in a pane.
+    case pane(ScreenFeature.Pane)
+  }
+
+  func target(x: Int, y: Int, state: ScreenFeature.State) -> Target? {
+    guard let hit = panes.first(where: { $0.rect.contains(x: x, y: y) }) else { return nil }
+    let inner = Self.inner(hit.rect, screenReader: state.screenReader)
+    guard inner.contains(x: x, y: y) else { return .pane(hit.pane) }
+    switch hit.pane {
+    case .filters:
+      if y < inner.y + 3 { return .filter(y - inner.y) }
+      if state.app.sidebar.offersShowCompleted, y == inner.maxY - 1 { return .showCompleted }
+      let tags = Self.tagRows(inner, state)
+      if y >= tags.top, y < tags.top + tags.count { return .filter(3 + tags.first + y - tags.top) }
+    case .list:
+      if y == inner.y { return .search }
+      let rows = Self.listRows(inner, state)
+      let list = state.app.list
+      let selected = list.issues.firstIndex { $0.id == list.selection } ?? 0
+      let index = Self.firstShown(selected: selected, height: rows.height) + y - rows.y
+      if y >= rows.y, list.issues.indices.contains(index) { return .issue(index) }
+    case .detail:
+      break
+    }
+    return .pane(hit.pane)
+  }
+}

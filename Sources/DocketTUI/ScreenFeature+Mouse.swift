@@ -13,7 +13,10 @@ extension ScreenFeature {
     // A click closes the help, as any key does; other overlays, prompts and the edit form take
     // only keys.
     if state.helpShown {
-      if case .press = event.kind { state.helpShown = false }
+      if case .press = event.kind {
+        state.helpShown = false
+        state.helpScroll = 0
+      }
       return .none
     }
     guard state.app.awards == nil, state.app.sidebar.confirmingDelete == nil,
@@ -46,7 +49,7 @@ extension ScreenFeature {
       guard state.sidebarFilters.indices.contains(row) else { return .none }
       state.focus = .filters
       state.sidebarRow = row
-      return filtersKey(.enter, &state)
+      return perform(.chooseFilter, &state)
     case .showCompleted:
       return .send(.app(.sidebar(.showCompletedToggled)))
     case .search:

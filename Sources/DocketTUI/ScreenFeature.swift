@@ -32,6 +32,8 @@ public struct ScreenFeature: Reducer {
     public var rows: Int
     public var focus: Pane = .list
     public var helpShown = false
+    /// How far the help is scrolled, in lines.
+    public var helpScroll = 0
     public var input: Input?
     /// The text of the input being typed, with its cursor.
     public var field = TextField()
@@ -107,7 +109,19 @@ public struct ScreenFeature: Reducer {
   func handle(_ key: Key, _ state: inout State) -> Effect<Action> {
     if case .mouse(let event) = key { return mouse(event, &state) }
     if state.helpShown {
-      state.helpShown = false
+      // ↑ ↓ and the page keys scroll a help longer than the screen; any other key closes it.
+      let lines = ScreenView.helpLines(l10n: localizer, columns: state.columns).count
+      let most = max(0, lines - ScreenView.helpHeight(rows: state.rows))
+      let page = ScreenView.helpHeight(rows: state.rows)
+      switch key {
+      case .down, .character("j"): state.helpScroll = min(state.helpScroll + 1, most)
+      case .up, .character("k"): state.helpScroll = max(state.helpScroll - 1, 0)
+      case .pageDown: state.helpScroll = min(state.helpScroll + page, most)
+      case .pageUp: state.helpScroll = max(state.helpScroll - page, 0)
+      default:
+        state.helpShown = false
+        state.helpScroll = 0
+      }
       return .none
     }
     if state.app.awards != nil {
@@ -128,45 +142,8 @@ public struct ScreenFeature: Reducer {
     if state.isTagSortMenuShown { return chooseTagSort(key, &state) }
     if state.app.detail?.isEditing == true { return editForm(key, &state) }
 
-    switch key {
-    case .character("q"), .control("c"):
-      state.wantsQuit = true
-      return .none
-    case .character("?"):
-      state.helpShown = true
-      return .none
-    case .tab: return moveFocus(by: 1, &state)
-    case .backTab: return moveFocus(by: -1, &state)
-    case .character("/"):
-      state.focus = .list
-      state.input = .search
-      state.field = TextField(state.app.list.search.text)
-      return .none
-    case .character("n"):
-      return .send(.app(.list(.newIssueTapped)))
-    case .character("a"):
-      return .send(.app(.sidebar(.awardsTapped)))
-    case .character("c"):
-      guard state.app.sidebar.offersShowCompleted else {
-        state.announcement = localizer("tui.showCompleted.notHere")
-        return .none
-      }
-      return .send(.app(.sidebar(.showCompletedToggled)))
-    case .character("S"):
-      state.announcement = localizer("tui.syncNotSetUp")
-      return .none
-    case .escape:
-      // Back: from the detail or the filters to the list (on one pane, as on a phone).
-      if state.focus != .list { state.focus = .list }
-      return .none
-    default:
-      break
-    }
-    switch state.focus {
-    case .filters: return filtersKey(key, &state)
-    case .list: return listKey(key, &state)
-    case .detail: return detailKey(key, &state)
-    }
+    guard let command = KeyTable.command(for: key, focus: state.focus) else { return .none }
+    return perform(command, &state)
   }
 
   private func confirm(_ key: Key, yes: Action, no: Action) -> Effect<Action> {
@@ -175,121 +152,6 @@ public struct ScreenFeature: Reducer {
     case .character("n"), .escape, .character("q"): return .send(no)
     default: return .none
     }
-  }
-
-  private func moveFocus(by step: Int, _ state: inout State) -> Effect<Action> {
-    var panes = Pane.allCases
-    if state.app.detail == nil { panes.removeAll { $0 == .detail } }
-    let index = panes.firstIndex(of: state.focus) ?? 0
-    state.focus = panes[(index + step + panes.count) % panes.count]
-    return .none
-  }
-
-  func filtersKey(_ key: Key, _ state: inout State) -> Effect<Action> {
-    let filters = state.sidebarFilters
-    switch key {
-    case .down, .character("j"):
-      state.sidebarRow = min(state.sidebarRow + 1, filters.count - 1)
-    case .up, .character("k"):
-      state.sidebarRow = max(state.sidebarRow - 1, 0)
-    case .enter, .character(" "):
-      guard filters.indices.contains(state.sidebarRow) else { return .none }
-      if state.paneCount < 3 { state.focus = .list }
-      return .send(.app(.sidebar(.filterTapped(filters[state.sidebarRow]))))
-    case .character("s"):
-      state.isTagSortMenuShown = true
-      return .none
-    case .character("t"):
-      state.input = .tagName
-      state.field = TextField()
-      return .send(.app(.sidebar(.newTagTapped)))
-    case .character("r"):
-      guard let tag = highlightedTag(state) else { return .none }
-      state.input = .tagName
-      state.field = TextField(tag.name)
-      return .send(.app(.sidebar(.renameTagTapped(tag))))
-    case .character("D"):
-      guard let tag = highlightedTag(state) else { return .none }
-      return .send(.app(.sidebar(.deleteTagTapped(tag))))
-    default:
-      break
-    }
-    return .none
-  }
-
-  private func highlightedTag(_ state: State) -> Tag? {
-    let index = state.sidebarRow - 3
-    return state.app.sidebar.tags.indices.contains(index) ? state.app.sidebar.tags[index].tag : nil
-  }
-
-  func listKey(_ key: Key, _ state: inout State) -> Effect<Action> {
-    let issues = state.app.list.issues
-    let current = issues.firstIndex { $0.id == state.app.list.selection }
-    switch key {
-    case .down, .character("j"):
-      guard !issues.isEmpty else { return .none }
-      let next = current.map { min($0 + 1, issues.count - 1) } ?? 0
-      if next == issues.count - 1, issues.count < state.app.list.total {
-        return .merge(
-          .send(.app(.list(.issueTapped(issues[next].id)))), .send(.app(.list(.loadMore))))
-      }
-      return .send(.app(.list(.issueTapped(issues[next].id))))
-    case .up, .character("k"):
-      guard !issues.isEmpty else { return .none }
-      let previous = current.map { max($0 - 1, 0) } ?? 0
-      return .send(.app(.list(.issueTapped(issues[previous].id))))
-    case .pageDown, .pageUp, .home, .end:
-      guard !issues.isEmpty else { return .none }
-      let page = max(1, state.rows - 6)
-      let base = current ?? 0
-      let target: Int
-      switch key {
-      case .pageDown: target = min(base + page, issues.count - 1)
-      case .pageUp: target = max(base - page, 0)
-      case .home: target = 0
-      default: target = issues.count - 1
-      }
-      return .send(.app(.list(.issueTapped(issues[target].id))))
-    case .enter:
-      guard state.app.detail != nil else { return .none }
-      state.focus = .detail
-      return .none
-    case .character("x"):
-      guard state.app.detail != nil else { return .none }
-      return .send(.app(.detail(.toggleCompletedTapped)))
-    case .character("d"):
-      return .send(.app(.list(.deleteTapped)))
-    case .character("e"):
-      guard state.app.detail != nil else { return .none }
-      state.focus = .detail
-      return startEditing(&state)
-    case .character("s"):
-      state.isSortMenuShown = true
-      return .none
-    case .character("f") where state.paneCount < 3:
-      state.focus = .filters
-      return .none
-    default:
-      return .none
-    }
-  }
-
-  private func detailKey(_ key: Key, _ state: inout State) -> Effect<Action> {
-    guard state.app.detail != nil else { return .none }
-    switch key {
-    case .character("e"), .enter: return startEditing(&state)
-    case .character("x"): return .send(.app(.detail(.toggleCompletedTapped)))
-    case .character("d"): return .send(.app(.detail(.deleteTapped)))
-    case .down, .character("j"), .up, .character("k"):
-      state.focus = .list
-      return listKey(key, &state)
-    default: return .none
-    }
-  }
-
-  private func startEditing(_ state: inout State) -> Effect<Action> {
-    state.editField = .title
-    return .send(.app(.detail(.editTapped)))
   }
 
   /// `n` name, `c` count; the field already in use flips its direction.

@@ -74,19 +74,18 @@ public struct ScreenView {
 
   func drawHints(_ buffer: inout Buffer, _ rect: Rect) {
     buffer.fill(rect, style: Theme.bar)
-    let key: String
+    let text: String
     if state.input != nil {
-      key = "tui.hints.typing"
+      text = l10n("tui.hints.typing")
     } else if state.app.detail?.isEditing == true {
-      key = "tui.hints.editing"
+      text = l10n("tui.hints.editing")
     } else {
-      switch state.focus {
-      case .filters: key = "tui.hints.filters"
-      case .list: key = "tui.hints.list"
-      case .detail: key = "tui.hints.detail"
-      }
+      // Made from the key table: what the focused pane's keys do, then the keys of everywhere.
+      text = KeyTable.hints(for: state.focus).map {
+        ($0.hintLabel ?? $0.label) + " " + l10n($0.hintKey)
+      }.joined(separator: "  ")
     }
-    buffer.draw(" " + l10n(key), x: rect.x, y: rect.y, style: Theme.bar, maxWidth: rect.width)
+    buffer.draw(" " + text, x: rect.x, y: rect.y, style: Theme.bar, maxWidth: rect.width)
   }
 
   // MARK: Panes
@@ -547,20 +546,6 @@ public struct ScreenView {
         text, x: x, y: y,
         style: status.unlocked ? Theme.award(status.award.criterion.color) : Theme.dim,
         maxWidth: columnWidth - 1)
-    }
-  }
-
-  func drawHelp(_ buffer: inout Buffer, _ area: Rect) {
-    let lines = l10n("tui.help").split(separator: "\n").map(String.init)
-    let width = min(area.width - 2, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4)
-    let height = min(area.height, lines.count + 2)
-    let box = Rect(
-      x: area.x + (area.width - width) / 2, y: area.y + max(0, (area.height - height) / 2),
-      width: width, height: height)
-    buffer.fill(box, style: .plain)
-    let inner = frame(&buffer, box, title: l10n("tui.helpTitle"), focused: true)
-    for (index, line) in lines.enumerated() where index < inner.height {
-      buffer.draw(line, x: inner.x + 1, y: inner.y + index, maxWidth: inner.width - 1)
     }
   }
 

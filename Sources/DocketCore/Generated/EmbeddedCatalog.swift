@@ -4654,23 +4654,6 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
-      "tui.help": {
-        "extractionState": "manual",
-        "localizations": {
-          "en": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "q  quit            ?  this help          Tab / Shift-Tab  next / previous pane\n↑ ↓ j k  move      Enter  open or confirm    Esc  back or cancel\n/  search (# suggests tags, priorities, statuses)\nn  new issue       e  edit               E  edit detail in $EDITOR\nx  complete / reopen                    d  delete (asks)\ns  sort            c  show completed      a  awards\nt  new tag         r  rename tag          D  delete tag\nIn the edit form: Tab moves between fields, Enter edits a text field,\nSpace toggles, ← → choose, Ctrl-S saves, Esc cancels.\nS  sync now (when a remote is set up)"
-            }
-          },
-          "de": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "q  beenden         ?  diese Hilfe        Tab / Shift-Tab  nächster / voriger Bereich\n↑ ↓ j k  bewegen   Enter  öffnen, bestätigen  Esc  zurück, abbrechen\n/  suchen (# schlägt Tags, Prioritäten, Status vor)\nn  neuer Vorgang   e  bearbeiten          E  Beschreibung in $EDITOR\nx  erledigen / wieder öffnen            d  löschen (fragt)\ns  sortieren       c  Erledigte zeigen    a  Auszeichnungen\nt  neues Tag       r  Tag umbenennen      D  Tag löschen\nIm Formular: Tab wechselt das Feld, Enter bearbeitet ein Textfeld,\nLeertaste schaltet um, ← → wählen, Strg-S speichert, Esc bricht ab.\nS  jetzt abgleichen (wenn ein Remote eingerichtet ist)"
-            }
-          }
-        }
-      },
       "tui.helpHint": {
         "extractionState": "manual",
         "localizations": {
@@ -4705,19 +4688,325 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
-      "tui.hints.detail": {
+      "tui.hint.back": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "e edit  x complete  d delete  E editor  Esc back  Tab next  ? help"
+              "value": "back"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "e bearbeiten  x erledigen  d löschen  E Editor  Esc zurück  Tab weiter  ? Hilfe"
+              "value": "zurück"
+            }
+          }
+        }
+      },
+      "tui.hint.choose": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "choose"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "wählen"
+            }
+          }
+        }
+      },
+      "tui.hint.delete": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "delete"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "löschen"
+            }
+          }
+        }
+      },
+      "tui.hint.deleteTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "delete"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "löschen"
+            }
+          }
+        }
+      },
+      "tui.hint.edit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "edit"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "bearbeiten"
+            }
+          }
+        }
+      },
+      "tui.hint.externalEditor": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "editor"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Editor"
+            }
+          }
+        }
+      },
+      "tui.hint.help": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "help"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Hilfe"
+            }
+          }
+        }
+      },
+      "tui.hint.move": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "move"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "bewegen"
+            }
+          }
+        }
+      },
+      "tui.hint.newIssue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "new"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "neu"
+            }
+          }
+        }
+      },
+      "tui.hint.newTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "new tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "neues Tag"
+            }
+          }
+        }
+      },
+      "tui.hint.nextPane": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "next"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "weiter"
+            }
+          }
+        }
+      },
+      "tui.hint.open": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "open"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "öffnen"
+            }
+          }
+        }
+      },
+      "tui.hint.quit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "quit"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "beenden"
+            }
+          }
+        }
+      },
+      "tui.hint.renameTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "rename"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "umbenennen"
+            }
+          }
+        }
+      },
+      "tui.hint.search": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "search"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "suchen"
+            }
+          }
+        }
+      },
+      "tui.hint.showCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigte"
+            }
+          }
+        }
+      },
+      "tui.hint.sort": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sort"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sortieren"
+            }
+          }
+        }
+      },
+      "tui.hint.tagSort": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sort tags"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags sortieren"
+            }
+          }
+        }
+      },
+      "tui.hint.toggleCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "complete"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "erledigen"
             }
           }
         }
@@ -4735,40 +5024,6 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Tab nächstes Feld  Enter bearbeiten/speichern  Leertaste umschalten  ← → wählen  Strg-S speichern  Esc abbrechen"
-            }
-          }
-        }
-      },
-      "tui.hints.filters": {
-        "extractionState": "manual",
-        "localizations": {
-          "en": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "↑↓ move  Enter choose  c completed  s sort tags  t new tag  r rename  D delete  Tab list  q quit"
-            }
-          },
-          "de": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "↑↓ bewegen  Enter wählen  c Erledigte  s Tags sortieren  t neues Tag  r umbenennen  D löschen  Tab Liste  q beenden"
-            }
-          }
-        }
-      },
-      "tui.hints.list": {
-        "extractionState": "manual",
-        "localizations": {
-          "en": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "↑↓ move  Enter open  / search  n new  x complete  d delete  s sort  e edit  Tab next  ? help"
-            }
-          },
-          "de": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "↑↓ bewegen  Enter öffnen  / suchen  n neu  x erledigen  d löschen  s sortieren  e bearbeiten  Tab weiter  ? Hilfe"
             }
           }
         }
@@ -4861,6 +5116,550 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Vorgänge"
+            }
+          }
+        }
+      },
+      "tui.key.awards": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "awards"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Auszeichnungen"
+            }
+          }
+        }
+      },
+      "tui.key.back": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "back to the list"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "zurück zur Liste"
+            }
+          }
+        }
+      },
+      "tui.key.choose": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "choose the filter"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Filter wählen"
+            }
+          }
+        }
+      },
+      "tui.key.delete": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "delete (asks)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "löschen (mit Rückfrage)"
+            }
+          }
+        }
+      },
+      "tui.key.deleteTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "delete tag (asks)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag löschen (mit Rückfrage)"
+            }
+          }
+        }
+      },
+      "tui.key.edit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "edit"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "bearbeiten"
+            }
+          }
+        }
+      },
+      "tui.key.externalEditor": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "edit the detail in $EDITOR"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beschreibung in $EDITOR bearbeiten"
+            }
+          }
+        }
+      },
+      "tui.key.help": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "this help"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "diese Hilfe"
+            }
+          }
+        }
+      },
+      "tui.key.jump": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a page up or down, first, last"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine Seite hoch oder runter, erster, letzter"
+            }
+          }
+        }
+      },
+      "tui.key.move": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "move"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "bewegen"
+            }
+          }
+        }
+      },
+      "tui.key.moveInList": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "move in the list"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "in der Liste bewegen"
+            }
+          }
+        }
+      },
+      "tui.key.newIssue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "new issue"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "neuer Vorgang"
+            }
+          }
+        }
+      },
+      "tui.key.newTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "new tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "neues Tag"
+            }
+          }
+        }
+      },
+      "tui.key.nextPane": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "next pane"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nächster Bereich"
+            }
+          }
+        }
+      },
+      "tui.key.open": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "open in the detail"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "in den Details öffnen"
+            }
+          }
+        }
+      },
+      "tui.key.previousPane": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "previous pane"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "voriger Bereich"
+            }
+          }
+        }
+      },
+      "tui.key.quit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "quit"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "beenden"
+            }
+          }
+        }
+      },
+      "tui.key.redraw": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "redraw the screen"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bildschirm neu zeichnen"
+            }
+          }
+        }
+      },
+      "tui.key.renameTag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "rename tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag umbenennen"
+            }
+          }
+        }
+      },
+      "tui.key.search": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "search (# suggests tags, priorities, statuses)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "suchen (# schlägt Tags, Prioritäten, Status vor)"
+            }
+          }
+        }
+      },
+      "tui.key.showCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "show completed (Recent and tags)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigte zeigen (Neueste und Tags)"
+            }
+          }
+        }
+      },
+      "tui.key.showFilters": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "show the filters (on narrow screens)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Filter zeigen (auf schmalen Bildschirmen)"
+            }
+          }
+        }
+      },
+      "tui.key.sort": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sort: p priority, d date, t title (again: flip)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sortieren: p Priorität, d Datum, t Titel (nochmals: umkehren)"
+            }
+          }
+        }
+      },
+      "tui.key.suspend": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "suspend (fg brings Docket back)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "anhalten (fg holt Docket zurück)"
+            }
+          }
+        }
+      },
+      "tui.key.sync": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sync now (when a remote is set up)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "jetzt abgleichen (wenn ein Remote eingerichtet ist)"
+            }
+          }
+        }
+      },
+      "tui.key.tagSort": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sort tags: n name, c count"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags sortieren: n Name, c Anzahl"
+            }
+          }
+        }
+      },
+      "tui.key.toggleCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "complete / reopen"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "erledigen / wieder öffnen"
+            }
+          }
+        }
+      },
+      "tui.keys.detail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In the detail"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In den Details"
+            }
+          }
+        }
+      },
+      "tui.keys.everywhere": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Everywhere"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Überall"
+            }
+          }
+        }
+      },
+      "tui.keys.filters": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In the filters"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In den Filtern"
+            }
+          }
+        }
+      },
+      "tui.keys.form": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In the edit form: Tab moves between fields, Enter edits a text field, Space toggles, ← → choose, Ctrl-S saves, Esc cancels."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Im Formular: Tab wechselt das Feld, Enter bearbeitet ein Textfeld, Leertaste schaltet um, ← → wählen, Strg-S speichert, Esc bricht ab."
+            }
+          }
+        }
+      },
+      "tui.keys.list": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In the list"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In der Liste"
             }
           }
         }

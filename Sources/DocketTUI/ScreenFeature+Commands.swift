@@ -1,0 +1,133 @@
+import Composable
+import DocketCore
+import DocketFeatures
+import Terminal
+
+/// What each command of the key table does (`KeyTable`).
+extension ScreenFeature {
+  func perform(_ command: KeyCommand, _ state: inout State) -> Effect<Action> {
+    switch command {
+    case .quit:
+      state.wantsQuit = true
+    case .help:
+      state.helpShown = true
+    case .nextPane:
+      moveFocus(by: 1, &state)
+    case .previousPane:
+      moveFocus(by: -1, &state)
+    case .search:
+      state.focus = .list
+      state.input = .search
+      state.field = TextField(state.app.list.search.text)
+    case .newIssue:
+      return .send(.app(.list(.newIssueTapped)))
+    case .awards:
+      return .send(.app(.sidebar(.awardsTapped)))
+    case .showCompleted:
+      guard state.app.sidebar.offersShowCompleted else {
+        state.announcement = localizer("tui.showCompleted.notHere")
+        return .none
+      }
+      return .send(.app(.sidebar(.showCompletedToggled)))
+    case .sync:
+      state.announcement = localizer("tui.syncNotSetUp")
+    case .back:
+      // Back: from the detail or the filters to the list (on one pane, as on a phone).
+      if state.focus != .list { state.focus = .list }
+    case .suspend, .redraw, .externalEditor:
+      // The terminal's own business: the app that owns it does these (`TerminalApp`).
+      break
+    case .filterDown, .filterUp, .chooseFilter, .tagSortMenu, .newTag, .renameTag, .deleteTag:
+      return performInFilters(command, &state)
+    case .issueDown, .issueUp, .pageDown, .pageUp, .firstIssue, .lastIssue:
+      return moveInList(command, &state)
+    case .openIssue:
+      guard state.app.detail != nil else { return .none }
+      state.focus = .detail
+    case .toggleCompleted:
+      guard state.app.detail != nil else { return .none }
+      return .send(.app(.detail(.toggleCompletedTapped)))
+    case .deleteIssue:
+      if state.focus == .detail { return .send(.app(.detail(.deleteTapped))) }
+      return .send(.app(.list(.deleteTapped)))
+    case .editIssue:
+      guard state.app.detail != nil else { return .none }
+      state.focus = .detail
+      state.editField = .title
+      return .send(.app(.detail(.editTapped)))
+    case .sortMenu:
+      state.isSortMenuShown = true
+    case .showFilters:
+      if state.paneCount < 3 { state.focus = .filters }
+    }
+    return .none
+  }
+
+  private func moveFocus(by step: Int, _ state: inout State) {
+    var panes = Pane.allCases
+    if state.app.detail == nil { panes.removeAll { $0 == .detail } }
+    let index = panes.firstIndex(of: state.focus) ?? 0
+    state.focus = panes[(index + step + panes.count) % panes.count]
+  }
+
+  private func performInFilters(_ command: KeyCommand, _ state: inout State) -> Effect<Action> {
+    let filters = state.sidebarFilters
+    let highlightedTag: Tag? = {
+      let index = state.sidebarRow - 3
+      return state.app.sidebar.tags.indices.contains(index)
+        ? state.app.sidebar.tags[index].tag : nil
+    }()
+    switch command {
+    case .filterDown:
+      state.sidebarRow = min(state.sidebarRow + 1, filters.count - 1)
+    case .filterUp:
+      state.sidebarRow = max(state.sidebarRow - 1, 0)
+    case .chooseFilter:
+      guard filters.indices.contains(state.sidebarRow) else { return .none }
+      if state.paneCount < 3 { state.focus = .list }
+      return .send(.app(.sidebar(.filterTapped(filters[state.sidebarRow]))))
+    case .tagSortMenu:
+      state.isTagSortMenuShown = true
+    case .newTag:
+      state.input = .tagName
+      state.field = TextField()
+      return .send(.app(.sidebar(.newTagTapped)))
+    case .renameTag:
+      guard let tag = highlightedTag else { return .none }
+      state.input = .tagName
+      state.field = TextField(tag.name)
+      return .send(.app(.sidebar(.renameTagTapped(tag))))
+    case .deleteTag:
+      guard let tag = highlightedTag else { return .none }
+      return .send(.app(.sidebar(.deleteTagTapped(tag))))
+    default:
+      break
+    }
+    return .none
+  }
+
+  /// Moves the selection of the list (from the detail too, which gives the list the keyboard).
+  private func moveInList(_ command: KeyCommand, _ state: inout State) -> Effect<Action> {
+    state.focus = .list
+    let issues = state.app.list.issues
+    guard !issues.isEmpty else { return .none }
+    let current = issues.firstIndex { $0.id == state.app.list.selection }
+    let page = max(1, state.rows - 6)
+    let base = current ?? 0
+    let target: Int
+    switch command {
+    case .issueDown: target = current.map { min($0 + 1, issues.count - 1) } ?? 0
+    case .issueUp: target = current.map { max($0 - 1, 0) } ?? 0
+    case .pageDown: target = min(base + page, issues.count - 1)
+    case .pageUp: target = max(base - page, 0)
+    case .firstIssue: target = 0
+    default: target = issues.count - 1
+    }
+    let tapped = Effect<Action>.send(.app(.list(.issueTapped(issues[target].id))))
+    // Reaching the last loaded issue with a key loads the next page.
+    if command == .issueDown, target == issues.count - 1, issues.count < state.app.list.total {
+      return .merge(tapped, .send(.app(.list(.loadMore))))
+    }
+    return tapped
+  }
+}

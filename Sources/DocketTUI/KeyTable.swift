@@ -63,6 +63,9 @@ enum KeyTable {
     KeyBinding(
       scope: .everywhere, label: "S", commands: [.character("S"): .sync], name: "sync"),
     KeyBinding(
+      scope: .everywhere, label: "E", commands: [.character("E"): .externalEditor],
+      name: "externalEditor", hintIn: [.detail]),
+    KeyBinding(
       scope: .everywhere, label: "Ctrl-Z", commands: [.control("z"): .suspend], name: "suspend"),
     KeyBinding(
       scope: .everywhere, label: "Ctrl-L", commands: [.control("l"): .redraw], name: "redraw"),
@@ -104,9 +107,6 @@ enum KeyTable {
     KeyBinding(
       scope: .detail, label: "d", commands: [.character("d"): .deleteIssue], name: "delete",
       hintIn: [.detail]),
-    KeyBinding(
-      scope: .detail, label: "E", commands: [.character("E"): .externalEditor],
-      name: "externalEditor", hintIn: [.detail]),
     KeyBinding(
       scope: .detail, label: "↑ ↓ j k",
       commands: [

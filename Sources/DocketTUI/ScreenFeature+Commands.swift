@@ -34,9 +34,17 @@ extension ScreenFeature {
     case .back:
       // Back: from the detail or the filters to the list (on one pane, as on a phone).
       if state.focus != .list { state.focus = .list }
-    case .suspend, .redraw, .externalEditor:
+    case .suspend, .redraw:
       // The terminal's own business: the app that owns it does these (`TerminalApp`).
       break
+    case .externalEditor:
+      guard let detail = state.app.detail else { return .none }
+      let original = detail.draft?.detail ?? detail.issue.detail
+      let editor = externalEditor
+      return .run { send in
+        let edited = await editor.edit(original)
+        await send(.editorFinished(edited, original: original))
+      }
     case .filterDown, .filterUp, .chooseFilter, .tagSortMenu, .newTag, .renameTag, .deleteTag:
       return performInFilters(command, &state)
     case .issueDown, .issueUp, .pageDown, .pageUp, .firstIssue, .lastIssue:

@@ -71,6 +71,8 @@ public struct ScreenFeature: Reducer {
     case app(AppFeature.Action)
     case key(Key)
     case resized(columns: Int, rows: Int)
+    /// The editor ended: the detail as edited (nil when it did not end well), and as it was.
+    case editorFinished(String?, original: String)
 
     static let appCase = ActionCase(embed: Action.app) {
       if case .app(let action) = $0 { action } else { nil }
@@ -78,6 +80,7 @@ public struct ScreenFeature: Reducer {
   }
 
   @Dependency(\.localizer) var localizer
+  @Dependency(\.externalEditor) var externalEditor
 
   public init() {}
 
@@ -91,6 +94,13 @@ public struct ScreenFeature: Reducer {
         return .none
       case .key(let key):
         return handle(key, &state)
+      case .editorFinished(let edited, let original):
+        // A changed detail is put in the form and saved, or left in the form being edited.
+        guard let edited, edited != original, let detail = state.app.detail else { return .none }
+        let changed = Effect<Action>.send(.app(.detail(.detailChanged(edited))))
+        if detail.isEditing { return changed }
+        return .concatenate(
+          .send(.app(.detail(.editTapped))), changed, .send(.app(.detail(.saveTapped))))
       case .app(let appAction):
         announce(appAction, &state)
         if case .list(.delegate(.newIssueRequested)) = appAction, state.app.detail?.isNew == true {
@@ -140,7 +150,12 @@ public struct ScreenFeature: Reducer {
     if let input = state.input { return type(key, into: input, &state) }
     if state.isSortMenuShown { return chooseSort(key, &state) }
     if state.isTagSortMenuShown { return chooseTagSort(key, &state) }
-    if state.app.detail?.isEditing == true { return editForm(key, &state) }
+    if state.app.detail?.isEditing == true {
+      // The detail may be written in the editor from the form too; what it gives stays in the
+      // form, to be saved with the rest.
+      if key == .character("E") { return perform(.externalEditor, &state) }
+      return editForm(key, &state)
+    }
 
     guard let command = KeyTable.command(for: key, focus: state.focus) else { return .none }
     return perform(command, &state)

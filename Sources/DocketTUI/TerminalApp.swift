@@ -30,7 +30,9 @@ public final class TerminalApp {
     palette: Palette = .full, mouse: Bool = true
   ) throws {
     self.palette = palette
-    session = TerminalSession(mouse: mouse)
+    let session = TerminalSession(mouse: mouse)
+    self.session = session
+    let returned = EditorReturn()
     let settings = try database.read { try $0.fetchSettings() }
     let size = TerminalInfo.size(of: STDOUT_FILENO) ?? (80, 24)
     l10n = DocketStrings.localizer(language: language)
@@ -43,7 +45,14 @@ public final class TerminalApp {
     ) {
       $0.database = database
       $0.locale = LanguageCode(language)
+      $0.externalEditor = ExternalEditor { text in
+        await MainActor.run {
+          defer { returned.app?.editorReturned() }
+          return ExternalEditor.run(text, session: session, environment: environment)
+        }
+      }
     }
+    returned.app = self
   }
 
   /// Takes over the terminal and never returns: the process ends when the user quits.
@@ -171,10 +180,6 @@ public final class TerminalApp {
     case .control("l"):
       renderer.invalidate()
       draw()
-    case .character("E")
-    where store.state.input == nil && store.state.app.detail != nil
-      && store.state.app.detail?.confirmingDelete != true:
-      editDetailInEditor()
     default:
       store.send(.key(key))
     }
@@ -195,37 +200,15 @@ public final class TerminalApp {
     draw()
   }
 
-  // MARK: The editor
-
-  /// `E`: the issue's detail in `$VISUAL`/`$EDITOR`, the app stepping aside meanwhile.
-  private func editDetailInEditor() {
-    guard let detail = store.state.app.detail else { return }
-    let original = detail.draft?.detail ?? detail.issue.detail
-    let edited: String? = session.outside {
-      let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "docket-detail-\(UUID().uuidString).txt")
-      defer { try? FileManager.default.removeItem(at: file) }
-      guard (try? Data(original.utf8).write(to: file)) != nil else { return nil }
-      let editor =
-        environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", editor + " \"$1\"", "docket-editor", file.path]
-      guard (try? process.run()) != nil else { return nil }
-      process.waitUntilExit()
-      guard process.terminationStatus == 0 else { return nil }
-      var text = (try? String(contentsOf: file, encoding: .utf8)) ?? original
-      while text.hasSuffix("\n") { text.removeLast() }
-      return text
-    }
+  /// Back from the editor: the screen is drawn again in full.
+  fileprivate func editorReturned() {
     renderer.invalidate()
-    if let edited, edited != original {
-      let wasEditing = store.state.app.detail?.isEditing == true
-      if !wasEditing { store.send(.app(.detail(.editTapped))) }
-      store.send(.app(.detail(.detailChanged(edited))))
-      if !wasEditing { store.send(.app(.detail(.saveTapped))) }
-    }
     draw()
   }
+}
+
+/// Where the editor's return is told: the app, once it exists.
+@MainActor
+private final class EditorReturn: Sendable {
+  weak var app: TerminalApp?
 }

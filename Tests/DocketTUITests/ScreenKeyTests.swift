@@ -20,15 +20,7 @@ import Testing
   func makeStore(_ state: ScreenFeature.State) -> TestStore<
     ScreenFeature.State, ScreenFeature.Action
   > {
-    TestStore(
-      initialState: state, reducer: { ScreenFeature() },
-      withDependencies: {
-        $0.database = fixture.queue
-        $0.date = .constant(snapshotNow)
-        $0.uuid = .incrementing
-        $0.clock = clock
-        $0.locale = "en"
-      })
+    screenStore(state, fixture: fixture, clock: clock)
   }
 
   @Test func helpQuitSyncAndFocus() async throws {

@@ -1,3 +1,5 @@
+import Composable
+import ComposableTesting
 import Database
 import DocketCore
 import DocketFeatures
@@ -134,3 +136,22 @@ enum Snapshot {
 // Swift Testing has types of these names too; in these tests they mean Docket's.
 typealias Tag = DocketCore.Tag
 typealias Issue = DocketCore.Issue
+
+/// A test store of the screen feature on the fixture's database, with a fixed date, counting
+/// UUIDs, the given clock and English; `extra` sets more dependencies.
+@MainActor
+func screenStore(
+  _ state: ScreenFeature.State, fixture: ScreenFixture, clock: TestClock,
+  _ extra: @escaping (inout DependencyValues) -> Void = { _ in }
+) -> TestStore<ScreenFeature.State, ScreenFeature.Action> {
+  TestStore(
+    initialState: state, reducer: { ScreenFeature() },
+    withDependencies: {
+      $0.database = fixture.queue
+      $0.date = .constant(snapshotNow)
+      $0.uuid = .incrementing
+      $0.clock = clock
+      $0.locale = "en"
+      extra(&$0)
+    })
+}

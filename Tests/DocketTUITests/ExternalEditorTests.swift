@@ -1,0 +1,80 @@
+import Composable
+import ComposableTesting
+import DocketCore
+import DocketFeatures
+import Foundation
+import Synchronization
+import Terminal
+import Testing
+
+@testable import DocketTUI
+
+/// `E` hands the detail to the person's editor through the `externalEditor` dependency; what
+/// comes back is saved, or kept in the form, and an editor that fails changes nothing.
+@MainActor
+@Suite struct ExternalEditorTests {
+  let fixture: ScreenFixture
+  let clock = TestClock()
+
+  init() throws { fixture = try ScreenFixture() }
+
+  func makeStore(
+    _ state: ScreenFeature.State, editor: @escaping @Sendable (String) async -> String?
+  ) -> TestStore<ScreenFeature.State, ScreenFeature.Action> {
+    screenStore(state, fixture: fixture, clock: clock) {
+      $0.externalEditor = ExternalEditor(edit: editor)
+    }
+  }
+
+  @Test func whatTheEditorGivesIsSaved() async throws {
+    let handed = Mutex<[String]>([])
+    let state = try fixture.state(
+      columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
+    let issue = try #require(state.app.detail?.issue)
+    let store = makeStore(state) { text in
+      handed.withLock { $0.append(text) }
+      return text + "\nWritten in the editor."
+    }
+    let edited = issue.detail + "\nWritten in the editor."
+    await store.send(.key(.character("E")))
+    await store.receive(.editorFinished(edited, original: issue.detail))
+    #expect(handed.withLock { $0 } == [issue.detail])
+    await store.receive(.app(.detail(.editTapped))) {
+      $0.app.detail?.draft = issue
+      $0.app.detail?.editBase = issue
+    }
+    await store.receive(.app(.detail(.detailChanged(edited)))) {
+      $0.app.detail?.draft?.detail = edited
+    }
+    var saved = issue
+    saved.detail = edited
+    await store.receive(.app(.detail(.saveTapped))) {
+      $0.app.detail?.draft = nil
+      $0.app.detail?.editBase = nil
+      $0.app.detail?.issue = saved
+    }
+    await store.skipReceivedActions()
+    await store.send(.app(.stop))
+    await store.skipInFlightEffects()
+    #expect(try fixture.queue.read { try $0.fetchIssue(id: issue.id) }?.detail == edited)
+  }
+
+  @Test func anEditorThatFailsOrChangesNothingChangesNothing() async throws {
+    let state = try fixture.state(
+      columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
+    let issue = try #require(state.app.detail?.issue)
+    let failing = makeStore(state) { _ in nil }
+    await failing.send(.key(.character("E")))
+    await failing.receive(.editorFinished(nil, original: issue.detail))
+    await failing.finish()
+    let unchanged = makeStore(state) { $0 }
+    await unchanged.send(.key(.character("E")))
+    await unchanged.receive(.editorFinished(issue.detail, original: issue.detail))
+    await unchanged.finish()
+    // Without a selected issue, E does nothing.
+    let none = makeStore(try fixture.state(columns: 120, rows: 30)) { _ in "never" }
+    await none.send(.key(.character("E")))
+    await none.finish()
+    #expect(try fixture.queue.read { try $0.fetchIssue(id: issue.id) }?.detail == issue.detail)
+  }
+}

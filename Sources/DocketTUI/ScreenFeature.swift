@@ -135,10 +135,17 @@ public struct ScreenFeature: Reducer {
       return .none
     }
     if state.app.awards != nil {
-      if key == .escape || key == .character("q") || key == .character("a") || key == .enter {
+      // Arrows (and h j k l) move through the grid; Esc, q, a and Enter close it.
+      let columns = ScreenView.awardColumns(width: state.columns)
+      switch key {
+      case .escape, .character("q"), .character("a"), .enter:
         return .send(.app(.awards(.closeTapped)))
+      case .left, .character("h"): return .send(.app(.awards(.selectionMoved(by: -1))))
+      case .right, .character("l"): return .send(.app(.awards(.selectionMoved(by: 1))))
+      case .up, .character("k"): return .send(.app(.awards(.selectionMoved(by: -columns))))
+      case .down, .character("j"): return .send(.app(.awards(.selectionMoved(by: columns))))
+      default: return .none
       }
-      return .none
     }
     if state.app.sidebar.confirmingDelete != nil {
       return confirm(

@@ -54,30 +54,55 @@ extension ScreenView {
     buffer.cursor = (inner.x, inner.y)
   }
 
+  /// The width of a badge in the awards grid, and how many fit side by side.
+  static let awardWidth = 20
+  static func awardColumns(width: Int) -> Int { max(1, (width - 4) / awardWidth) }
+
+  /// The awards as a grid of badges, as in the seed: ★ and the name for an unlocked award, ☆
+  /// for a locked one (told apart without colour); the selected badge in reverse; under the
+  /// grid the selected award's name, description and state (with the count so far while
+  /// locked).
   func drawAwards(_ buffer: inout Buffer, _ area: Rect, _ awards: AwardsFeature.State) {
-    let box = area
-    buffer.fill(box, style: .plain)
+    buffer.fill(area, style: .plain)
     let inner = frame(
-      &buffer, box,
+      &buffer, area,
       title: l10n("tui.awards") + " · "
         + l10n("awards.summary", .integer(awards.unlockedCount), .integer(awards.awards.count)),
       focused: true)
-    let columns = inner.width >= 90 ? 2 : 1
-    let columnWidth = inner.width / columns
-    let perColumn = Int((Double(awards.awards.count) / Double(columns)).rounded(.up))
+    let columns = Self.awardColumns(width: state.columns)
+    let width = Self.awardWidth
     for (index, status) in awards.awards.enumerated() {
-      let column = index / perColumn
-      let y = inner.y + index % perColumn
-      guard y < inner.maxY else { continue }
-      let x = inner.x + column * columnWidth
-      let mark = status.unlocked ? "★ " : "· "
-      let text =
-        mark + l10n.name(of: status.award) + " — " + l10n.description(of: status.award)
-        + (status.unlocked ? "" : " (" + l10n("awards.locked") + ")")
-      buffer.draw(
-        text, x: x, y: y,
-        style: status.unlocked ? Theme.award(status.award.criterion.color) : Theme.dim,
-        maxWidth: columnWidth - 1)
+      let x = inner.x + (index % columns) * width
+      let y = inner.y + index / columns
+      guard y < inner.maxY - 4 else { break }
+      let selected = index == awards.selected
+      let badge = (status.unlocked ? "★ " : "☆ ") + l10n.name(of: status.award)
+      let style =
+        selected
+        ? Theme.selected
+        : status.unlocked ? Theme.award(status.award.criterion.color) : Theme.dim
+      if selected {
+        buffer.fill(Rect(x: x, y: y, width: width - 1, height: 1), style: style)
+        buffer.cursor = (x, y)
+      }
+      buffer.draw(badge, x: x, y: y, style: style, maxWidth: width - 2)
     }
+    guard awards.awards.indices.contains(awards.selected) else { return }
+    let status = awards.awards[awards.selected]
+    let count = awards.counts.count(for: status.award.criterion)
+    let stateText =
+      status.unlocked
+      ? l10n("awards.unlocked")
+      : l10n(
+        "awards.progress", .integer(min(count, status.award.value)), .integer(status.award.value))
+    let top = inner.maxY - 3
+    buffer.draw(
+      l10n.name(of: status.award), x: inner.x, y: top, style: Theme.bold, maxWidth: inner.width)
+    buffer.draw(
+      l10n.description(of: status.award), x: inner.x, y: top + 1, maxWidth: inner.width)
+    buffer.draw(
+      (status.unlocked ? "★ " : "☆ ") + stateText, x: inner.x, y: top + 2,
+      style: status.unlocked ? Theme.award(status.award.criterion.color) : Theme.dim,
+      maxWidth: inner.width)
   }
 }

@@ -75,7 +75,9 @@ public struct ScreenView {
   func drawHints(_ buffer: inout Buffer, _ rect: Rect) {
     buffer.fill(rect, style: Theme.bar)
     let text: String
-    if state.input != nil {
+    if state.app.awards != nil {
+      text = l10n("tui.hints.awards")
+    } else if state.input != nil {
       text = l10n("tui.hints.typing")
     } else if state.app.detail?.isEditing == true {
       text = l10n("tui.hints.editing")

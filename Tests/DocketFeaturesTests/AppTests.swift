@@ -343,12 +343,22 @@ import Testing
     let counts = AwardCounts(issues: 3, closed: 1, tags: 2)
     await store.receive(.awards(.loaded(counts))) {
       $0.awards?.awards = AwardStatus.all(for: counts)
+      $0.awards?.counts = counts
     }
     #expect(store.state.awards?.unlockedCount == 3)
+    // The selection moves through the grid and stays on it.
+    await store.send(.awards(.selectionMoved(by: -1)))
+    await store.send(.awards(.selectionMoved(by: 4))) { $0.awards?.selected = 4 }
+    let last = Award.all.count - 1
+    await store.send(.awards(.selectionMoved(by: 100))) { $0.awards?.selected = last }
+    await store.send(.awards(.selectionMoved(by: -3))) { $0.awards?.selected = last - 3 }
     // Deleting the only completed issue locks "First Fix" again, live.
     try fx.queue.write { try $0.deleteIssues([self.shipped.id]) }
     let fewer = AwardCounts(issues: 2, closed: 0, tags: 2)
-    await store.receive(.awards(.loaded(fewer))) { $0.awards?.awards = AwardStatus.all(for: fewer) }
+    await store.receive(.awards(.loaded(fewer))) {
+      $0.awards?.awards = AwardStatus.all(for: fewer)
+      $0.awards?.counts = fewer
+    }
     #expect(store.state.awards?.awards.filter(\.unlocked).map(\.id) == ["issues-1", "tags-1"])
     await store.send(.awards(.closeTapped))
     await store.receive(.awards(.delegate(.close))) { $0.awards = nil }

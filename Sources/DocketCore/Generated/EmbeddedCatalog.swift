@@ -268,6 +268,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "awards.progress": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Locked: %1$lld of %2$lld so far"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Gesperrt: bisher %1$lld von %2$lld"
+            }
+          }
+        }
+      },
       "awards.summary": {
         "extractionState": "manual",
         "localizations": {
@@ -281,6 +298,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "%1$lld von %2$lld Auszeichnungen freigeschaltet."
+            }
+          }
+        }
+      },
+      "awards.unlocked": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unlocked"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Freigeschaltet"
             }
           }
         }
@@ -5007,6 +5041,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "erledigen"
+            }
+          }
+        }
+      },
+      "tui.hints.awards": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "← → ↑ ↓ choose an award  Esc close"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "← → ↑ ↓ Auszeichnung wählen  Esc schließen"
             }
           }
         }

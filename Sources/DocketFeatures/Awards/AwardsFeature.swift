@@ -6,6 +6,10 @@ import DocketCore
 public struct AwardsFeature: Reducer {
   public struct State: Equatable, Sendable {
     public var awards: [AwardStatus] = AwardStatus.all(for: AwardCounts())
+    /// What the awards are counted from, for the progress of a locked one.
+    public var counts = AwardCounts()
+    /// The award whose name, description and state show under the grid.
+    public var selected = 0
     public var errorMessage: String?
 
     public init() {}
@@ -18,6 +22,8 @@ public struct AwardsFeature: Reducer {
     case loaded(AwardCounts)
     case failed(String)
     case closeTapped
+    /// Moves the selection through the grid by `offset` awards (a row is `columns` awards).
+    case selectionMoved(by: Int)
     case delegate(Delegate)
 
     public enum Delegate: Equatable, Sendable {
@@ -44,6 +50,11 @@ public struct AwardsFeature: Reducer {
 
     case .loaded(let counts):
       state.awards = AwardStatus.all(for: counts)
+      state.counts = counts
+      return .none
+
+    case .selectionMoved(let offset):
+      state.selected = min(max(state.selected + offset, 0), max(state.awards.count - 1, 0))
       return .none
 
     case .failed(let message):

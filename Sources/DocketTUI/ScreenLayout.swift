@@ -55,7 +55,7 @@ struct ScreenLayout: Equatable {
 
   /// The first of a list's rows to show in `height` rows so that row `selected` is in view.
   static func firstShown(selected: Int, height: Int) -> Int {
-    selected >= height ? selected - height + 1 : 0
+    ScrollWindow.first(selected: selected, height: height)
   }
 
   /// Where the issue rows of the list pane start: under the search line, and under the search's

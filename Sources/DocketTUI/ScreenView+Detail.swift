@@ -51,7 +51,7 @@ extension ScreenView {
       y += 1
     }
     y += 1
-    for line in Self.wrap(issue.detail, width: inner.width) where y < inner.maxY {
+    for line in Paragraph.lines(issue.detail, width: inner.width) where y < inner.maxY {
       buffer.draw(line, x: inner.x, y: y)
       y += 1
     }

@@ -19,7 +19,8 @@ extension ScreenView {
       var block: [Line] = [(l10n("tui.keys.\(scope.rawValue)"), true)]
       for binding in bindings {
         // What a key does wraps under itself where the screen is narrow.
-        let described = wrap(l10n(binding.helpKey), width: max(10, room - labelWidth - 2))
+        let described = Paragraph.lines(
+          l10n(binding.helpKey), width: max(10, room - labelWidth - 2))
         for (index, part) in described.enumerated() {
           let label = index == 0 ? binding.label : ""
           block.append(
@@ -60,7 +61,9 @@ extension ScreenView {
     }
     lines.append(("", false))
     let textWidth = max(20, min(room, lines.map { DisplayWidth.of($0.text) }.max() ?? 0))
-    for line in wrap(l10n("tui.keys.form"), width: textWidth) { lines.append((line, false)) }
+    for line in Paragraph.lines(l10n("tui.keys.form"), width: textWidth) {
+      lines.append((line, false))
+    }
     return lines
   }
 
@@ -70,10 +73,7 @@ extension ScreenView {
   func drawHelp(_ buffer: inout Buffer, _ area: Rect) {
     let lines = Self.helpLines(l10n: l10n, columns: state.columns)
     let width = min(area.width - 2, (lines.map { DisplayWidth.of($0.text) }.max() ?? 0) + 4)
-    let height = min(area.height, lines.count + 2)
-    let box = Rect(
-      x: area.x + (area.width - width) / 2, y: area.y + max(0, (area.height - height) / 2),
-      width: width, height: height)
+    let box = area.centred(width: width, height: lines.count + 2)
     buffer.fill(box, style: .plain)
     let inner = frame(&buffer, box, title: l10n("tui.helpTitle"), focused: true)
     let first = min(state.helpScroll, max(0, lines.count - inner.height))

@@ -27,9 +27,7 @@ extension ScreenView {
     case .rename(let tag): title = l10n("tui.renameTagTitle", .string(tag.name))
     }
     let width = min(area.width - 2, 50)
-    let box = Rect(
-      x: area.x + (area.width - width) / 2, y: area.y + area.height / 3, width: width,
-      height: prompt.errorMessage == nil ? 3 : 4)
+    let box = area.centred(width: width, height: prompt.errorMessage == nil ? 3 : 4, third: true)
     buffer.fill(box, style: .plain)
     let inner = frame(&buffer, box, title: title, focused: true)
     let field = state.input == .tagName ? state.field : TextField(prompt.text)
@@ -43,9 +41,7 @@ extension ScreenView {
 
   func drawDialog(_ buffer: inout Buffer, _ area: Rect, title: String, lines: [String]) {
     let width = min(area.width - 2, max(30, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4))
-    let box = Rect(
-      x: area.x + (area.width - width) / 2, y: area.y + area.height / 3, width: width,
-      height: lines.count + 2)
+    let box = area.centred(width: width, height: lines.count + 2, third: true)
     buffer.fill(box, style: .plain)
     let inner = frame(&buffer, box, title: title, focused: true)
     for (index, line) in lines.enumerated() {

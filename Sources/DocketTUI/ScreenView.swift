@@ -133,32 +133,6 @@ public struct ScreenView {
     case .low: return "▽"
     }
   }
-
-  /// Lines of at most `width` columns, broken at spaces where possible.
-  static func wrap(_ text: String, width: Int) -> [String] {
-    guard width > 0 else { return [] }
-    var lines: [String] = []
-    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      var line = ""
-      for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-        let candidate = line.isEmpty ? String(word) : line + " " + word
-        if DisplayWidth.of(candidate) <= width {
-          line = candidate
-        } else {
-          if !line.isEmpty { lines.append(line) }
-          var rest = String(word)
-          while DisplayWidth.of(rest) > width {
-            let cut = DisplayWidth.truncate(rest, to: width + 1).dropLast()
-            lines.append(String(cut))
-            rest = String(rest.dropFirst(cut.count))
-          }
-          line = rest
-        }
-      }
-      lines.append(line)
-    }
-    return lines
-  }
 }
 
 /// The app's colours and emphasis. Nothing is told by colour alone: every coloured thing is also

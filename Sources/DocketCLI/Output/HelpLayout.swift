@@ -29,24 +29,6 @@ enum HelpLayout {
   /// `text` in lines of at most `width` columns, broken between words (a word longer than the
   /// width stands on a line of its own).
   static func wrap(_ text: String, width: Int) -> [String] {
-    var lines: [String] = []
-    var current = ""
-    var currentWidth = 0
-    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-      let wordWidth = DisplayWidth.of(word)
-      if currentWidth > 0, currentWidth + 1 + wordWidth > width {
-        lines.append(current)
-        current = ""
-        currentWidth = 0
-      }
-      if currentWidth > 0 {
-        current += " "
-        currentWidth += 1
-      }
-      current += word
-      currentWidth += wordWidth
-    }
-    if !current.isEmpty || lines.isEmpty { lines.append(current) }
-    return lines
+    Paragraph.lines(text, width: max(1, width), breakingWords: false)
   }
 }

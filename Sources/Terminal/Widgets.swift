@@ -1,0 +1,50 @@
+/// Text in lines of at most a number of columns, broken between words. Line breaks in the text
+/// start new lines. A word wider than the line is cut across lines, or, with
+/// `breakingWords: false`, stands on a line of its own (options and commands in help text).
+public enum Paragraph {
+  public static func lines(_ text: String, width: Int, breakingWords: Bool = true) -> [String] {
+    guard width > 0 else { return [] }
+    var lines: [String] = []
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var line = ""
+      for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+        let candidate = line.isEmpty ? String(word) : line + " " + word
+        if DisplayWidth.of(candidate) <= width {
+          line = candidate
+          continue
+        }
+        if !line.isEmpty { lines.append(line) }
+        var rest = String(word)
+        while breakingWords, DisplayWidth.of(rest) > width {
+          let cut = DisplayWidth.truncate(rest, to: width + 1).dropLast()
+          lines.append(String(cut))
+          rest = String(rest.dropFirst(cut.count))
+        }
+        line = rest
+      }
+      lines.append(line)
+    }
+    return lines
+  }
+}
+
+/// A window onto a list longer than its room: which row shows first so that the selected one
+/// is in view (the window follows the selection down, and shows the top while it can).
+public enum ScrollWindow {
+  public static func first(selected: Int, height: Int) -> Int {
+    height > 0 && selected >= height ? selected - height + 1 : 0
+  }
+}
+
+extension Rect {
+  /// A rectangle of the given size centred in this one (never larger): across, and down either
+  /// in the middle or a third of the way (where dialogs read best).
+  public func centred(width: Int, height: Int, third: Bool = false) -> Rect {
+    let width = min(width, self.width)
+    let height = min(height, self.height)
+    let top = third ? self.height / 3 : (self.height - height) / 2
+    return Rect(
+      x: x + (self.width - width) / 2, y: y + max(0, min(top, self.height - height)), width: width,
+      height: height)
+  }
+}

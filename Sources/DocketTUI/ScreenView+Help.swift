@@ -77,6 +77,8 @@ extension ScreenView {
     buffer.fill(box, style: .plain)
     let inner = frame(&buffer, box, title: l10n("tui.helpTitle"), focused: true)
     let first = min(state.helpScroll, max(0, lines.count - inner.height))
+    // A screen reader reads from the cursor: it sits at the help's first line shown.
+    buffer.cursor = (inner.x + 1, inner.y)
     for (row, line) in lines.dropFirst(first).prefix(inner.height).enumerated() {
       buffer.draw(
         line.text, x: inner.x + 1, y: inner.y + row, style: line.heading ? Theme.bold : .plain,

@@ -38,12 +38,14 @@ extension ScreenFeature {
       // The terminal's own business: the app that owns it does these (`TerminalApp`).
       break
     case .externalEditor:
-      guard let detail = state.app.detail else { return .none }
+      guard let detail = state.app.detail, !state.isInExternalEditor else { return .none }
+      state.isInExternalEditor = true
       let original = detail.draft?.detail ?? detail.issue.detail
+      let issue = detail.issue.id
       let editor = externalEditor
       return .run { send in
         let edited = await editor.edit(original)
-        await send(.editorFinished(edited, original: original))
+        await send(.editorFinished(edited, original: original, issue: issue))
       }
     case .filterDown, .filterUp, .chooseFilter, .tagSortMenu, .newTag, .renameTag, .deleteTag:
       return performInFilters(command, &state)

@@ -30,8 +30,13 @@ extension ScreenFeature {
       let step = event.kind == .wheelDown ? Self.wheelStep : -Self.wheelStep
       switch target {
       case .filter, .showCompleted, .pane(.filters):
+        // The filter pane takes the focus, so its highlight shows where the wheel moves it.
         let filters = state.sidebarFilters
+        state.focus = .filters
         state.sidebarRow = min(max(state.sidebarRow + step, 0), max(filters.count - 1, 0))
+        return .none
+      case .pane(.detail):
+        // The detail does not scroll, and the wheel does not change the issue being read.
         return .none
       default:
         return moveSelection(by: step, &state)
@@ -73,7 +78,10 @@ extension ScreenFeature {
   private func moveSelection(by delta: Int, _ state: inout State) -> Effect<Action> {
     let list = state.app.list
     guard !list.issues.isEmpty else { return .none }
-    let current = list.issues.firstIndex { $0.id == list.selection } ?? 0
+    // Without a selection the wheel starts at the top.
+    guard let current = list.issues.firstIndex(where: { $0.id == list.selection }) else {
+      return select(0, &state)
+    }
     return select(min(max(current + delta, 0), list.issues.count - 1), &state)
   }
 

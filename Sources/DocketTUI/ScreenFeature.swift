@@ -32,6 +32,8 @@ public struct ScreenFeature: Reducer {
     public var rows: Int
     public var focus: Pane = .list
     public var helpShown = false
+    /// The person's editor has the detail: another `E` waits until it is back.
+    public var isInExternalEditor = false
     /// How far the help is scrolled, in lines.
     public var helpScroll = 0
     public var input: Input?
@@ -71,8 +73,9 @@ public struct ScreenFeature: Reducer {
     case app(AppFeature.Action)
     case key(Key)
     case resized(columns: Int, rows: Int)
-    /// The editor ended: the detail as edited (nil when it did not end well), and as it was.
-    case editorFinished(String?, original: String)
+    /// The editor ended: the detail of `issue` as edited (nil when it did not end well), and as
+    /// it was.
+    case editorFinished(String?, original: String, issue: UUID)
 
     static let appCase = ActionCase(embed: Action.app) {
       if case .app(let action) = $0 { action } else { nil }
@@ -94,9 +97,13 @@ public struct ScreenFeature: Reducer {
         return .none
       case .key(let key):
         return handle(key, &state)
-      case .editorFinished(let edited, let original):
-        // A changed detail is put in the form and saved, or left in the form being edited.
-        guard let edited, edited != original, let detail = state.app.detail else { return .none }
+      case .editorFinished(let edited, let original, let issue):
+        state.isInExternalEditor = false
+        // A changed detail is put in the form and saved, or left in the form being edited; only
+        // into the issue it came from (the selection may have moved meanwhile).
+        guard let edited, edited != original, let detail = state.app.detail,
+          detail.issue.id == issue
+        else { return .none }
         let changed = Effect<Action>.send(.app(.detail(.detailChanged(edited))))
         if detail.isEditing { return changed }
         return .concatenate(
@@ -121,8 +128,8 @@ public struct ScreenFeature: Reducer {
     if state.helpShown {
       // ↑ ↓ and the page keys scroll a help longer than the screen; any other key closes it.
       let lines = ScreenView.helpLines(l10n: localizer, columns: state.columns).count
-      let most = max(0, lines - ScreenView.helpHeight(rows: state.rows))
-      let page = ScreenView.helpHeight(rows: state.rows)
+      let page = ScreenView.helpHeight(rows: state.rows, screenReader: state.screenReader)
+      let most = max(0, lines - page)
       switch key {
       case .down, .character("j"): state.helpScroll = min(state.helpScroll + 1, most)
       case .up, .character("k"): state.helpScroll = max(state.helpScroll - 1, 0)
@@ -160,7 +167,9 @@ public struct ScreenFeature: Reducer {
     if state.app.detail?.isEditing == true {
       // The detail may be written in the editor from the form too; what it gives stays in the
       // form, to be saved with the rest.
-      if key == .character("E") { return perform(.externalEditor, &state) }
+      if key == .character("E"), state.editField == .detail {
+        return perform(.externalEditor, &state)
+      }
       return editForm(key, &state)
     }
 

@@ -67,8 +67,11 @@ extension ScreenView {
     return lines
   }
 
-  /// How many help lines show at once on this screen.
-  static func helpHeight(rows: Int) -> Int { max(1, rows - 4 - 2) }
+  /// How many help lines show at once on this screen: the rows between the title bar and the
+  /// status and hint bars, less the frame (a heading only, for screen readers).
+  static func helpHeight(rows: Int, screenReader: Bool = false) -> Int {
+    max(1, rows - 3 - (screenReader ? 1 : 2))
+  }
 
   func drawHelp(_ buffer: inout Buffer, _ area: Rect) {
     let lines = Self.helpLines(l10n: l10n, columns: state.columns)

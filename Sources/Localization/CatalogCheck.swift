@@ -36,7 +36,11 @@ public enum CatalogCheck {
 
     /// Adds what one Swift source file asks: keys passed to a localizer by name (`localizer`,
     /// `l10n`, `tr`, `self` called with a literal), every literal, and interpolated key starts.
-    public mutating func add(swiftSource text: String) {
+    public mutating func add(swiftSource source: String) {
+      // Comments name keys too (in examples); only code counts.
+      let text = source.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+        .joined(separator: "\n")
       func matches(_ pattern: String) -> [String] {
         let expression = try! NSRegularExpression(pattern: pattern)
         return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap
@@ -80,7 +84,7 @@ public enum CatalogCheck {
           }
         case .plural(let forms):
           for category in PluralRules.categories(in: language)
-          where forms[category]?.isEmpty ?? true {
+          where forms[category].map({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) ?? true {
             problems.append(
               Problem(key: key, message: "the \(language) plural lacks its “\(category)” form"))
           }

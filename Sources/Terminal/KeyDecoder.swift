@@ -145,12 +145,19 @@ public struct KeyDecoder: Sendable {
         Int($0)
       }
     guard numbers.count == 3 else { return nil }
+    // The code's bits: 64 the wheel, 32 motion, 4, 8 and 16 Shift, Alt and Ctrl, the low two
+    // the button (or, with the wheel, its direction).
+    let code = numbers[0]
     let kind: MouseEvent.Kind
-    switch (numbers[0], final) {
-    case (64, _): kind = .wheelUp
-    case (65, _): kind = .wheelDown
-    case (_, UInt8(ascii: "m")): kind = .release
-    default: kind = .press(button: numbers[0] & 3)
+    if code & 64 != 0 {
+      kind = code & 1 == 0 ? .wheelUp : .wheelDown
+    } else if final == UInt8(ascii: "m") {
+      kind = .release
+    } else if code & 32 != 0 {
+      // Motion with a button held: not a click.
+      return nil
+    } else {
+      kind = .press(button: code & 3)
     }
     return MouseEvent(kind: kind, x: numbers[1] - 1, y: numbers[2] - 1)
   }

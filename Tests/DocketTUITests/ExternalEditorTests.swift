@@ -36,8 +36,10 @@ import Testing
       return text + "\nWritten in the editor."
     }
     let edited = issue.detail + "\nWritten in the editor."
-    await store.send(.key(.character("E")))
-    await store.receive(.editorFinished(edited, original: issue.detail))
+    await store.send(.key(.character("E"))) { $0.isInExternalEditor = true }
+    await store.receive(.editorFinished(edited, original: issue.detail, issue: issue.id)) {
+      $0.isInExternalEditor = false
+    }
     #expect(handed.withLock { $0 } == [issue.detail])
     await store.receive(.app(.detail(.editTapped))) {
       $0.app.detail?.draft = issue
@@ -64,17 +66,47 @@ import Testing
       columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
     let issue = try #require(state.app.detail?.issue)
     let failing = makeStore(state) { _ in nil }
-    await failing.send(.key(.character("E")))
-    await failing.receive(.editorFinished(nil, original: issue.detail))
+    await failing.send(.key(.character("E"))) { $0.isInExternalEditor = true }
+    await failing.receive(.editorFinished(nil, original: issue.detail, issue: issue.id)) {
+      $0.isInExternalEditor = false
+    }
     await failing.finish()
     let unchanged = makeStore(state) { $0 }
-    await unchanged.send(.key(.character("E")))
-    await unchanged.receive(.editorFinished(issue.detail, original: issue.detail))
+    await unchanged.send(.key(.character("E"))) { $0.isInExternalEditor = true }
+    await unchanged.receive(.editorFinished(issue.detail, original: issue.detail, issue: issue.id))
+    {
+      $0.isInExternalEditor = false
+    }
     await unchanged.finish()
     // Without a selected issue, E does nothing.
     let none = makeStore(try fixture.state(columns: 120, rows: 30)) { _ in "never" }
     await none.send(.key(.character("E")))
     await none.finish()
     #expect(try fixture.queue.read { try $0.fetchIssue(id: issue.id) }?.detail == issue.detail)
+  }
+
+  /// A second `E` while the editor runs does nothing; a result for an issue no longer shown is
+  /// dropped, never written into the issue shown now.
+  @Test func theResultGoesOnlyToTheIssueItCameFrom() async throws {
+    let state = try fixture.state(
+      columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
+    let issue = try #require(state.app.detail?.issue)
+    let other = try #require(state.app.list.issues.first { $0.id != issue.id })
+    // An editor that takes a (test) second.
+    let clock = self.clock
+    let store = makeStore(state) { _ in
+      try? await clock.sleep(for: .seconds(1))
+      return nil
+    }
+    await store.send(.key(.character("E"))) { $0.isInExternalEditor = true }
+    await store.send(.key(.character("E")))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.editorFinished(nil, original: issue.detail, issue: issue.id)) {
+      $0.isInExternalEditor = false
+    }
+    await store.send(.editorFinished("Not for this issue", original: "", issue: other.id))
+    await store.finish()
+    #expect(try fixture.queue.read { try $0.fetchIssue(id: issue.id) }?.detail == issue.detail)
+    #expect(try fixture.queue.read { try $0.fetchIssue(id: other.id) }?.detail == other.detail)
   }
 }

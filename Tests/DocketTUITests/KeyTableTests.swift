@@ -30,6 +30,18 @@ import Testing
         }
       }
     }
+    // Their texts are in the catalog (a missing key would show as itself, and pass unnoticed
+    // where only the text is compared).
+    let entries = DocketStrings.catalog.entries
+    for binding in KeyTable.bindings {
+      #expect(entries[binding.helpKey] != nil, "\(binding.helpKey) is not in the catalog")
+      if !binding.hintIn.isEmpty {
+        #expect(entries[binding.hintKey] != nil, "\(binding.hintKey) is not in the catalog")
+      }
+    }
+    for scope in KeyBinding.Scope.allCases {
+      #expect(entries["tui.keys.\(scope.rawValue)"] != nil)
+    }
     var seen: [String: String] = [:]
     for binding in KeyTable.bindings {
       for key in binding.commands.keys {

@@ -139,11 +139,14 @@ import Testing
     await store.receive(.app(.detail(.loaded(issues[target], store.state.app.list.tags)))) {
       $0.app.detail?.allTags = $0.app.list.tags
     }
-    // Over the filter pane the wheel moves its highlight, and the focus stays where it was.
+    // Over the filter pane the wheel moves its highlight, which it shows by taking the focus.
     let filters = ScreenLayout(store.state).panes.first { $0.pane == .filters }!.rect
     let wheelDown = ScreenFeature.Action.key(
       .mouse(MouseEvent(kind: .wheelDown, x: filters.x + 2, y: filters.y + 2)))
-    await store.send(wheelDown) { $0.sidebarRow = 3 }
+    await store.send(wheelDown) {
+      $0.focus = .filters
+      $0.sidebarRow = 3
+    }
     await store.send(.key(.mouse(MouseEvent(kind: .wheelUp, x: filters.x + 2, y: filters.y + 2)))) {
       $0.sidebarRow = 0
     }

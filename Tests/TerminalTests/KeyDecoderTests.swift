@@ -128,4 +128,19 @@ import Testing
     buffer.cursor = (2, 1)
     #expect(renderer.frame(buffer).hasSuffix("\u{1B}[2;3H\u{1B}[?25h"))
   }
+
+  /// Shift, Alt and Ctrl with the wheel are still the wheel; with a click, still a click; motion
+  /// with a button held is no click.
+  @Test func mouseReportsWithModifiers() {
+    var decoder = KeyDecoder()
+    #expect(
+      decoder.decode(Array("\u{1B}[<72;5;6M\u{1B}[<81;5;6M\u{1B}[<4;2;3M".utf8)) == [
+        .mouse(MouseEvent(kind: .wheelUp, x: 4, y: 5)),
+        .mouse(MouseEvent(kind: .wheelDown, x: 4, y: 5)),
+        .mouse(MouseEvent(kind: .press(button: 0), x: 1, y: 2)),
+      ])
+    let motion = decoder.decode(Array("\u{1B}[<32;5;6M".utf8))
+    #expect(motion.count == 1)
+    if case .mouse = motion.first { Testing.Issue.record("motion was read as a click") }
+  }
 }

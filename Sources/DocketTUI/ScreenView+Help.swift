@@ -76,7 +76,8 @@ extension ScreenView {
   func drawHelp(_ buffer: inout Buffer, _ area: Rect) {
     let lines = Self.helpLines(l10n: l10n, columns: state.columns)
     let width = min(area.width - 2, (lines.map { DisplayWidth.of($0.text) }.max() ?? 0) + 4)
-    let box = area.centred(width: width, height: lines.count + 2)
+    // A screen reader reads whole lines: the help takes them whole, nothing of the panes beside it.
+    let box = plainMode ? area : area.centred(width: width, height: lines.count + 2)
     buffer.fill(box, style: .plain)
     let inner = frame(&buffer, box, title: l10n("tui.helpTitle"), focused: true)
     let first = min(state.helpScroll, max(0, lines.count - inner.height))

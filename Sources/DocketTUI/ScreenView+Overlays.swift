@@ -27,7 +27,8 @@ extension ScreenView {
     case .rename(let tag): title = l10n("tui.renameTagTitle", .string(tag.name))
     }
     let width = min(area.width - 2, 50)
-    let box = area.centred(width: width, height: prompt.errorMessage == nil ? 3 : 4, third: true)
+    let box = overlayBox(
+      area.centred(width: width, height: prompt.errorMessage == nil ? 3 : 4, third: true), in: area)
     buffer.fill(box, style: .plain)
     let inner = frame(&buffer, box, title: title, focused: true)
     let field = state.input == .tagName ? state.field : TextField(prompt.text)
@@ -41,13 +42,18 @@ extension ScreenView {
 
   func drawDialog(_ buffer: inout Buffer, _ area: Rect, title: String, lines: [String]) {
     let width = min(area.width - 2, max(30, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4))
-    let box = area.centred(width: width, height: lines.count + 2, third: true)
+    let box = overlayBox(area.centred(width: width, height: lines.count + 2, third: true), in: area)
     buffer.fill(box, style: .plain)
     let inner = frame(&buffer, box, title: title, focused: true)
     for (index, line) in lines.enumerated() {
       buffer.draw(line, x: inner.x, y: inner.y + index, maxWidth: inner.width)
     }
     buffer.cursor = (inner.x, inner.y)
+  }
+
+  /// A box over the panes; for a screen reader, which reads whole lines, as wide as the screen.
+  func overlayBox(_ box: Rect, in area: Rect) -> Rect {
+    plainMode ? Rect(x: area.x, y: box.y, width: area.width, height: box.height) : box
   }
 
   /// The width of a badge in the awards grid, and how many fit side by side.

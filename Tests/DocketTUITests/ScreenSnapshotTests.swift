@@ -115,6 +115,30 @@ import Testing
     Snapshot.check(state, named: "help")
   }
 
+  /// The overlays in the other modes: German, screen reader, high contrast.
+  @Test(arguments: Snapshot.sizes)
+  func overlaysInEveryMode(columns: Int, rows: Int) throws {
+    let fixture = try ScreenFixture()
+    var awardsState = try fixture.state(columns: columns, rows: rows)
+    var awards = AwardsFeature.State()
+    awards.counts = AwardCounts(issues: 12, closed: 4, tags: 6)
+    awards.awards = AwardStatus.all(for: awards.counts)
+    awards.selected = 2
+    awardsState.app.awards = awards
+    var helpState = try fixture.state(columns: columns, rows: rows)
+    helpState.helpShown = true
+    var deleteState = try fixture.state(
+      columns: columns, rows: rows, select: "Export to CSV", focus: .detail)
+    deleteState.app.detail?.confirmingDelete = true
+    for (state, name) in [(awardsState, "awards"), (helpState, "help"), (deleteState, "delete")] {
+      Snapshot.check(state, named: name + "-de", language: "de")
+      var reader = state
+      reader.screenReader = true
+      Snapshot.check(reader, named: name + "-reader")
+      Snapshot.check(state, named: name + "-contrast", palette: .highContrast)
+    }
+  }
+
   @Test(arguments: Snapshot.sizes)
   func inGerman(columns: Int, rows: Int) throws {
     let state = try ScreenFixture().state(

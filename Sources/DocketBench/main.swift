@@ -353,16 +353,6 @@ func printMemory() {
   }
 }
 
-if !memory.isEmpty {
-  print("")
-  print("peak memory of the release binary:")
-  for (name, mebibytes, budget) in memory {
-    print(
-      "  \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%6.1f", mebibytes)) MiB (budget \(Int(budget))) \(mebibytes <= budget ? "ok" : "OVER")"
-    )
-  }
-}
-
 /// The release docket binary next to this benchmark, if it was built.
 func docketBinary() -> String? {
   let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

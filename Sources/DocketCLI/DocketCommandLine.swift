@@ -129,8 +129,6 @@ final class CommandContext {
   let l10n: Localizer
   let now: Date
   private var openedDatabase: DatabaseQueue?
-  /// Large results kept until the process ends (see `DocketCommandLine.runAndExit`).
-  var keptUntilExit: [Any] = []
 
   init(
     arguments: ParsedArguments, environment: [String: String], console: Console, l10n: Localizer,

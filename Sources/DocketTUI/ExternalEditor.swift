@@ -26,12 +26,10 @@ public struct ExternalEditor: Sendable {
       let editor =
         environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 }
         ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", editor + " \"$1\"", "docket-editor", file.path]
-      guard (try? process.run()) != nil else { return nil }
-      process.waitUntilExit()
-      guard process.terminationStatus == 0 else { return nil }
+      // The editor may carry arguments (`code --wait`), so the shell splits it.
+      let status = ForegroundProgram.run(
+        "/bin/sh", arguments: ["-c", editor + " \"$1\"", "docket-editor", file.path])
+      guard status == 0 else { return nil }
       var edited = (try? String(contentsOf: file, encoding: .utf8)) ?? text
       while edited.hasSuffix("\n") { edited.removeLast() }
       return edited

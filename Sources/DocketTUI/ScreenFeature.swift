@@ -60,8 +60,9 @@ public struct ScreenFeature: Reducer {
       self.screenReader = screenReader
     }
 
-    /// How many panes fit: three from 120 columns, two from 80, else one.
-    public var paneCount: Int { columns >= 120 ? 3 : columns >= 80 ? 2 : 1 }
+    /// How many panes show: three from 120 columns, two from 80, else one; one at a time for a
+    /// screen reader, which reads line by line.
+    public var paneCount: Int { screenReader ? 1 : columns >= 120 ? 3 : columns >= 80 ? 2 : 1 }
 
     /// The filters in the order the filter pane lists them.
     public var sidebarFilters: [IssueFilter] {

@@ -24,6 +24,8 @@ public final class TerminalApp {
   private var escapeFlush: Task<Void, Never>?
   private var resizeSource: DispatchSourceSignal?
   private var isQuitting = false
+  /// Closed while the person's editor has the terminal.
+  private let inputGate = InputGate()
 
   public init(
     database: DatabaseQueue, language: String, screenReader: Bool, environment: [String: String],
@@ -33,6 +35,7 @@ public final class TerminalApp {
     let session = TerminalSession(mouse: mouse)
     self.session = session
     let returned = EditorReturn()
+    let gate = inputGate
     let settings = try database.read { try $0.fetchSettings() }
     let size = TerminalInfo.size(of: STDOUT_FILENO) ?? (80, 24)
     l10n = DocketStrings.localizer(language: language)
@@ -47,7 +50,12 @@ public final class TerminalApp {
       $0.locale = LanguageCode(language)
       $0.externalEditor = ExternalEditor { text in
         await MainActor.run {
-          defer { returned.app?.editorReturned() }
+          // The editor reads the terminal meanwhile: the app's reader leaves it alone.
+          gate.isPaused = true
+          defer {
+            gate.isPaused = false
+            returned.app?.editorReturned()
+          }
           return ExternalEditor.run(text, session: session, environment: environment)
         }
       }
@@ -141,9 +149,20 @@ public final class TerminalApp {
   // MARK: Input
 
   private func startReadingInput() {
+    let gate = inputGate
     let thread = Thread { [weak self] in
       var bytes = [UInt8](repeating: 0, count: 4096)
       while true {
+        // Read only what is typed while no other program has the terminal (the editor): the
+        // reader waits for input a moment at a time and looks at the gate before each read.
+        if gate.isPaused {
+          usleep(20_000)
+          continue
+        }
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, 50)
+        if ready < 0, errno == EINTR { continue }
+        if ready == 0 || gate.isPaused { continue }
         let count = read(STDIN_FILENO, &bytes, bytes.count)
         // A signal may interrupt the read; only the end of input stops reading.
         if count < 0, errno == EINTR || errno == EAGAIN { continue }
@@ -211,4 +230,13 @@ public final class TerminalApp {
 @MainActor
 private final class EditorReturn: Sendable {
   weak var app: TerminalApp?
+}
+
+/// Whether the app's input reader may read the terminal (not while another program has it).
+private final class InputGate: Sendable {
+  private let paused = Mutex(false)
+  var isPaused: Bool {
+    get { paused.withLock { $0 } }
+    set { paused.withLock { $0 = newValue } }
+  }
 }

@@ -150,7 +150,12 @@ public struct KeyDecoder: Sendable {
     let code = numbers[0]
     let kind: MouseEvent.Kind
     if code & 64 != 0 {
-      kind = code & 1 == 0 ? .wheelUp : .wheelDown
+      // 0 up, 1 down; 2 and 3 are the sideways wheel, which Docket does not use.
+      switch code & 3 {
+      case 0: kind = .wheelUp
+      case 1: kind = .wheelDown
+      default: return nil
+      }
     } else if final == UInt8(ascii: "m") {
       kind = .release
     } else if code & 32 != 0 {

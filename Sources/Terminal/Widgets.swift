@@ -15,10 +15,12 @@ public enum Paragraph {
         }
         if !line.isEmpty { lines.append(line) }
         var rest = String(word)
-        while breakingWords, DisplayWidth.of(rest) > width {
-          let cut = DisplayWidth.truncate(rest, to: width + 1).dropLast()
-          lines.append(String(cut))
-          rest = String(rest.dropFirst(cut.count))
+        while breakingWords, rest.count > 1, DisplayWidth.of(rest) > width {
+          // At least one character a line, even one wider than the line (a wide character on a
+          // line of one column), so the text always moves on.
+          let cut = max(1, DisplayWidth.truncate(rest, to: width + 1).dropLast().count)
+          lines.append(String(rest.prefix(cut)))
+          rest = String(rest.dropFirst(cut))
         }
         line = rest
       }

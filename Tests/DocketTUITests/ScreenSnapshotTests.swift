@@ -173,6 +173,11 @@ import Testing
     #expect(try panes(79, focus: .detail) == [.detail])
     #expect(try panes(60, focus: .filters) == [.filters])
     #expect(try panes(60, focus: .detail, detail: false) == [.list])
+    // A screen reader gets one pane at any width, and the keys know it (`f`, Enter on a filter).
+    var reader = try fixture.state(columns: 160, rows: 30, focus: .filters)
+    reader.screenReader = true
+    #expect(ScreenLayout.visiblePanes(reader) == [.filters])
+    #expect(reader.paneCount == 1)
   }
 
   @Test func theCursorStandsOnTheFocusedItem() throws {

@@ -139,6 +139,12 @@ import Testing
         .mouse(MouseEvent(kind: .wheelDown, x: 4, y: 5)),
         .mouse(MouseEvent(kind: .press(button: 0), x: 1, y: 2)),
       ])
+    // The sideways wheel (66, 67) is not read as up or down.
+    for code in [66, 67] {
+      if case .mouse = decoder.decode(Array("\u{1B}[<\(code);5;6M".utf8)).first {
+        Testing.Issue.record("sideways wheel \(code) read as a mouse event")
+      }
+    }
     let motion = decoder.decode(Array("\u{1B}[<32;5;6M".utf8))
     #expect(motion.count == 1)
     if case .mouse = motion.first { Testing.Issue.record("motion was read as a click") }

@@ -13,6 +13,8 @@ import Testing
     // Wide characters count two columns.
     #expect(Paragraph.lines("日本語 テキスト", width: 7) == ["日本語", "テキス", "ト"])
     #expect(Paragraph.lines("anything", width: 0).isEmpty)
+    // A wide character on a line one column wide still moves on, a character a line.
+    #expect(Paragraph.lines("日本", width: 1) == ["日", "本"])
     #expect(Paragraph.lines("", width: 5) == [""])
   }
 

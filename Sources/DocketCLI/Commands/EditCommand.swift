@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import Foundation
 import Localization
+import Terminal
 
 /// `docket edit REF [--title T] [--detail D] [--priority P] [--tag NAME|+NAME|-NAME]...`; with no
 /// field option, `$VISUAL` or `$EDITOR` on a text form of the issue.
@@ -244,19 +245,13 @@ struct EditorSession {
     let editor =
       context.environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 }
       ?? context.environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    // The editor may carry arguments (`code --wait`), so the shell splits it.
-    process.arguments = ["-c", editor + " \"$1\"", "docket-editor", file.path]
-    do {
-      try process.run()
-    } catch {
-      throw CommandFailure.failed(l10n("error.editor.failed", .string(editor), .integer(127)))
-    }
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    // The editor may carry arguments (`code --wait`), so the shell splits it. It runs in the
+    // foreground, so it can read the terminal.
+    let status = ForegroundProgram.run(
+      "/bin/sh", arguments: ["-c", editor + " \"$1\"", "docket-editor", file.path])
+    guard status == 0 else {
       throw CommandFailure.failed(
-        l10n("error.editor.failed", .string(editor), .integer(Int(process.terminationStatus))))
+        l10n("error.editor.failed", .string(editor), .integer(Int(status ?? 127))))
     }
     let edited = try String(contentsOf: file, encoding: .utf8)
     if edited == text { return nil }

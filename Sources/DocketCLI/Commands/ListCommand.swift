@@ -43,12 +43,11 @@ struct ListCommand {
     // A sort given here is remembered, for the terminal app and the next list alike; only then
     // does listing write, and the list itself is read without waiting for any writer.
     if chosenField != nil || arguments.has("asc") || arguments.has("desc") {
-      var settings = try database.read { try $0.fetchSettings() }
+      let settings = try database.read { try $0.fetchSettings() }
       var sort = chosenField.map { IssueSort(field: $0) } ?? settings.issueSort
       if arguments.has("asc") { sort.ascending = true }
       if arguments.has("desc") { sort.ascending = false }
       if sort != settings.issueSort {
-        settings.issueSort = sort
         try database.write { db in
           var stored = try db.fetchSettings()
           stored.issueSort = sort
@@ -133,7 +132,7 @@ struct ListCommand {
   private func stream(database: DatabaseQueue, query: SearchQuery, limit: Int?) throws {
     let console = context.console
     let output = context.output
-    var text = OutputBytes(write: console.write)
+    var text = OutputBytes(streaming: true, write: console.write)
     try database.read { db in
       let (request, filter) = try request(db, query: query)
       let references = try ReferenceIndex(db)

@@ -6,10 +6,12 @@ struct OutputBytes {
   let pieceSize: Int
   private let write: (String) -> Void
 
-  init(pieceSize: Int = 65_536, write: @escaping (String) -> Void) {
+  /// `streaming`: room for a whole piece is made at once (a list written as it is read); a
+  /// single line or string grows as it needs.
+  init(pieceSize: Int = 65_536, streaming: Bool = false, write: @escaping (String) -> Void) {
     self.pieceSize = pieceSize
     self.write = write
-    bytes.reserveCapacity(pieceSize + 8_192)
+    if streaming { bytes.reserveCapacity(pieceSize + 8_192) }
   }
 
   mutating func append(_ text: String) {

@@ -274,6 +274,10 @@ final class ExternalSorter {
           }
         }
         if atEnd {
+          // A run that ends inside a record lost bytes on the way: never a silently short list.
+          guard available == 0 else {
+            throw FileError(description: "a temporary file of the sort ended inside a record")
+          }
           hasRecord = false
           return
         }

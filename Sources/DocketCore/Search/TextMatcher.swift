@@ -3,8 +3,8 @@ import Database
 /// Tells whether an issue's title and detail match the text of a search exactly as the full-text
 /// index would (see `FullTextExpression`): every term's words appear in a row of one column, in
 /// order, the last one as a prefix; no excluded term does. Words and text are cut and folded by
-/// the index's own tokenizer, so the two never disagree; text of plain ASCII is cut here, the
-/// way that tokenizer cuts it (letters and digits, lowercased), without a call per word.
+/// the index's own tokenizer, so the two never disagree; text of plain ASCII is searched where
+/// it lies, by the rules that tokenizer has for it (words are letters and digits, lowercased).
 final class TextMatcher {
   /// Each term's folded words.
   private let required: [[[UInt8]]]
@@ -51,11 +51,9 @@ final class TextMatcher {
     // cut into words by the tokenizer first.
     let titleIsASCII = title.allSatisfy { $0 < 0x80 }
     let detailIsASCII = detail.allSatisfy { $0 < 0x80 }
-    if !(titleIsASCII && detailIsASCII) {
-      words.removeAll(keepingCapacity: true)
-      cut(title, into: &titleWords)
-      cut(detail, into: &detailWords)
-    }
+    words.removeAll(keepingCapacity: true)
+    if !titleIsASCII { cut(title, into: &titleWords) }
+    if !detailIsASCII { cut(detail, into: &detailWords) }
     func contains(_ phrase: [[UInt8]]) -> Bool {
       (titleIsASCII
         ? Self.asciiText(title, contains: phrase) : self.contains(phrase, in: titleWords))
@@ -116,10 +114,6 @@ final class TextMatcher {
     return false
   }
 
-  private func contains(_ phrase: [[UInt8]]) -> Bool {
-    contains(phrase, in: titleWords) || contains(phrase, in: detailWords)
-  }
-
   private func contains(_ phrase: [[UInt8]], in column: [Range<Int>]) -> Bool {
     guard column.count >= phrase.count else { return false }
     let last = phrase.count - 1
@@ -139,34 +133,19 @@ final class TextMatcher {
     }
   }
 
-  /// Appends the words of `text` to `words`, their places to `ranges`.
+  /// Appends the words of `text` (not plain ASCII: that is searched where it lies) to `words`,
+  /// their places to `ranges`, cut and folded by the index's tokenizer.
   private func cut(_ text: UnsafeBufferPointer<UInt8>, into ranges: inout [Range<Int>]) {
     ranges.removeAll(keepingCapacity: true)
-    if text.allSatisfy({ $0 < 0x80 }) {
-      var start: Int?
-      for byte in text {
-        let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-        let isWord =
-          (lowered >= 0x61 && lowered <= 0x7A) || (lowered >= 0x30 && lowered <= 0x39)
-        if isWord {
-          if start == nil { start = words.count }
-          words.append(lowered)
-        } else if let begun = start {
-          ranges.append(begun..<words.count)
-          start = nil
-        }
-      }
-      if let begun = start { ranges.append(begun..<words.count) }
-      return
-    }
     var found: [Range<Int>] = []
-    var collected = words
+    var collected: [UInt8] = []
+    swap(&collected, &words)
     tokenizer.forEachToken(in: text) { token in
       let start = collected.count
       collected.append(contentsOf: token)
       found.append(start..<collected.count)
     }
-    words = collected
+    swap(&collected, &words)
     ranges = found
   }
 }

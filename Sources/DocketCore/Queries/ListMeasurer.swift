@@ -1,0 +1,64 @@
+import Database
+import Foundation
+
+/// How wide a list's columns of text are: measured by the caller's rules, as the list is read.
+public struct ListWidths: Equatable, Sendable {
+  public var references = 0
+  public var titles = 0
+  public var tags = 0
+  /// The widest date, when dates are measured (their column's width matters only on a terminal).
+  public var dates = 0
+  public var rows = 0
+  /// The priorities and completion states the list holds.
+  public var priorities: Set<Priority> = []
+  public var completion: Set<Bool> = []
+}
+
+/// Measures the rows of a list before any is written, so a table written as it is read knows
+/// its column widths. Display rules live with the display: titles and tag lists are measured by
+/// the caller's functions. A title of printable ASCII is as wide as it is long and is not
+/// decoded; each distinct set of tags is measured once.
+public final class ListMeasurer {
+  public private(set) var widths = ListWidths()
+  let references: ReferenceIndex
+  private let title: (String) -> Int
+  private let tags: ([Tag]) -> Int
+  private let date: ((Date) -> Int)?
+  private var tagWidths: [String: Int] = [:]
+
+  /// `date`, when given, measures each issue's last activity.
+  public init(
+    references: ReferenceIndex, title: @escaping (String) -> Int,
+    tags: @escaping ([Tag]) -> Int, date: ((Date) -> Int)? = nil
+  ) {
+    self.references = references
+    self.title = title
+    self.tags = tags
+    self.date = date
+  }
+
+  func add(
+    row seq: Int64, title titleBytes: UnsafeBufferPointer<UInt8>,
+    tagList: UnsafeBufferPointer<UInt8>, priority: Int, completed: Bool, activity: Double,
+    catalogue: [Int64: (tag: Tag, rank: Int)]
+  ) {
+    widths.rows += 1
+    widths.priorities.insert(Priority(rawValue: priority) ?? .low)
+    widths.completion.insert(completed)
+    if let date { widths.dates = max(widths.dates, date(Date(timeIntervalSince1970: activity))) }
+    widths.references = max(widths.references, references.length(row: seq))
+    let titleWidth =
+      !titleBytes.isEmpty && titleBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+      ? titleBytes.count : title(String(decoding: titleBytes, as: UTF8.self))
+    widths.titles = max(widths.titles, titleWidth)
+    guard !tagList.isEmpty else { return }
+    let list = String(decoding: tagList, as: UTF8.self)
+    if let known = tagWidths[list] {
+      widths.tags = max(widths.tags, known)
+    } else {
+      let width = tags(Connection.tags(inList: tagList, catalogue: catalogue))
+      tagWidths[list] = width
+      widths.tags = max(widths.tags, width)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import Composable
+import ComposableTesting
+import DocketCore
+import DocketFeatures
+import Foundation
+import Terminal
+import Testing
+
+@testable import DocketTUI
+
+/// The help scrolls where it is longer than the screen, and any other key closes it.
+@MainActor
+@Suite struct HelpScrollTests {
+  @Test func theHelpScrollsAndCloses() async throws {
+    let fixture = try ScreenFixture()
+    let state = try fixture.state(columns: 60, rows: 20)
+    let store = TestStore(
+      initialState: state, reducer: { ScreenFeature() },
+      withDependencies: {
+        $0.database = fixture.queue
+        $0.date = .constant(snapshotNow)
+        $0.locale = "en"
+      })
+    let lines = ScreenView.helpLines(l10n: DocketStrings.localizer(language: "en"), columns: 60)
+    let most = lines.count - ScreenView.helpHeight(rows: 20)
+    #expect(most > ScreenView.helpHeight(rows: 20), "the help is longer than two screens here")
+    await store.send(.key(.character("?"))) { $0.helpShown = true }
+    await store.send(.key(.up))
+    await store.send(.key(.down)) { $0.helpScroll = 1 }
+    await store.send(.key(.character("j"))) { $0.helpScroll = 2 }
+    let page = ScreenView.helpHeight(rows: 20)
+    await store.send(.key(.pageDown)) { $0.helpScroll = min(2 + page, most) }
+    if 2 + page < most {
+      await store.send(.key(.pageDown)) { $0.helpScroll = min(2 + 2 * page, most) }
+    }
+    if 2 + 2 * page < most {
+      await store.send(.key(.pageDown)) { $0.helpScroll = most }
+    }
+    // At the end, further down does nothing.
+    await store.send(.key(.pageDown))
+    await store.send(.key(.down))
+    await store.send(.key(.character("k"))) { $0.helpScroll = most - 1 }
+    // The screen shows the lines from there, and says there is more above.
+    let screen = ScreenView(
+      state: store.state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+    ).render().lines
+    #expect(screen.contains { $0.contains("↑") })
+    #expect(screen.contains { $0.contains(lines[most - 1].text.prefix(20)) })
+    await store.send(.key(.character("x"))) {
+      $0.helpShown = false
+      $0.helpScroll = 0
+    }
+    await store.finish()
+  }
+}

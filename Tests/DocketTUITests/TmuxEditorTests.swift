@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// While the person's editor has the terminal, what they type is the editor's: the app reads
+/// none of it (it would run the letters as commands afterwards).
+@Suite struct TmuxEditorTests {
+  @Test func keysTypedInTheEditorReachTheEditorOnly() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-tmux-editor-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let database = folder.appendingPathComponent("docket.sqlite").path
+    let add = Process()
+    add.executableURL = URL(fileURLWithPath: TmuxEndToEndTests.binary)
+    add.arguments = ["add", "Editor issue", "--detail", "old text", "--db", database]
+    add.standardOutput = FileHandle.nullDevice
+    try add.run()
+    add.waitUntilExit()
+    // An editor that reads one line from the terminal and makes it the text.
+    let editor = folder.appendingPathComponent("editor.sh").path
+    try
+      "#!/bin/sh\nprintf 'EDITOR-READY\\n'\nread line < /dev/tty\nprintf '%s' \"$line\" > \"$1\"\n"
+      .write(toFile: editor, atomically: true, encoding: .utf8)
+    chmod(editor, 0o755)
+    let command =
+      "LANG=C.UTF-8 TERM=xterm-256color VISUAL=\(editor) \(TmuxEndToEndTests.binary) --db \(database); sleep 30"
+    let pane = try TmuxPane(command: command, columns: 120, rows: 30, folder: folder)
+    try pane.waitFor("Editor issue")
+    try pane.press("j")
+    try pane.waitFor("old text")
+    try pane.press("E")
+    try pane.waitFor("EDITOR-READY")
+    // Letters that are commands in the app: n would make an issue, x close this one.
+    try pane.type("nx new text")
+    try pane.press("Enter")
+    try pane.waitFor("nx new text")
+    try pane.press("q")
+    try pane.waitFor("the app closed") { !$0.contains("Editor issue") }
+    let list = Process()
+    list.executableURL = URL(fileURLWithPath: TmuxEndToEndTests.binary)
+    list.arguments = ["list", "--filter", "all", "--json", "--db", database]
+    let output = Pipe()
+    list.standardOutput = output
+    try list.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    list.waitUntilExit()
+    let issues = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+    #expect(issues.count == 1, "keys typed in the editor made issues: \(text)")
+    #expect(issues.first?["detail"] as? String == "nx new text")
+    #expect(issues.first?["completed"] as? Bool == false)
+  }
+}

@@ -15,6 +15,7 @@ fi
   echo ''
   echo '/// The string catalog, embedded in the binary.'
   echo 'let embeddedCatalogJSON = #"""'
-  cat "$catalog"
-  echo '"""#'
+  # Indented as the formatter wants it; the string leaves out the indentation of its last line.
+  sed 's/^\(.\)/  \1/' "$catalog"
+  echo '  """#'
 } >"$output"

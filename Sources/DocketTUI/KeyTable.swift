@@ -1,164 +1,157 @@
 import Terminal
 
-/// What a key does while the panes are browsed (text input, the edit form, menus and questions
-/// take keys of their own first).
+/// What a key does. Every key of the terminal app reaches one of these through the key table,
+/// except the characters typed into a text input (which are the text).
 enum KeyCommand: Equatable, Sendable {
+  // Browsing the panes.
   case quit, help, nextPane, previousPane, search, newIssue, awards, showCompleted, sync, back
   case suspend, redraw
   case filterDown, filterUp, chooseFilter, tagSortMenu, newTag, renameTag, deleteTag
   case issueDown, issueUp, pageDown, pageUp, firstIssue, lastIssue, openIssue
   case toggleCompleted, deleteIssue, editIssue, sortMenu, showFilters, externalEditor
+  // The help, the awards, questions and menus.
+  case helpLineDown, helpLineUp, helpPageDown, helpPageUp, closeHelp
+  case awardLeft, awardRight, awardUp, awardDown, closeAwards
+  case confirmYes, confirmNo
+  case sortByPriority, sortByDate, sortByTitle, tagSortByName, tagSortByCount, closeMenu
+  // The edit form.
+  case saveForm, cancelForm, nextField, previousField, editFieldOrSave
+  case priorityLower, priorityHigher, priorityLow, priorityMedium, priorityHigh
+  case toggleFormCompleted, previousTag, nextTag, toggleTag, newTagInForm
+  // Typing.
+  case acceptInput, cancelInput, suggestionDown, suggestionUp, chooseSuggestion
+  case leaveTextField, returnToPreviousField
 }
 
 /// One line of the key table: its keys, where they work, what each does, and how help and the
 /// hint bar name it (catalog keys: `tui.key.NAME` for help, `tui.hint.NAME` for the hint bar).
 struct KeyBinding: Equatable, Sendable {
+  /// Where keys work: a pane while browsing, or a mode that takes the keys while it lasts.
   enum Scope: String, Equatable, Sendable, CaseIterable {
     case everywhere, list, detail, filters
+    case help, awards, confirm, sortMenu, tagSortMenu
+    case form, formPriority, formCompleted, formTags, formDetail
+    case typing, suggestions, typingDetail
+
+    /// The scopes asked in turn when this one is current: a pane after the keys of everywhere,
+    /// a field of the form before the form's own keys, the suggestions before the typing keys.
+    var chain: [Scope] {
+      switch self {
+      case .list, .detail, .filters: [.everywhere, self]
+      case .formPriority, .formCompleted, .formTags, .formDetail: [self, .form]
+      case .suggestions: [self, .typing]
+      default: [self]
+      }
+    }
+
+    /// What any key the scope does not bind does (a menu or the help closes at any other key).
+    var otherKeys: KeyCommand? {
+      switch self {
+      case .help: .closeHelp
+      case .sortMenu, .tagSortMenu: .closeMenu
+      default: nil
+      }
+    }
   }
 
   var scope: Scope
-  /// How the keys are written ("↑ ↓ j k").
+  /// How the keys are written ("↑ ↓ j k"); `Ctrl-`, `Shift-` and `Space` are said in the reader's
+  /// language (`KeyTable.label`).
   var label: String
   var commands: [Key: KeyCommand]
   var name: String
-  /// The panes whose hint bar shows it, and how the bar writes its keys (shorter than `label`).
-  var hintIn: Set<ScreenFeature.Pane> = []
+  /// The scopes whose hint bar shows it, and how the bar writes its keys (shorter than `label`).
+  var hintIn: Set<Scope> = []
   var hintLabel: String?
+  /// Only in this language (a German `j` for "ja" answers a question).
+  var language: String?
 
   var helpKey: String { "tui.key.\(name)" }
   var hintKey: String { "tui.hint.\(name)" }
 }
 
-/// Every binding of the terminal app, in one table: the reducer dispatches through it, and the
-/// help overlay and the hint bar are made from it, so a binding added here shows up everywhere.
+/// Every binding of the terminal app, in one table (`KeyTable.bindings`): the reducer dispatches
+/// through it, and the help overlay and the hint bar are made from it, so a binding added there
+/// shows up everywhere.
 enum KeyTable {
-  static let bindings: [KeyBinding] = [
-    KeyBinding(
-      scope: .everywhere, label: "q", commands: [.character("q"): .quit, .control("c"): .quit],
-      name: "quit", hintIn: [.filters]),
-    KeyBinding(
-      scope: .everywhere, label: "?", commands: [.character("?"): .help], name: "help",
-      hintIn: [.list, .detail]),
-    KeyBinding(
-      scope: .everywhere, label: "Tab", commands: [.tab: .nextPane], name: "nextPane",
-      hintIn: [.filters, .list, .detail]),
-    KeyBinding(
-      scope: .everywhere, label: "Shift-Tab", commands: [.backTab: .previousPane],
-      name: "previousPane"),
-    KeyBinding(
-      scope: .everywhere, label: "Esc", commands: [.escape: .back], name: "back",
-      hintIn: [.detail]),
-    KeyBinding(
-      scope: .everywhere, label: "/", commands: [.character("/"): .search], name: "search",
-      hintIn: [.list]),
-    KeyBinding(
-      scope: .everywhere, label: "n", commands: [.character("n"): .newIssue], name: "newIssue",
-      hintIn: [.list]),
-    KeyBinding(
-      scope: .everywhere, label: "c", commands: [.character("c"): .showCompleted],
-      name: "showCompleted", hintIn: [.filters]),
-    KeyBinding(
-      scope: .everywhere, label: "a", commands: [.character("a"): .awards], name: "awards"),
-    KeyBinding(
-      scope: .everywhere, label: "S", commands: [.character("S"): .sync], name: "sync"),
-    KeyBinding(
-      scope: .everywhere, label: "E", commands: [.character("E"): .externalEditor],
-      name: "externalEditor", hintIn: [.detail]),
-    KeyBinding(
-      scope: .everywhere, label: "Ctrl-Z", commands: [.control("z"): .suspend], name: "suspend"),
-    KeyBinding(
-      scope: .everywhere, label: "Ctrl-L", commands: [.control("l"): .redraw], name: "redraw"),
-
-    KeyBinding(
-      scope: .list, label: "↑ ↓ j k",
-      commands: [
-        .down: .issueDown, .character("j"): .issueDown, .up: .issueUp, .character("k"): .issueUp,
-      ],
-      name: "move", hintIn: [.list], hintLabel: "↑↓"),
-    KeyBinding(
-      scope: .list, label: "PgUp PgDn Home End",
-      commands: [.pageUp: .pageUp, .pageDown: .pageDown, .home: .firstIssue, .end: .lastIssue],
-      name: "jump"),
-    KeyBinding(
-      scope: .list, label: "Enter", commands: [.enter: .openIssue], name: "open", hintIn: [.list]),
-    KeyBinding(
-      scope: .list, label: "x", commands: [.character("x"): .toggleCompleted],
-      name: "toggleCompleted", hintIn: [.list]),
-    KeyBinding(
-      scope: .list, label: "d", commands: [.character("d"): .deleteIssue], name: "delete",
-      hintIn: [.list]),
-    KeyBinding(
-      scope: .list, label: "e", commands: [.character("e"): .editIssue], name: "edit",
-      hintIn: [.list]),
-    KeyBinding(
-      scope: .list, label: "s", commands: [.character("s"): .sortMenu], name: "sort",
-      hintIn: [.list]),
-    KeyBinding(
-      scope: .list, label: "f", commands: [.character("f"): .showFilters], name: "showFilters"),
-
-    KeyBinding(
-      scope: .detail, label: "e Enter",
-      commands: [.character("e"): .editIssue, .enter: .editIssue], name: "edit",
-      hintIn: [.detail], hintLabel: "e"),
-    KeyBinding(
-      scope: .detail, label: "x", commands: [.character("x"): .toggleCompleted],
-      name: "toggleCompleted", hintIn: [.detail]),
-    KeyBinding(
-      scope: .detail, label: "d", commands: [.character("d"): .deleteIssue], name: "delete",
-      hintIn: [.detail]),
-    KeyBinding(
-      scope: .detail, label: "↑ ↓ j k",
-      commands: [
-        .down: .issueDown, .character("j"): .issueDown, .up: .issueUp, .character("k"): .issueUp,
-      ],
-      name: "moveInList"),
-
-    KeyBinding(
-      scope: .filters, label: "↑ ↓ j k",
-      commands: [
-        .down: .filterDown, .character("j"): .filterDown, .up: .filterUp,
-        .character("k"): .filterUp,
-      ],
-      name: "move", hintIn: [.filters], hintLabel: "↑↓"),
-    KeyBinding(
-      scope: .filters, label: "Enter Space",
-      commands: [.enter: .chooseFilter, .character(" "): .chooseFilter], name: "choose",
-      hintIn: [.filters], hintLabel: "Enter"),
-    KeyBinding(
-      scope: .filters, label: "s", commands: [.character("s"): .tagSortMenu], name: "tagSort",
-      hintIn: [.filters]),
-    KeyBinding(
-      scope: .filters, label: "t", commands: [.character("t"): .newTag], name: "newTag",
-      hintIn: [.filters]),
-    KeyBinding(
-      scope: .filters, label: "r", commands: [.character("r"): .renameTag], name: "renameTag",
-      hintIn: [.filters]),
-    KeyBinding(
-      scope: .filters, label: "D", commands: [.character("D"): .deleteTag], name: "deleteTag",
-      hintIn: [.filters]),
-  ]
-
-  /// The command of `key` with `focus`: the keys that work everywhere first, then the pane's.
-  static func command(for key: Key, focus: ScreenFeature.Pane) -> KeyCommand? {
-    let pane: KeyBinding.Scope =
-      switch focus {
-      case .filters: .filters
-      case .list: .list
-      case .detail: .detail
-      }
-    for scope in [KeyBinding.Scope.everywhere, pane] {
+  /// The command of `key` where `scopes` are current (the first that binds it wins), or what the
+  /// first scope does with other keys.
+  static func command(for key: Key, in scopes: [KeyBinding.Scope], language: String) -> KeyCommand?
+  {
+    for scope in scopes {
       for binding in bindings where binding.scope == scope {
-        if let command = binding.commands[key] { return command }
+        if binding.language == nil || binding.language == language,
+          let command = binding.commands[key]
+        {
+          return command
+        }
       }
     }
-    return nil
+    return scopes.first?.otherKeys
   }
 
-  /// The hint bar of a pane: its bindings first, then those that work everywhere, in table order.
-  static func hints(for pane: ScreenFeature.Pane) -> [KeyBinding] {
-    let own = bindings.filter { $0.scope != .everywhere && $0.hintIn.contains(pane) }
-    let everywhere = bindings.filter { $0.scope == .everywhere && $0.hintIn.contains(pane) }
-    return own + everywhere
+  /// The hint bar where `scopes` are current: each scope's own bindings marked for it, then those
+  /// of other scopes marked for it (the keys of everywhere a pane names), in table order.
+  static func hints(for scopes: [KeyBinding.Scope], language: String) -> [KeyBinding] {
+    var hints: [KeyBinding] = []
+    for scope in scopes where scope != .everywhere {
+      let marked = bindings.filter {
+        $0.hintIn.contains(scope) && ($0.language == nil || $0.language == language)
+      }
+      for binding in marked.filter({ $0.scope == scope }) + marked.filter({ $0.scope != scope })
+      where !hints.contains(binding) {
+        hints.append(binding)
+      }
+    }
+    return hints
+  }
+
+  /// How a binding's keys are written for the reader: "Ctrl-S" is "Strg-S" in German.
+  static func label(_ label: String, l10n: (String) -> String) -> String {
+    label.replacingOccurrences(of: "Ctrl-", with: l10n("tui.keyName.ctrl") + "-")
+      .replacingOccurrences(of: "Shift-", with: l10n("tui.keyName.shift") + "-")
+      .replacingOccurrences(of: "Space", with: l10n("tui.keyName.space"))
+  }
+}
+
+extension ScreenFeature.State {
+  /// The scopes whose keys work now, the first asked first: the mode that has the keys (help,
+  /// awards, a question, a menu, typing, the edit form), or the focused pane.
+  var keyScopes: [KeyBinding.Scope] {
+    if helpShown { return [.help] }
+    if app.awards != nil { return [.awards] }
+    if app.sidebar.confirmingDelete != nil || app.detail?.confirmingDelete == true {
+      return [.confirm]
+    }
+    if let input {
+      switch input {
+      case .detail: return [.typingDetail]
+      case .search where !app.list.suggestions.isEmpty: return KeyBinding.Scope.suggestions.chain
+      default: return [.typing]
+      }
+    }
+    if isSortMenuShown { return [.sortMenu] }
+    if isTagSortMenuShown { return [.tagSortMenu] }
+    if app.detail?.isEditing == true {
+      switch editField {
+      case .title: return [.form]
+      case .priority: return KeyBinding.Scope.formPriority.chain
+      case .completed: return KeyBinding.Scope.formCompleted.chain
+      case .tags: return KeyBinding.Scope.formTags.chain
+      case .detail: return KeyBinding.Scope.formDetail.chain
+      }
+    }
+    return focus.keyScope.chain
+  }
+}
+
+extension ScreenFeature.Pane {
+  /// The scope of the keys of this pane.
+  var keyScope: KeyBinding.Scope {
+    switch self {
+    case .filters: .filters
+    case .list: .list
+    case .detail: .detail
+    }
   }
 }

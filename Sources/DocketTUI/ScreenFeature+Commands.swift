@@ -8,7 +8,11 @@ extension ScreenFeature {
   func perform(_ command: KeyCommand, _ state: inout State) -> Effect<Action> {
     switch command {
     case .quit:
-      state.wantsQuit = true
+      if state.isInExternalEditor {
+        state.quitsWhenEditorReturns = true
+      } else {
+        state.wantsQuit = true
+      }
     case .help:
       state.helpShown = true
     case .nextPane:
@@ -69,6 +73,16 @@ extension ScreenFeature {
       state.isSortMenuShown = true
     case .showFilters:
       if state.paneCount < 3 { state.focus = .filters }
+    case .helpLineDown, .helpLineUp, .helpPageDown, .helpPageUp, .closeHelp, .awardLeft,
+      .awardRight, .awardUp, .awardDown, .closeAwards, .confirmYes, .confirmNo, .sortByPriority,
+      .sortByDate, .sortByTitle, .tagSortByName, .tagSortByCount, .closeMenu:
+      return performInOverlay(command, &state)
+    case .saveForm, .cancelForm, .nextField, .previousField, .editFieldOrSave, .priorityLower,
+      .priorityHigher, .priorityLow, .priorityMedium, .priorityHigh, .toggleFormCompleted,
+      .previousTag, .nextTag, .toggleTag, .newTagInForm, .leaveTextField, .returnToPreviousField:
+      return performInForm(command, &state)
+    case .acceptInput, .cancelInput, .suggestionDown, .suggestionUp, .chooseSuggestion:
+      return performInInput(command, &state)
     }
     return .none
   }
@@ -82,11 +96,7 @@ extension ScreenFeature {
 
   private func performInFilters(_ command: KeyCommand, _ state: inout State) -> Effect<Action> {
     let filters = state.sidebarFilters
-    let highlightedTag: Tag? = {
-      let index = state.sidebarRow - 3
-      return state.app.sidebar.tags.indices.contains(index)
-        ? state.app.sidebar.tags[index].tag : nil
-    }()
+    let highlightedTag = state.highlightedTag
     switch command {
     case .filterDown:
       state.sidebarRow = min(state.sidebarRow + 1, filters.count - 1)
@@ -122,7 +132,7 @@ extension ScreenFeature {
     let issues = state.app.list.issues
     guard !issues.isEmpty else { return .none }
     let current = issues.firstIndex { $0.id == state.app.list.selection }
-    let page = max(1, state.rows - 6)
+    let page = max(1, ScreenLayout(state).listRows(state)?.height ?? state.rows - 6)
     let base = current ?? 0
     let target: Int
     switch command {

@@ -4,126 +4,103 @@ import DocketFeatures
 import Foundation
 import Terminal
 
-/// Keys while something is typed or edited: the edit form and the text inputs.
+/// What the keys of the edit form and of the text inputs do (`KeyTable`), and the text typed.
 extension ScreenFeature {
   // MARK: The edit form
 
-  func editForm(_ key: Key, _ state: inout State) -> Effect<Action> {
+  func performInForm(_ command: KeyCommand, _ state: inout State) -> Effect<Action> {
     guard let detail = state.app.detail, let draft = detail.draft else { return .none }
-    switch key {
-    case .escape: return .send(.app(.detail(.cancelTapped)))
-    case .control("s"): return .send(.app(.detail(.saveTapped)))
-    case .tab, .down:
-      let fields = EditField.allCases
-      state.editField = fields[(fields.firstIndex(of: state.editField)! + 1) % fields.count]
-      return .none
-    case .backTab, .up:
-      let fields = EditField.allCases
-      state.editField =
-        fields[(fields.firstIndex(of: state.editField)! + fields.count - 1) % fields.count]
-      return .none
-    case .enter:
-      if state.editField == .title {
+    let fields = EditField.allCases
+    let field = fields.firstIndex(of: state.editField)!
+    switch command {
+    case .cancelForm:
+      state.input = nil
+      state.announcement = localizer("tui.announce.editCancelled")
+      return .send(.app(.detail(.cancelTapped)))
+    case .saveForm:
+      state.input = nil
+      return .send(.app(.detail(.saveTapped)))
+    case .nextField, .leaveTextField:
+      state.input = nil
+      state.editField = fields[(field + 1) % fields.count]
+    case .previousField, .returnToPreviousField:
+      state.input = nil
+      state.editField = fields[(field + fields.count - 1) % fields.count]
+    case .editFieldOrSave:
+      switch state.editField {
+      case .title:
         state.input = .title
         state.field = TextField(draft.title)
-        return .none
-      }
-      if state.editField == .detail {
+      case .detail:
         state.input = .detail
         state.area = TextArea(draft.detail)
-        return .none
+      default:
+        return .send(.app(.detail(.saveTapped)))
       }
-      return .send(.app(.detail(.saveTapped)))
+    case .priorityLower, .priorityHigher:
+      let step = command == .priorityLower ? -1 : 1
+      let raw = min(2, max(0, draft.priority.rawValue + step))
+      return .send(.app(.detail(.priorityChanged(Priority(rawValue: raw)!))))
+    case .priorityLow: return .send(.app(.detail(.priorityChanged(.low))))
+    case .priorityMedium: return .send(.app(.detail(.priorityChanged(.medium))))
+    case .priorityHigh: return .send(.app(.detail(.priorityChanged(.high))))
+    case .toggleFormCompleted:
+      return .send(.app(.detail(.completedToggled)))
+    case .previousTag:
+      state.tagChip = max(0, state.tagChip - 1)
+    case .nextTag:
+      state.tagChip = min(max(0, detail.tagChips.count - 1), state.tagChip + 1)
+    case .toggleTag:
+      let chips = detail.tagChips
+      guard chips.indices.contains(state.tagChip) else { return .none }
+      return .send(.app(.detail(.tagToggled(chips[state.tagChip].tag.id))))
+    case .newTagInForm:
+      state.input = .newTagName
+      state.field = TextField()
+      return .send(.app(.detail(.newTagTapped)))
     default:
       break
     }
+    return .none
+  }
+
+  /// A key that edits text, on the form's title or detail, starts editing the field with it.
+  func startTyping(_ key: Key, _ state: inout State) -> Effect<Action> {
+    guard let draft = state.app.detail?.draft, TextField.edit(for: key) != nil else {
+      return .none
+    }
     switch state.editField {
     case .title:
-      // Typing starts editing the field.
-      guard TextField.edit(for: key) != nil else { return .none }
       state.input = .title
       state.field = TextField(draft.title)
       return type(key, into: .title, &state)
     case .detail:
-      guard TextField.edit(for: key) != nil else { return .none }
       state.input = .detail
       state.area = TextArea(draft.detail)
       return type(key, into: .detail, &state)
-    case .priority:
-      switch key {
-      case .left:
-        return .send(
-          .app(.detail(.priorityChanged(Priority(rawValue: max(0, draft.priority.rawValue - 1))!))))
-      case .right:
-        return .send(
-          .app(.detail(.priorityChanged(Priority(rawValue: min(2, draft.priority.rawValue + 1))!))))
-      case .character("l"): return .send(.app(.detail(.priorityChanged(.low))))
-      case .character("m"): return .send(.app(.detail(.priorityChanged(.medium))))
-      case .character("h"): return .send(.app(.detail(.priorityChanged(.high))))
-      default: return .none
-      }
-    case .completed:
-      guard key == .character(" ") || key == .character("x") else { return .none }
-      return .send(.app(.detail(.completedToggled)))
-    case .tags:
-      let chips = detail.tagChips
-      switch key {
-      case .left: state.tagChip = max(0, state.tagChip - 1)
-      case .right: state.tagChip = min(max(0, chips.count - 1), state.tagChip + 1)
-      case .character(" "), .character("x"):
-        guard chips.indices.contains(state.tagChip) else { return .none }
-        return .send(.app(.detail(.tagToggled(chips[state.tagChip].tag.id))))
-      case .character("t"), .character("+"):
-        state.input = .newTagName
-        state.field = TextField()
-        return .send(.app(.detail(.newTagTapped)))
-      default: break
-      }
+    default:
       return .none
     }
   }
 
   // MARK: Typing
 
-  func type(_ key: Key, into input: Input, _ state: inout State) -> Effect<Action> {
-    if input == .detail {
-      // Several lines: Enter is a new line; Tab leaves the field, Ctrl-S saves, Esc cancels.
-      switch key {
-      case .tab, .backTab:
-        state.input = nil
-        return editForm(key, &state)
-      case .control("s"):
-        state.input = nil
-        return .send(.app(.detail(.saveTapped)))
-      case .escape:
-        state.input = nil
-        return .send(.app(.detail(.cancelTapped)))
-      default:
-        guard let edit = TextArea.edit(for: key), state.area.apply(edit) else { return .none }
-        return .send(.app(.detail(.detailChanged(state.area.text))))
-      }
-    }
-    let finish = key == .enter || key == .escape
-    if input == .search, !state.app.list.suggestions.isEmpty {
-      switch key {
-      case .down:
-        return .send(.app(.list(.suggestionHighlighted(state.app.list.highlightedSuggestion + 1))))
-      case .up:
-        return .send(.app(.list(.suggestionHighlighted(state.app.list.highlightedSuggestion - 1))))
-      case .enter, .tab:
-        let suggestion = state.app.list.suggestions[state.app.list.highlightedSuggestion]
-        var text = state.field.text
-        if let hash = text.lastIndex(of: "#") { text = String(text[..<hash]) }
-        while text.last == " " { text.removeLast() }
-        state.field = TextField(text)
-        return .send(.app(.list(.suggestionChosen(suggestion))))
-      default:
-        break
-      }
-    }
-    if finish {
+  func performInInput(_ command: KeyCommand, _ state: inout State) -> Effect<Action> {
+    guard let input = state.input else { return .none }
+    let list = state.app.list
+    switch command {
+    case .suggestionDown:
+      return .send(.app(.list(.suggestionHighlighted(list.highlightedSuggestion + 1))))
+    case .suggestionUp:
+      return .send(.app(.list(.suggestionHighlighted(list.highlightedSuggestion - 1))))
+    case .chooseSuggestion:
+      guard list.suggestions.indices.contains(list.highlightedSuggestion) else { return .none }
+      let suggestion = list.suggestions[list.highlightedSuggestion]
+      state.field = TextField(SearchField(text: state.field.text).textWithoutFragment)
+      return .send(.app(.list(.suggestionChosen(suggestion))))
+    case .acceptInput, .cancelInput:
       state.input = nil
-      let accepted = key == .enter
+      let accepted = command == .acceptInput
       switch input {
       case .search:
         return .send(.app(.list(accepted ? .searchSubmitted : .searchCleared)))
@@ -134,10 +111,21 @@ extension ScreenFeature {
       case .title, .detail:
         return accepted ? .none : .send(.app(.detail(.cancelTapped)))
       }
+    default:
+      return .none
+    }
+  }
+
+  /// A key that edits the text of `input`.
+  func type(_ key: Key, into input: Input, _ state: inout State) -> Effect<Action> {
+    if input == .detail {
+      guard let edit = TextArea.edit(for: key), state.area.apply(edit) else { return .none }
+      return .send(.app(.detail(.detailChanged(state.area.text))))
     }
     if input == .search, key == .backspace, state.field.text.isEmpty,
       !state.app.list.search.chips.isEmpty
     {
+      // Backspace on an empty search takes back the last tag chip.
       return .send(.app(.list(.chipRemoved(state.app.list.search.chips.count - 1))))
     }
     guard let edit = TextField.edit(for: key), state.field.apply(edit) else { return .none }

@@ -44,6 +44,9 @@ public struct ScreenFeature: Reducer {
     public var editField: EditField = .title
     /// The highlighted row of the filter pane: the smart filters, then the tags.
     public var sidebarRow = 0
+    /// The windows of the list and of the filter pane's tags (which rows show).
+    public var listScroll = ScrollState()
+    public var tagScroll = ScrollState()
     public var tagChip = 0
     public var isSortMenuShown = false
     /// The filter pane's tag sort menu: name or count, the current one again flips it.
@@ -52,6 +55,8 @@ public struct ScreenFeature: Reducer {
     public var announcement: String?
     public var screenReader: Bool
     public var wantsQuit = false
+    /// `q` was pressed while the editor had the detail: quit once its result is in.
+    public var quitsWhenEditorReturns = false
 
     public init(app: AppFeature.State, columns: Int, rows: Int, screenReader: Bool = false) {
       self.app = app
@@ -64,9 +69,33 @@ public struct ScreenFeature: Reducer {
     /// screen reader, which reads line by line.
     public var paneCount: Int { screenReader ? 1 : columns >= 120 ? 3 : columns >= 80 ? 2 : 1 }
 
+    /// The filters above the tags in the filter pane.
+    static let smartFilters: [IssueFilter] = [.open, .completed, .recent]
+
     /// The filters in the order the filter pane lists them.
     public var sidebarFilters: [IssueFilter] {
-      [.open, .completed, .recent] + app.sidebar.tags.map { .tag($0.tag.id) }
+      Self.smartFilters + app.sidebar.tags.map { .tag($0.tag.id) }
+    }
+
+    /// The tag of the filter pane's highlighted row, when it is a tag.
+    var highlightedTag: Tag? {
+      let index = sidebarRow - Self.smartFilters.count
+      return app.sidebar.tags.indices.contains(index) ? app.sidebar.tags[index].tag : nil
+    }
+
+    /// Moves the list's and the tags' windows the least that keeps the selection in view (after
+    /// every action: a new page, a resize, a moved selection).
+    mutating func keepSelectionsInView() {
+      let layout = ScreenLayout(self)
+      if let rows = layout.listRows(self) {
+        let selected = app.list.issues.firstIndex { $0.id == app.list.selection }
+        listScroll.reveal(selected, height: rows.height, count: app.list.issues.count)
+      }
+      if let tags = layout.tagRows(self) {
+        let highlighted = sidebarRow - Self.smartFilters.count
+        tagScroll.reveal(
+          highlighted >= 0 ? highlighted : nil, height: tags.room, count: app.sidebar.tags.count)
+      }
     }
   }
 
@@ -100,15 +129,18 @@ public struct ScreenFeature: Reducer {
         return handle(key, &state)
       case .editorFinished(let edited, let original, let issue):
         state.isInExternalEditor = false
+        // A quit asked for while the editor ran comes after its result is in.
+        defer { if state.quitsWhenEditorReturns { state.wantsQuit = true } }
         // A changed detail is put in the form and saved, or left in the form being edited; only
         // into the issue it came from (the selection may have moved meanwhile).
         guard let edited, edited != original, let detail = state.app.detail,
           detail.issue.id == issue
         else { return .none }
-        let changed = Effect<Action>.send(.app(.detail(.detailChanged(edited))))
-        if detail.isEditing { return changed }
-        return .concatenate(
-          .send(.app(.detail(.editTapped))), changed, .send(.app(.detail(.saveTapped))))
+        // Applied here and now, in one step: the save's write is queued before anything else
+        // (a quit) can happen.
+        var steps: [DetailFeature.Action] = [.detailChanged(edited)]
+        if !detail.isEditing { steps = [.editTapped] + steps + [.saveTapped] }
+        return .merge(steps.map { reduce(into: &state, action: .app(.detail($0))) })
       case .app(let appAction):
         announce(appAction, &state)
         if case .list(.delegate(.newIssueRequested)) = appAction, state.app.detail?.isNew == true {
@@ -120,90 +152,26 @@ public struct ScreenFeature: Reducer {
         return .none
       }
     }
+    Reduce { state, _ in
+      state.keepSelectionsInView()
+      return .none
+    }
   }
 
   // MARK: Keys
 
   func handle(_ key: Key, _ state: inout State) -> Effect<Action> {
     if case .mouse(let event) = key { return mouse(event, &state) }
-    if state.helpShown {
-      // ↑ ↓ and the page keys scroll a help longer than the screen; any other key closes it.
-      let lines = ScreenView.helpLines(l10n: localizer, columns: state.columns).count
-      let page = ScreenView.helpHeight(rows: state.rows, screenReader: state.screenReader)
-      let most = max(0, lines - page)
-      switch key {
-      case .down, .character("j"): state.helpScroll = min(state.helpScroll + 1, most)
-      case .up, .character("k"): state.helpScroll = max(state.helpScroll - 1, 0)
-      case .pageDown: state.helpScroll = min(state.helpScroll + page, most)
-      case .pageUp: state.helpScroll = max(state.helpScroll - page, 0)
-      default:
-        state.helpShown = false
-        state.helpScroll = 0
-      }
-      return .none
+    if let command = KeyTable.command(
+      for: key, in: state.keyScopes, language: localizer.language)
+    {
+      return perform(command, &state)
     }
-    if state.app.awards != nil {
-      // Arrows (and h j k l) move through the grid; Esc, q, a and Enter close it.
-      let columns = ScreenView.awardColumns(width: state.columns)
-      switch key {
-      case .escape, .character("q"), .character("a"), .enter:
-        return .send(.app(.awards(.closeTapped)))
-      case .left, .character("h"): return .send(.app(.awards(.selectionMoved(by: -1))))
-      case .right, .character("l"): return .send(.app(.awards(.selectionMoved(by: 1))))
-      case .up, .character("k"): return .send(.app(.awards(.selectionMoved(by: -columns))))
-      case .down, .character("j"): return .send(.app(.awards(.selectionMoved(by: columns))))
-      default: return .none
-      }
-    }
-    if state.app.sidebar.confirmingDelete != nil {
-      return confirm(
-        key, yes: .app(.sidebar(.deleteConfirmed)), no: .app(.sidebar(.deleteCancelled)))
-    }
-    if state.app.detail?.confirmingDelete == true {
-      return confirm(key, yes: .app(.detail(.deleteConfirmed)), no: .app(.detail(.deleteCancelled)))
-    }
+    // What the table leaves is text: typed into the input, or into the form's text field under
+    // the cursor (typing there starts editing it).
     if let input = state.input { return type(key, into: input, &state) }
-    if state.isSortMenuShown { return chooseSort(key, &state) }
-    if state.isTagSortMenuShown { return chooseTagSort(key, &state) }
-    if state.app.detail?.isEditing == true {
-      // The detail may be written in the editor from the form too; what it gives stays in the
-      // form, to be saved with the rest.
-      if key == .character("E"), state.editField == .detail {
-        return perform(.externalEditor, &state)
-      }
-      return editForm(key, &state)
-    }
-
-    guard let command = KeyTable.command(for: key, focus: state.focus) else { return .none }
-    return perform(command, &state)
-  }
-
-  private func confirm(_ key: Key, yes: Action, no: Action) -> Effect<Action> {
-    switch key {
-    case .character("y"), .character("j"), .enter: return .send(yes)
-    case .character("n"), .escape, .character("q"): return .send(no)
-    default: return .none
-    }
-  }
-
-  /// `n` name, `c` count; the field already in use flips its direction.
-  private func chooseTagSort(_ key: Key, _ state: inout State) -> Effect<Action> {
-    state.isTagSortMenuShown = false
-    switch key {
-    case .character("n"): return .send(.app(.sidebar(.tagSortChosen(.name))))
-    case .character("c"): return .send(.app(.sidebar(.tagSortChosen(.count))))
-    default: return .none
-    }
-  }
-
-  private func chooseSort(_ key: Key, _ state: inout State) -> Effect<Action> {
-    state.isSortMenuShown = false
-    switch key {
-    case .character("p"): return .send(.app(.list(.sortChosen(.priority))))
-    case .character("d"): return .send(.app(.list(.sortChosen(.date))))
-    case .character("t"): return .send(.app(.list(.sortChosen(.title))))
-    default: return .none
-    }
+    if state.app.detail?.isEditing == true { return startTyping(key, &state) }
+    return .none
   }
 
   // MARK: Following the features
@@ -239,8 +207,41 @@ public struct ScreenFeature: Reducer {
       state.announcement = localizer("tui.announce.tagCreated", .string(tag.name))
     case .sidebar(.delegate(.tagDeleted)):
       state.announcement = localizer("tui.announce.tagDeleted")
-    case .sidebar(.delegate(.filterChanged)):
-      state.announcement = nil
+    case .sidebar(.delegate(.filterChanged(let filter))):
+      let name = localizer.filterName(filter, tags: state.app.sidebar.tags.map(\.tag))
+      state.announcement = localizer("tui.announce.filter", .string(name))
+    case .list(.sortChosen):
+      state.announcement = localizer(
+        "tui.announce.sorted", .string(localizer.sortName(state.app.list.sort)))
+    case .sidebar(.tagSortChosen):
+      let sort = state.app.sidebar.tagSort
+      let field = localizer(
+        sort.field == .name ? "tui.tagSortField.name" : "tui.tagSortField.count")
+      state.announcement = localizer(
+        "tui.announce.tagsSorted", .string(field + (sort.ascending ? " ↑" : " ↓")))
+    case .sidebar(.showCompletedToggled):
+      state.announcement = localizer(
+        state.app.sidebar.showCompleted
+          ? "tui.announce.completedShown" : "tui.announce.completedHidden")
+    case .list(.searchCleared):
+      state.announcement = localizer("tui.announce.searchCleared")
+    case .detail(.editTapped):
+      guard let detail = state.app.detail else { break }
+      state.announcement = localizer("tui.announce.editing", .string(detail.issue.title))
+    case .detail(.priorityChanged(let priority)):
+      state.announcement = localizer(
+        "tui.announce.priority", .string(localizer.priorityName(priority)))
+    case .detail(.completedToggled):
+      state.announcement = localizer(
+        state.app.detail?.draft?.completed == true
+          ? "tui.announce.markedCompleted" : "tui.announce.markedOpen")
+    case .detail(.tagToggled(let id)):
+      guard let draft = state.app.detail?.draft,
+        let tag = state.app.detail?.allTags.first(where: { $0.id == id })
+      else { break }
+      let on = draft.tags.contains { $0.id == id }
+      state.announcement = localizer(
+        on ? "tui.announce.tagAdded" : "tui.announce.tagRemoved", .string(tag.name))
     case .list(.failed(let message)), .sidebar(.failed(let message)), .detail(.failed(let message)):
       state.announcement = message
     default:

@@ -53,9 +53,26 @@ struct ScreenLayout: Equatable {
       : rect.inset(by: 1)
   }
 
-  /// The first of a list's rows to show in `height` rows so that row `selected` is in view.
-  static func firstShown(selected: Int, height: Int) -> Int {
-    ScrollWindow.first(selected: selected, height: height)
+  /// How many help lines show at once on this screen: the rows between the title bar and the
+  /// status and hint bars, less the frame (a heading only, for screen readers).
+  static func helpHeight(rows: Int, screenReader: Bool = false) -> Int {
+    max(1, rows - 3 - (screenReader ? 1 : 2))
+  }
+
+  /// The width of a badge in the awards grid, and how many fit side by side.
+  static let awardWidth = 20
+  static func awardColumns(width: Int) -> Int { max(1, (width - 4) / awardWidth) }
+
+  /// The rows of issues of the list pane, where it shows.
+  func listRows(_ state: ScreenFeature.State) -> Rect? {
+    guard let list = panes.first(where: { $0.pane == .list }) else { return nil }
+    return Self.listRows(Self.inner(list.rect, screenReader: state.screenReader), state)
+  }
+
+  /// The rows of tags of the filter pane, where it shows.
+  func tagRows(_ state: ScreenFeature.State) -> (top: Int, room: Int)? {
+    guard let filters = panes.first(where: { $0.pane == .filters }) else { return nil }
+    return Self.tagRows(Self.inner(filters.rect, screenReader: state.screenReader), state)
   }
 
   /// Where the issue rows of the list pane start: under the search line, and under the search's
@@ -65,19 +82,14 @@ struct ScreenLayout: Equatable {
     return Rect(x: inner.x, y: top, width: inner.width, height: max(0, inner.maxY - top))
   }
 
-  /// The filter pane's rows: Open, Completed and Recent at the top; a blank line and the tags'
-  /// heading (and "no tags yet"); then as many tags as fit above a two-line footer, scrolled to
-  /// keep the highlighted one in view.
-  static func tagRows(_ inner: Rect, _ state: ScreenFeature.State) -> (
-    top: Int, first: Int, count: Int
-  ) {
-    var top = inner.y + 3 + 1
+  /// The filter pane's rows: the smart filters at the top; a blank line and the tags' heading
+  /// (and "no tags yet"); then as many tags as fit above a two-line footer (`tagScroll` says
+  /// which).
+  static func tagRows(_ inner: Rect, _ state: ScreenFeature.State) -> (top: Int, room: Int) {
+    var top = inner.y + ScreenFeature.State.smartFilters.count + 1
     if top < inner.maxY { top += 1 }
-    let tags = state.app.sidebar.tags
-    if tags.isEmpty, top < inner.maxY { top += 1 }
-    let room = max(0, inner.maxY - top - 2)
-    let first = firstShown(selected: state.sidebarRow - 3, height: room)
-    return (top, first, min(room, max(0, tags.count - first)))
+    if state.app.sidebar.tags.isEmpty, top < inner.maxY { top += 1 }
+    return (top, max(0, inner.maxY - top - 2))
   }
 
   /// What a click at a cell hits.
@@ -100,17 +112,19 @@ struct ScreenLayout: Equatable {
     guard inner.contains(x: x, y: y) else { return .pane(hit.pane) }
     switch hit.pane {
     case .filters:
-      if y < inner.y + 3 { return .filter(y - inner.y) }
+      let smart = ScreenFeature.State.smartFilters.count
+      if y < inner.y + smart { return .filter(y - inner.y) }
       if state.app.sidebar.offersShowCompleted, y == inner.maxY - 1 { return .showCompleted }
       let tags = Self.tagRows(inner, state)
-      if y >= tags.top, y < tags.top + tags.count { return .filter(3 + tags.first + y - tags.top) }
+      let shown = state.tagScroll.shown(height: tags.room, count: state.app.sidebar.tags.count)
+      if y >= tags.top, y < tags.top + shown.count {
+        return .filter(smart + shown.lowerBound + y - tags.top)
+      }
     case .list:
       if y == inner.y { return .search }
       let rows = Self.listRows(inner, state)
-      let list = state.app.list
-      let selected = list.issues.firstIndex { $0.id == list.selection } ?? 0
-      let index = Self.firstShown(selected: selected, height: rows.height) + y - rows.y
-      if y >= rows.y, list.issues.indices.contains(index) { return .issue(index) }
+      let index = state.listScroll.first + y - rows.y
+      if y >= rows.y, state.app.list.issues.indices.contains(index) { return .issue(index) }
     case .detail:
       break
     }

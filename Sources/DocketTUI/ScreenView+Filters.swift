@@ -26,10 +26,9 @@ extension ScreenView {
       if highlighted { buffer.cursor = (inner.x, y) }
       y += 1
     }
-    row(l10n("filter.open"), count: sidebar.count(of: .open), filter: .open, index: 0)
-    row(
-      l10n("filter.completed"), count: sidebar.count(of: .completed), filter: .completed, index: 1)
-    row(l10n("filter.recent"), count: sidebar.count(of: .recent), filter: .recent, index: 2)
+    for (index, filter) in ScreenFeature.State.smartFilters.enumerated() {
+      row(filterName(filter), count: sidebar.count(of: filter), filter: filter, index: index)
+    }
     y += 1
     if y < inner.maxY {
       let sortWord = l10n(sidebar.tagSort.field == .name ? "tui.tagSort.name" : "tui.tagSort.count")
@@ -42,14 +41,15 @@ extension ScreenView {
       buffer.draw(l10n("tui.noTags"), x: inner.x, y: y, style: Theme.dim, maxWidth: inner.width)
       y += 1
     }
-    // Keep the highlighted tag in view when there are more tags than rows.
-    let footer = 2
-    let room = max(0, inner.maxY - y - footer)
-    let first = ScreenLayout.firstShown(selected: state.sidebarRow - 3, height: room)
-    for (offset, summary) in sidebar.tags.enumerated().dropFirst(first).prefix(room) {
+    // The tags in their window (`tagScroll` keeps the highlighted one in view).
+    let tagRows = ScreenLayout.tagRows(inner, state)
+    y = tagRows.top
+    let smart = ScreenFeature.State.smartFilters.count
+    for index in state.tagScroll.shown(height: tagRows.room, count: sidebar.tags.count) {
+      let summary = sidebar.tags[index]
       row(
         summary.tag.name, count: summary.visibleCount(showCompleted: sidebar.showCompleted),
-        filter: .tag(summary.tag.id), index: 3 + offset)
+        filter: .tag(summary.tag.id), index: smart + index)
     }
     if state.isTagSortMenuShown { drawTagSortMenu(&buffer, inner) }
     // The switch is shown only where it applies: under Recent and the tags.

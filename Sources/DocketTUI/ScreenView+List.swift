@@ -55,57 +55,41 @@ extension ScreenView {
     if state.isSortMenuShown { drawSortMenu(&buffer, inner) }
   }
 
+  /// The issues in a table: priority and state, the title (what the others leave), the tags (as
+  /// wide as the widest shown, a quarter of the pane at most) and the date of last activity.
   func drawRows(_ buffer: inout Buffer, _ area: Rect, _ list: IssueListFeature.State) {
-    let selectedIndex = list.issues.firstIndex { $0.id == list.selection } ?? 0
-    let first = ScreenLayout.firstShown(selected: selectedIndex, height: area.height)
-    let visible = list.issues.enumerated().dropFirst(first).prefix(area.height)
-    // Dates as they will be shown; read aloud, they need more room than compact ones, so their
-    // column is as wide as the longest shown (the title gives way; a third of the pane at most).
-    let times = visible.map { row -> String in
-      let rowDate = RowDate(row.element.lastActivity, now: now)
-      return state.screenReader ? l10n.spoken(rowDate) : l10n.compact(rowDate)
-    }
-    let timeWidth =
-      state.screenReader
-      ? min(max(12, (times.map { DisplayWidth.of($0) }.max() ?? 0) + 1), area.width / 3) : 12
+    let shown = state.listScroll.shown(height: area.height, count: list.issues.count)
+    let issues = list.issues[shown]
     let showExtras = area.width >= 50
-    // One tag column for every row shown, as wide as the widest tags need (a quarter of the pane
-    // at most), so that titles, tags and dates line up whatever each row holds.
-    let tagColumn =
-      showExtras
-      ? min(
-        visible.map {
-          DisplayWidth.of(SafeText.sanitized($0.element.tags.map(\.name).joined(separator: ", ")))
-        }
-        .max().map { $0 == 0 ? 0 : $0 + 1 } ?? 0, area.width / 4) : 0
-    for ((offset, issue), time) in zip(visible, times) {
-      let y = area.y + offset - first
-      let selected = issue.id == list.selection
-      let style =
-        selected ? (state.focus == .list ? Theme.selected : Theme.selectedUnfocused) : .plain
-      if selected { buffer.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: style) }
-      let symbol = Self.prioritySymbol(issue.priority) + (issue.completed ? "✓" : "○")
-      var x = area.x
-      x += buffer.draw(
-        symbol + " ", x: x, y: y, style: selected ? style : Theme.priority(issue.priority))
-      let tags = issue.tags.map(\.name).joined(separator: ", ")
-      let right = showExtras ? timeWidth : 0
-      let tagWidth = tagColumn
-      let title = issue.title.isEmpty ? l10n("issue.untitled") : issue.title
-      buffer.draw(
-        title, x: x, y: y, style: issue.completed && !selected ? Theme.dim : style,
-        maxWidth: area.maxX - x - right - tagWidth - 1)
-      if tagWidth > 0, !tags.isEmpty {
-        buffer.draw(
-          tags, x: area.maxX - right - tagWidth, y: y, style: selected ? style : Theme.dim,
-          maxWidth: tagWidth - 1)
-      }
-      if showExtras {
-        buffer.draw(
-          time, x: area.maxX - timeWidth, y: y, style: selected ? style : Theme.dim,
-          maxWidth: timeWidth)
-      }
-      if selected, state.focus == .list, state.input == nil { buffer.cursor = (area.x, y) }
+    let rows = issues.map { issue -> [Table.Cell] in
+      let rowDate = RowDate(issue.lastActivity, now: now)
+      return [
+        Table.Cell(
+          Self.prioritySymbol(issue.priority) + (issue.completed ? "✓" : "○"),
+          Theme.priority(issue.priority)),
+        Table.Cell(
+          issue.title.isEmpty ? l10n("issue.untitled") : issue.title,
+          issue.completed ? Theme.dim : .plain),
+        Table.Cell(issue.tags.map(\.name).joined(separator: ", "), Theme.dim),
+        Table.Cell(
+          state.screenReader ? l10n.spoken(rowDate) : l10n.compact(rowDate), Theme.dim),
+      ]
+    }
+    // Dates read aloud need more room than compact ones: as wide as the longest shown, a third
+    // of the pane at most. A narrow pane shows the titles alone.
+    let columns: [Table.Width] = [
+      .fixed(2), .rest, .fit(max: showExtras ? area.width / 4 - 1 : 0),
+      showExtras ? (state.screenReader ? .fit(max: area.width / 3) : .fixed(11)) : .fixed(0),
+    ]
+    let widths = Table.widths(columns, rows: rows, width: area.width)
+    Table.draw(&buffer, area, widths: widths, rows: rows) { row in
+      guard issues[shown.lowerBound + row].id == list.selection else { return nil }
+      return state.focus == .list ? Theme.selected : Theme.selectedUnfocused
+    }
+    if state.focus == .list, state.input == nil,
+      let selected = issues.firstIndex(where: { $0.id == list.selection })
+    {
+      buffer.cursor = (area.x, area.y + selected - shown.lowerBound)
     }
   }
 
@@ -134,37 +118,5 @@ extension ScreenView {
   /// The full date and time, and how long ago it was ("2026-11-28 14:03 (2 days ago)").
   func fullDate(_ date: Date) -> String {
     LocalTime.minutes(date) + " (" + l10n.relativeTime(date, now: now) + ")"
-  }
-
-  /// The filter pane's tag sort menu.
-  func drawTagSortMenu(_ buffer: inout Buffer, _ inner: Rect) {
-    let options: [(String, TagSort.Field)] = [("n", .name), ("c", .count)]
-    let width = min(inner.width, 22)
-    let box = Rect(x: inner.x, y: inner.y + 4, width: width, height: options.count + 2)
-    buffer.fill(box, style: .plain)
-    let area = frame(&buffer, box, title: l10n("tui.sortBy"), focused: true)
-    let sort = state.app.sidebar.tagSort
-    for (index, (key, field)) in options.enumerated() {
-      let current = sort.field == field
-      let arrow = current ? (sort.ascending ? " ↑" : " ↓") : ""
-      let name = l10n(field == .name ? "tui.tagSortField.name" : "tui.tagSortField.count")
-      buffer.draw(
-        "\(key)  " + name + arrow, x: area.x, y: area.y + index,
-        style: current ? Theme.bold : .plain, maxWidth: area.width)
-    }
-  }
-
-  func drawSortMenu(_ buffer: inout Buffer, _ inner: Rect) {
-    let options: [(String, IssueSort.Field)] = [("p", .priority), ("d", .date), ("t", .title)]
-    let box = Rect(x: inner.maxX - 26, y: inner.y + 1, width: 26, height: options.count + 2)
-    buffer.fill(box, style: .plain)
-    let area = frame(&buffer, box, title: l10n("tui.sortBy"), focused: true)
-    for (index, (key, field)) in options.enumerated() {
-      let current = state.app.list.sort.field == field
-      let arrow = current ? (state.app.list.sort.ascending ? " ↑" : " ↓") : ""
-      buffer.draw(
-        "\(key)  " + sortFieldName(field) + arrow, x: area.x, y: area.y + index,
-        style: current ? Theme.bold : .plain, maxWidth: area.width)
-    }
   }
 }

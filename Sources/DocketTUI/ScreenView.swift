@@ -72,22 +72,18 @@ public struct ScreenView {
       maxWidth: rect.width)
   }
 
+  /// The hint bar, made from the key table: what the keys that work now do, the mode's or the
+  /// focused pane's first. Items that do not fit are left out whole, never cut.
   func drawHints(_ buffer: inout Buffer, _ rect: Rect) {
     buffer.fill(rect, style: Theme.bar)
-    let text: String
-    if state.app.awards != nil {
-      text = l10n("tui.hints.awards")
-    } else if state.input != nil {
-      text = l10n("tui.hints.typing")
-    } else if state.app.detail?.isEditing == true {
-      text = l10n("tui.hints.editing")
-    } else {
-      // Made from the key table: what the focused pane's keys do, then the keys of everywhere.
-      text = KeyTable.hints(for: state.focus).map {
-        ($0.hintLabel ?? $0.label) + " " + l10n($0.hintKey)
-      }.joined(separator: "  ")
+    var text = ""
+    for binding in KeyTable.hints(for: state.keyScopes, language: l10n.language) {
+      let keys = KeyTable.label(binding.hintLabel ?? binding.label) { l10n($0) }
+      let item = (text.isEmpty ? " " : "  ") + keys + " " + l10n(binding.hintKey)
+      guard DisplayWidth.of(text + item) <= rect.width else { break }
+      text += item
     }
-    buffer.draw(" " + text, x: rect.x, y: rect.y, style: Theme.bar, maxWidth: rect.width)
+    buffer.draw(text, x: rect.x, y: rect.y, style: Theme.bar, maxWidth: rect.width)
   }
 
   // MARK: Panes
@@ -108,23 +104,12 @@ public struct ScreenView {
   // MARK: Words
 
   func filterName(_ filter: IssueFilter) -> String {
-    if case .tag(let id) = filter {
-      return state.app.sidebar.tags.first { $0.id == id }?.tag.name ?? l10n("tui.tag")
-    }
-    return l10n.name(ofSmartFilter: filter) ?? ""
+    l10n.filterName(filter, tags: state.app.sidebar.tags.map(\.tag))
   }
 
-  func sortName(_ sort: IssueSort) -> String {
-    sortFieldName(sort.field) + (sort.ascending ? " ↑" : " ↓")
-  }
+  func sortName(_ sort: IssueSort) -> String { l10n.sortName(sort) }
 
-  func sortFieldName(_ field: IssueSort.Field) -> String {
-    switch field {
-    case .priority: return l10n("tui.sort.priority")
-    case .date: return l10n("tui.sort.date")
-    case .title: return l10n("tui.sort.title")
-    }
-  }
+  func sortFieldName(_ field: IssueSort.Field) -> String { l10n.sortFieldName(field) }
 
   static func prioritySymbol(_ priority: Priority) -> String {
     switch priority {

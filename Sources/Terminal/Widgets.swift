@@ -30,14 +30,6 @@ public enum Paragraph {
   }
 }
 
-/// A window onto a list longer than its room: which row shows first so that the selected one
-/// is in view (the window follows the selection down, and shows the top while it can).
-public enum ScrollWindow {
-  public static func first(selected: Int, height: Int) -> Int {
-    height > 0 && selected >= height ? selected - height + 1 : 0
-  }
-}
-
 extension Rect {
   /// A rectangle of the given size centred in this one (never larger): across, and down either
   /// in the middle or a third of the way (where dialogs read best).

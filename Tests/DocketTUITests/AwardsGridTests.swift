@@ -16,7 +16,7 @@ import Testing
     var state = try fixture.state(columns: 100, rows: 30)
     state.app.awards = AwardsFeature.State()
     let store = screenStore(state, fixture: fixture, clock: TestClock())
-    let columns = ScreenView.awardColumns(width: 100)
+    let columns = ScreenLayout.awardColumns(width: 100)
     #expect(columns == 4)
     await store.send(.key(.right))
     await store.receive(.app(.awards(.selectionMoved(by: 1)))) { $0.app.awards?.selected = 1 }

@@ -37,24 +37,15 @@ import Testing
     }
     let edited = issue.detail + "\nWritten in the editor."
     await store.send(.key(.character("E"))) { $0.isInExternalEditor = true }
-    await store.receive(.editorFinished(edited, original: issue.detail, issue: issue.id)) {
-      $0.isInExternalEditor = false
-    }
-    #expect(handed.withLock { $0 } == [issue.detail])
-    await store.receive(.app(.detail(.editTapped))) {
-      $0.app.detail?.draft = issue
-      $0.app.detail?.editBase = issue
-    }
-    await store.receive(.app(.detail(.detailChanged(edited)))) {
-      $0.app.detail?.draft?.detail = edited
-    }
     var saved = issue
     saved.detail = edited
-    await store.receive(.app(.detail(.saveTapped))) {
-      $0.app.detail?.draft = nil
-      $0.app.detail?.editBase = nil
+    // The result is put in and saved in one step.
+    await store.receive(.editorFinished(edited, original: issue.detail, issue: issue.id)) {
+      $0.isInExternalEditor = false
       $0.app.detail?.issue = saved
+      $0.announcement = "Editing: Export to CSV"
     }
+    #expect(handed.withLock { $0 } == [issue.detail])
     await store.skipReceivedActions()
     await store.send(.app(.stop))
     await store.skipInFlightEffects()
@@ -108,5 +99,33 @@ import Testing
     await store.finish()
     #expect(try fixture.queue.read { try $0.fetchIssue(id: issue.id) }?.detail == issue.detail)
     #expect(try fixture.queue.read { try $0.fetchIssue(id: other.id) }?.detail == other.detail)
+  }
+
+  /// `q` pressed as the editor closes (before its result is in) quits after the result is saved,
+  /// never before: the save is queued in the same step, and quitting waits for the queue.
+  @Test func aQuitWhileTheEditorRunsWaitsForItsResult() async throws {
+    let state = try fixture.state(
+      columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
+    let issue = try #require(state.app.detail?.issue)
+    let clock = self.clock
+    let store = makeStore(state) { text in
+      try? await clock.sleep(for: .seconds(1))
+      return text + " and more"
+    }
+    await store.send(.key(.character("E"))) { $0.isInExternalEditor = true }
+    await store.send(.key(.character("q"))) { $0.quitsWhenEditorReturns = true }
+    await clock.advance(by: .seconds(1))
+    var saved = issue
+    saved.detail = issue.detail + " and more"
+    await store.receive(.editorFinished(saved.detail, original: issue.detail, issue: issue.id)) {
+      $0.isInExternalEditor = false
+      $0.app.detail?.issue = saved
+      $0.announcement = "Editing: Export to CSV"
+      $0.wantsQuit = true
+    }
+    await store.skipReceivedActions()
+    await store.send(.app(.stop))
+    await store.skipInFlightEffects()
+    #expect(try fixture.queue.read { try $0.fetchIssue(id: issue.id) }?.detail == saved.detail)
   }
 }

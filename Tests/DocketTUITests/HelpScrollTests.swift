@@ -21,21 +21,22 @@ import Testing
         $0.date = .constant(snapshotNow)
         $0.locale = "en"
       })
-    let lines = ScreenView.helpLines(l10n: DocketStrings.localizer(language: "en"), columns: 60)
-    let most = lines.count - ScreenView.helpHeight(rows: 20)
-    #expect(most > ScreenView.helpHeight(rows: 20), "the help is longer than two screens here")
+    let lines = HelpText.lines(l10n: DocketStrings.localizer(language: "en"), columns: 60)
+    let most = lines.count - ScreenLayout.helpHeight(rows: 20)
+    #expect(most > ScreenLayout.helpHeight(rows: 20), "the help is longer than two screens here")
     await store.send(.key(.character("?"))) { $0.helpShown = true }
     await store.send(.key(.up))
     await store.send(.key(.down)) { $0.helpScroll = 1 }
     await store.send(.key(.character("j"))) { $0.helpScroll = 2 }
-    let page = ScreenView.helpHeight(rows: 20)
-    await store.send(.key(.pageDown)) { $0.helpScroll = min(2 + page, most) }
-    if 2 + page < most {
-      await store.send(.key(.pageDown)) { $0.helpScroll = min(2 + 2 * page, most) }
+    let page = ScreenLayout.helpHeight(rows: 20)
+    // A page at a time, to the last page and no further (as many pages as the help has).
+    var expected = 2
+    while expected < most {
+      expected = min(expected + page, most)
+      await store.send(.key(.pageDown)) { [expected] in $0.helpScroll = expected }
     }
-    if 2 + 2 * page < most {
-      await store.send(.key(.pageDown)) { $0.helpScroll = most }
-    }
+    await store.send(.key(.pageUp)) { $0.helpScroll = most - page }
+    await store.send(.key(.pageDown)) { $0.helpScroll = most }
     // At the end, further down does nothing.
     await store.send(.key(.pageDown))
     await store.send(.key(.down))

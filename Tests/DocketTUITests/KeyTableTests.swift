@@ -11,27 +11,61 @@ import Testing
 @Suite struct KeyTableTests {
   static let panes: [ScreenFeature.Pane] = [.filters, .list, .detail]
 
-  /// Every key of the table reaches its command in its panes: none is shadowed by another
-  /// binding, and no key is bound twice where it works.
-  @Test func everyBindingDispatchesToItsCommand() {
+  /// The scopes current where a binding of `scope` works: its chain, or each pane's for the
+  /// keys of everywhere.
+  static func chains(of scope: KeyBinding.Scope) -> [[KeyBinding.Scope]] {
+    scope == .everywhere ? Self.panes.map(\.keyScope.chain) : [scope.chain]
+  }
+
+  /// Every key of the table reaches its command where it works, in each language it works in:
+  /// none is shadowed by another binding, and no key is bound twice in a scope.
+  @Test(arguments: ["en", "de"])
+  func everyBindingDispatchesToItsCommand(language: String) {
     for binding in KeyTable.bindings {
-      let panes: [ScreenFeature.Pane] =
-        switch binding.scope {
-        case .everywhere: Self.panes
-        case .filters: [.filters]
-        case .list: [.list]
-        case .detail: [.detail]
-        }
+      let works = binding.language == nil || binding.language == language
       for (key, command) in binding.commands {
-        for pane in panes {
-          #expect(
-            KeyTable.command(for: key, focus: pane) == command, "\(key) in \(pane): \(binding.name)"
-          )
+        for chain in Self.chains(of: binding.scope) {
+          let found = KeyTable.command(for: key, in: chain, language: language)
+          if works {
+            #expect(found == command, "\(key) in \(chain): \(binding.name)")
+          } else {
+            #expect(found != command, "\(key) in \(chain) works only in \(binding.language!)")
+          }
         }
       }
     }
-    // Their texts are in the catalog (a missing key would show as itself, and pass unnoticed
-    // where only the text is compared).
+    var seen: [String: String] = [:]
+    for binding in KeyTable.bindings where binding.language == nil || binding.language == language {
+      for key in binding.commands.keys {
+        let place = "\(binding.scope) \(key)"
+        #expect(seen[place] == nil, "\(place) is bound by \(seen[place] ?? "") and \(binding.name)")
+        seen[place] = binding.name
+      }
+    }
+  }
+
+  /// Keys a scope does not bind: a menu and the help close, everything else does nothing (the
+  /// text inputs and the form's text fields take them as text, outside the table).
+  @Test func keysOutsideTheTableCloseMenusAndTheHelpAndDoNothingElse() {
+    let unbound: [Key] = [.character("Z"), .character("ß"), .function(5), .control("b")]
+    for scope in KeyBinding.Scope.allCases {
+      for key in unbound {
+        let found = KeyTable.command(for: key, in: scope.chain, language: "en")
+        switch scope {
+        case .help: #expect(found == .closeHelp)
+        case .sortMenu, .tagSortMenu: #expect(found == .closeMenu)
+        default: #expect(found == nil, "\(key) in \(scope)")
+        }
+      }
+    }
+    // `j` answers yes in German only; in English a question waits for y or n.
+    #expect(KeyTable.command(for: .character("j"), in: [.confirm], language: "de") == .confirmYes)
+    #expect(KeyTable.command(for: .character("j"), in: [.confirm], language: "en") == nil)
+  }
+
+  /// The texts of the table are in the catalog (a missing key would show as itself, and pass
+  /// unnoticed where only the text is compared).
+  @Test func theTablesTextsAreInTheCatalog() {
     let entries = DocketStrings.catalog.entries
     for binding in KeyTable.bindings {
       #expect(entries[binding.helpKey] != nil, "\(binding.helpKey) is not in the catalog")
@@ -42,14 +76,6 @@ import Testing
     for scope in KeyBinding.Scope.allCases {
       #expect(entries["tui.keys.\(scope.rawValue)"] != nil)
     }
-    var seen: [String: String] = [:]
-    for binding in KeyTable.bindings {
-      for key in binding.commands.keys {
-        let place = "\(binding.scope) \(key)"
-        #expect(seen[place] == nil, "\(place) is bound by \(seen[place] ?? "") and \(binding.name)")
-        seen[place] = binding.name
-      }
-    }
   }
 
   /// The help lists every binding of the table, its keys and what they do, in both languages and
@@ -57,42 +83,82 @@ import Testing
   @Test(arguments: ["en", "de"])
   func theHelpAndTheHintsComeFromTheTable(language: String) throws {
     let l10n = DocketStrings.localizer(language: language)
+    // Read as one text with the spacing evened out (a description wraps under its keys).
+    func even(_ text: String) -> String {
+      text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+    }
     for columns in [160, 100, 60] {
-      let help = ScreenView.helpLines(l10n: l10n, columns: columns).map(\.text)
-      let text = help.joined(separator: "\n")
-      // Read as one text with the spacing evened out (narrow screens wrap a description under
-      // its keys).
-      func even(_ text: String) -> String {
-        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-      }
-      let flowing = even(text)
-      for binding in KeyTable.bindings {
-        let described = l10n(binding.helpKey)
-        #expect(!described.hasPrefix("tui."), "\(binding.helpKey) has no text")
-        if columns >= 100 {
-          #expect(
-            help.contains { $0.contains(binding.label) && $0.contains(described) },
-            "\(binding.name) missing from the help at \(columns) columns")
-        } else {
-          #expect(
-            flowing.contains(even(binding.label + " " + described)),
-            "\(binding.name) missing from the help at \(columns) columns")
+      let help = HelpText.lines(l10n: l10n, columns: columns).map(\.text)
+      let room = columns - 6
+      let blocks = HelpText.blocks(l10n: l10n, width: room >= 75 ? (room - 3) / 2 : room)
+      // Every binding is in its scope's block, its keys then what they do; keys of another
+      // language are not.
+      for (scope, block) in zip(KeyBinding.Scope.allCases, blocks) {
+        #expect(block.first?.text == l10n("tui.keys.\(scope.rawValue)"))
+        let flowing = even(block.map(\.text).joined(separator: "\n"))
+        for binding in KeyTable.bindings where binding.scope == scope {
+          let label = KeyTable.label(binding.label) { l10n($0) }
+          let described = l10n(binding.helpKey)
+          #expect(!described.hasPrefix("tui."), "\(binding.helpKey) has no text")
+          let entry = even(label + " " + described)
+          if binding.language == nil || binding.language == language {
+            #expect(flowing.contains(entry), "\(binding.name) missing at \(columns) columns")
+          } else {
+            #expect(!flowing.contains(entry), "\(binding.name) offered in \(language)")
+          }
         }
       }
-      for scope in KeyBinding.Scope.allCases {
-        #expect(text.contains(l10n("tui.keys.\(scope.rawValue)")))
+      // The help is those blocks, whole, side by side or one under another, within the screen.
+      let shown = even(help.joined(separator: "\n"))
+      for line in blocks.joined() where !line.text.isEmpty {
+        #expect(
+          help.contains { $0.contains(line.text) }, "\(line.text) not in the help at \(columns)")
       }
+      #expect(!shown.isEmpty)
       #expect(help.allSatisfy { DisplayWidth.of($0) <= columns - 4 }, "too wide at \(columns)")
+      if columns >= 100 {
+        #expect(help.count < blocks.joined().count, "one column at \(columns)")
+      }
     }
     let fixture = try ScreenFixture()
+    var states: [ScreenFeature.State] = []
     for pane in Self.panes {
-      let state = try fixture.state(
-        columns: 300, rows: 30, select: "Fix login layout on narrow screens", focus: pane)
+      states.append(
+        try fixture.state(
+          columns: 300, rows: 30, select: "Fix login layout on narrow screens", focus: pane))
+    }
+    var help = states[1]
+    help.helpShown = true
+    var sortMenu = states[1]
+    sortMenu.isSortMenuShown = true
+    var tagSortMenu = states[0]
+    tagSortMenu.isTagSortMenuShown = true
+    var searching = states[1]
+    searching.input = .search
+    states += [help, sortMenu, tagSortMenu, searching]
+    for state in states {
       let bar = ScreenView(state: state, l10n: l10n, now: snapshotNow).render().lines.last ?? ""
-      for binding in KeyTable.hints(for: pane) {
-        #expect(bar.contains((binding.hintLabel ?? binding.label) + " " + l10n(binding.hintKey)))
+      let hints = KeyTable.hints(for: state.keyScopes, language: language)
+      #expect(!hints.isEmpty, "no hints in \(state.keyScopes)")
+      for binding in hints {
+        let keys = KeyTable.label(binding.hintLabel ?? binding.label) { l10n($0) }
+        #expect(bar.contains(keys + " " + l10n(binding.hintKey)), "\(binding.name) in \(bar)")
       }
-      #expect(!KeyTable.hints(for: pane).isEmpty)
+      // On a narrow screen the bar leaves out whole items, never a piece of one.
+      var narrow = state
+      narrow.columns = 60
+      let short = ScreenView(state: narrow, l10n: l10n, now: snapshotNow).render().lines.last ?? ""
+      let shown = hints.map {
+        KeyTable.label($0.hintLabel ?? $0.label) { l10n($0) } + " " + l10n($0.hintKey)
+      }
+      var expected = ""
+      for item in shown {
+        let next = (expected.isEmpty ? " " : expected + "  ") + item
+        guard DisplayWidth.of(next) <= 60 else { break }
+        expected = next
+      }
+      #expect(
+        short.trimmingCharacters(in: .whitespaces) == expected.trimmingCharacters(in: .whitespaces))
     }
   }
 }

@@ -69,6 +69,7 @@ import Testing
     state.screenReader = true
     for issue in state.app.list.issues {
       state.app.list.selection = issue.id
+      state.keepSelectionsInView()
       let buffer = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
       let cursor = try #require(buffer.cursor, "no cursor with \(issue.title) selected")
       #expect(buffer.lines[cursor.y].contains(issue.title.prefix(15)), "\(issue.title)")
@@ -77,6 +78,7 @@ import Testing
     let names = ["Open", "Completed", "Recent"] + state.app.sidebar.tags.map(\.tag.name)
     for (row, name) in names.enumerated() {
       state.sidebarRow = row
+      state.keepSelectionsInView()
       let buffer = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
       let cursor = try #require(buffer.cursor, "no cursor on \(name)")
       #expect(buffer.lines[cursor.y].contains(name), "\(name)")

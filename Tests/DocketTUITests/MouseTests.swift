@@ -92,7 +92,41 @@ import Testing
     let list = layout.panes.first { $0.pane == .list }!
     let inner = ScreenLayout.inner(list.rect, screenReader: state.screenReader)
     let rows = ScreenLayout.listRows(inner, state)
-    return (inner.x + 2, rows.y + index)
+    return (inner.x + 2, rows.y + index - state.listScroll.first)
+  }
+
+  /// A list scrolled down stays where it is when a row in view is clicked: the click selects
+  /// the issue under the pointer, and the rows do not move from under it.
+  @Test func aClickOnAScrolledListLeavesItsRowsWhereTheyAre() async throws {
+    var state = try fixture.state(columns: 100, rows: 12, focus: .list)
+    let issues = state.app.list.issues
+    state.app.list.selection = try #require(issues.last).id
+    state.keepSelectionsInView()
+    let first = state.listScroll.first
+    #expect(first > 0, "the list is scrolled")
+    let store = makeStore(state)
+    let spot = position(ofIssue: first, in: state)
+    await store.send(Self.click(spot.x, spot.y))
+    await store.receive(.app(.list(.issueTapped(issues[first].id)))) {
+      $0.app.list.selection = issues[first].id
+    }
+    await store.receive(.app(.list(.delegate(.selectionChanged(issues[first].id))))) {
+      $0.app.detail = DetailFeature.State(issue: issues[first], allTags: $0.app.list.tags)
+    }
+    await store.receive(.app(.detail(.task)))
+    await store.receive(.app(.detail(.loaded(issues[first], store.state.app.list.tags)))) {
+      $0.app.detail?.allTags = $0.app.list.tags
+    }
+    #expect(store.state.listScroll.first == first)
+    // A key up from the top row of the window moves the window one row.
+    await store.send(.key(.up))
+    await store.receive(.app(.list(.issueTapped(issues[first - 1].id)))) {
+      $0.app.list.selection = issues[first - 1].id
+      $0.listScroll.first = first - 1
+    }
+    await store.skipReceivedActions()
+    await store.send(.app(.stop))
+    await store.skipInFlightEffects()
   }
 
   @Test func aClickSelectsAnIssueAndASecondOpensIt() async throws {
@@ -162,7 +196,7 @@ import Testing
     let spot = position(ofIssue: 1, in: store.state)
     await store.send(Self.click(spot.x, spot.y))
     await store.send(.key(.escape)) { $0.input = nil }
-    await store.receive(.app(.list(.searchCleared)))
+    await store.receive(.app(.list(.searchCleared))) { $0.announcement = "Search cleared." }
     // A click closes the help, and does nothing else.
     await store.send(.key(.character("?"))) { $0.helpShown = true }
     await store.send(Self.click(spot.x, spot.y)) { $0.helpShown = false }

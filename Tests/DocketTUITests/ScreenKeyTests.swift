@@ -75,7 +75,9 @@ import Testing
     await store.receive(.app(.sidebar(.filterTapped(.completed)))) {
       $0.app.sidebar.selection = .completed
     }
-    await store.receive(.app(.sidebar(.delegate(.filterChanged(.completed)))))
+    await store.receive(.app(.sidebar(.delegate(.filterChanged(.completed))))) {
+      $0.announcement = "Showing: Completed"
+    }
     await store.receive(.app(.list(.setFilter(.completed, showCompleted: false)))) {
       $0.app.list.filter = .completed
       $0.app.list.issues = []
@@ -111,6 +113,7 @@ import Testing
     await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
       $0.app.sidebar.tagSort = byCount
       $0.app.sidebar.tags = byCount.sorted($0.app.sidebar.tags, showCompleted: false)
+      $0.announcement = "Tags sorted by Count ↓"
     }
     await store.send(.key(.character("s"))) { $0.isTagSortMenuShown = true }
     await store.send(.key(.character("c"))) { $0.isTagSortMenuShown = false }
@@ -118,6 +121,7 @@ import Testing
     await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
       $0.app.sidebar.tagSort = fewestFirst
       $0.app.sidebar.tags = fewestFirst.sorted($0.app.sidebar.tags, showCompleted: false)
+      $0.announcement = "Tags sorted by Count ↑"
     }
     await store.send(.app(.stop))
     await store.finish()
@@ -132,6 +136,7 @@ import Testing
     await store.send(.key(.character("t"))) { $0.isSortMenuShown = false }
     await store.receive(.app(.list(.sortChosen(.title)))) {
       $0.app.list.sort = IssueSort(field: .title)
+      $0.announcement = "Sorted by Title ↑"
     }
     let byTitle = try fixture.queue.read {
       try $0.fetchIssues(
@@ -166,6 +171,7 @@ import Testing
     await store.receive(.app(.list(.searchCleared))) {
       $0.app.list.search = SearchField()
       $0.app.list.query = .empty
+      $0.announcement = "Search cleared."
     }
     let open = try fixture.queue.read {
       try $0.fetchIssues(IssueRequest(filter: .open, now: snapshotNow), limit: 100)

@@ -89,6 +89,9 @@ enum Snapshot {
     palette: Palette = .full, sourceLocation: SourceLocation = #_sourceLocation
   ) {
     _ = utc
+    // The windows follow the selection after every action; states made by hand get the same.
+    var state = state
+    state.keepSelectionsInView()
     let buffer = ScreenView(
       state: state, l10n: DocketStrings.localizer(language: language), now: snapshotNow
     ).render().adapted(to: palette)

@@ -4358,6 +4358,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.announce.completedHidden": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed issues hidden."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigte Vorgänge ausgeblendet."
+            }
+          }
+        }
+      },
+      "tui.announce.completedShown": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed issues shown."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigte Vorgänge werden angezeigt."
+            }
+          }
+        }
+      },
       "tui.announce.deleted": {
         "extractionState": "manual",
         "localizations": {
@@ -4392,6 +4426,91 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.announce.editCancelled": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Edit cancelled; the issue is as it was."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bearbeitung abgebrochen; der Vorgang bleibt, wie er war."
+            }
+          }
+        }
+      },
+      "tui.announce.editing": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Editing: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bearbeiten: %@"
+            }
+          }
+        }
+      },
+      "tui.announce.filter": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Showing: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Angezeigt: %@"
+            }
+          }
+        }
+      },
+      "tui.announce.markedCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Marked as completed (not saved yet)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Als erledigt markiert (noch nicht gespeichert)."
+            }
+          }
+        }
+      },
+      "tui.announce.markedOpen": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Marked as open (not saved yet)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Als offen markiert (noch nicht gespeichert)."
+            }
+          }
+        }
+      },
       "tui.announce.overwritten": {
         "extractionState": "manual",
         "localizations": {
@@ -4405,6 +4524,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Gespeichert. Zwischenzeitlich anderswo geändert und durch diese Bearbeitung überschrieben: %@."
+            }
+          }
+        }
+      },
+      "tui.announce.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priority: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priorität: %@"
             }
           }
         }
@@ -4443,6 +4579,57 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.announce.searchCleared": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Search cleared."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Suche geleert."
+            }
+          }
+        }
+      },
+      "tui.announce.sorted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sorted by %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sortiert nach %@"
+            }
+          }
+        }
+      },
+      "tui.announce.tagAdded": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag added: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag hinzugefügt: %@"
+            }
+          }
+        }
+      },
       "tui.announce.tagCreated": {
         "extractionState": "manual",
         "localizations": {
@@ -4473,6 +4660,40 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Tag gelöscht."
+            }
+          }
+        }
+      },
+      "tui.announce.tagRemoved": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag removed: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag entfernt: %@"
+            }
+          }
+        }
+      },
+      "tui.announce.tagsSorted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags sorted by %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags sortiert nach %@"
             }
           }
         }
@@ -4739,6 +4960,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.hint.cancel": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cancel"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "abbrechen"
+            }
+          }
+        }
+      },
+      "tui.hint.cancelTyping": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cancel"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "abbrechen"
+            }
+          }
+        }
+      },
       "tui.hint.choose": {
         "extractionState": "manual",
         "localizations": {
@@ -4752,6 +5007,57 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "wählen"
+            }
+          }
+        }
+      },
+      "tui.hint.chooseAward": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "choose"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "wählen"
+            }
+          }
+        }
+      },
+      "tui.hint.close": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "close"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "schließen"
+            }
+          }
+        }
+      },
+      "tui.hint.completedToggle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "switch"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "umschalten"
             }
           }
         }
@@ -4790,7 +5096,41 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.hint.done": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "done"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "fertig"
+            }
+          }
+        }
+      },
       "tui.hint.edit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "edit"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "bearbeiten"
+            }
+          }
+        }
+      },
+      "tui.hint.editOrSave": {
         "extractionState": "manual",
         "localizations": {
           "en": {
@@ -4837,6 +5177,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Hilfe"
+            }
+          }
+        }
+      },
+      "tui.hint.helpScroll": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "scroll"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "blättern"
             }
           }
         }
@@ -4892,6 +5249,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.hint.nextField": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "next field"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nächstes Feld"
+            }
+          }
+        }
+      },
       "tui.hint.nextPane": {
         "extractionState": "manual",
         "localizations": {
@@ -4909,6 +5283,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.hint.no": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "no"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nein"
+            }
+          }
+        }
+      },
       "tui.hint.open": {
         "extractionState": "manual",
         "localizations": {
@@ -4922,6 +5313,40 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "öffnen"
+            }
+          }
+        }
+      },
+      "tui.hint.priorityPick": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "low/medium/high"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "niedrig/mittel/hoch"
+            }
+          }
+        }
+      },
+      "tui.hint.priorityStep": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "lower/higher"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "niedriger/höher"
             }
           }
         }
@@ -4956,6 +5381,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "umbenennen"
+            }
+          }
+        }
+      },
+      "tui.hint.save": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "save"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "speichern"
             }
           }
         }
@@ -5011,6 +5453,108 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.hint.sortDate": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "date"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Datum"
+            }
+          }
+        }
+      },
+      "tui.hint.sortPriority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "priority"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priorität"
+            }
+          }
+        }
+      },
+      "tui.hint.sortTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Titel"
+            }
+          }
+        }
+      },
+      "tui.hint.suggestionChoose": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "take"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "übernehmen"
+            }
+          }
+        }
+      },
+      "tui.hint.suggestionMove": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "suggestion"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorschlag"
+            }
+          }
+        }
+      },
+      "tui.hint.tagNew": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "new tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "neues Tag"
+            }
+          }
+        }
+      },
       "tui.hint.tagSort": {
         "extractionState": "manual",
         "localizations": {
@@ -5024,6 +5568,74 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Tags sortieren"
+            }
+          }
+        }
+      },
+      "tui.hint.tagSortCount": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "count"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Anzahl"
+            }
+          }
+        }
+      },
+      "tui.hint.tagSortName": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "name"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Name"
+            }
+          }
+        }
+      },
+      "tui.hint.tagStep": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag"
+            }
+          }
+        }
+      },
+      "tui.hint.tagToggle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "add/remove"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "hinzufügen/entfernen"
             }
           }
         }
@@ -5045,53 +5657,19 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
-      "tui.hints.awards": {
+      "tui.hint.yes": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "← → ↑ ↓ choose an award  Esc close"
+              "value": "yes"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "← → ↑ ↓ Auszeichnung wählen  Esc schließen"
-            }
-          }
-        }
-      },
-      "tui.hints.editing": {
-        "extractionState": "manual",
-        "localizations": {
-          "en": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "Tab next field  Enter edit/save  Space toggle  ← → choose  Ctrl-S save  Esc cancel"
-            }
-          },
-          "de": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "Tab nächstes Feld  Enter bearbeiten/speichern  Leertaste umschalten  ← → wählen  Strg-S speichern  Esc abbrechen"
-            }
-          }
-        }
-      },
-      "tui.hints.typing": {
-        "extractionState": "manual",
-        "localizations": {
-          "en": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "Enter done  Esc cancel  # suggestions  ↑↓ choose a suggestion"
-            }
-          },
-          "de": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "Enter fertig  Esc abbrechen  # Vorschläge  ↑↓ Vorschlag wählen"
+              "value": "ja"
             }
           }
         }
@@ -5205,6 +5783,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.key.cancel": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cancel, keeping the issue as it was"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "abbrechen, der Vorgang bleibt, wie er war"
+            }
+          }
+        }
+      },
+      "tui.key.cancelTyping": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cancel (in the search: clear it)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "abbrechen (in der Suche: leeren)"
+            }
+          }
+        }
+      },
       "tui.key.choose": {
         "extractionState": "manual",
         "localizations": {
@@ -5218,6 +5830,57 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Filter wählen"
+            }
+          }
+        }
+      },
+      "tui.key.chooseAward": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "choose an award"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Auszeichnung wählen"
+            }
+          }
+        }
+      },
+      "tui.key.close": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "close"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "schließen"
+            }
+          }
+        }
+      },
+      "tui.key.completedToggle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "switch completed on or off"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "erledigt ein- oder ausschalten"
             }
           }
         }
@@ -5256,6 +5919,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.key.done": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "done"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "fertig"
+            }
+          }
+        }
+      },
       "tui.key.edit": {
         "extractionState": "manual",
         "localizations": {
@@ -5269,6 +5949,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "bearbeiten"
+            }
+          }
+        }
+      },
+      "tui.key.editOrSave": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "edit a text field; on the others, save"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Textfeld bearbeiten; sonst speichern"
             }
           }
         }
@@ -5303,6 +6000,40 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "diese Hilfe"
+            }
+          }
+        }
+      },
+      "tui.key.helpPage": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "scroll a page"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine Seite blättern"
+            }
+          }
+        }
+      },
+      "tui.key.helpScroll": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "scroll a line"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine Zeile blättern"
             }
           }
         }
@@ -5392,6 +6123,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.key.nextField": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "next field"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nächstes Feld"
+            }
+          }
+        }
+      },
       "tui.key.nextPane": {
         "extractionState": "manual",
         "localizations": {
@@ -5405,6 +6153,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "nächster Bereich"
+            }
+          }
+        }
+      },
+      "tui.key.no": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "no"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nein"
             }
           }
         }
@@ -5426,6 +6191,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.key.otherKeysClose": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "close"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "schließen"
+            }
+          }
+        }
+      },
+      "tui.key.previousField": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "previous field"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "voriges Feld"
+            }
+          }
+        }
+      },
       "tui.key.previousPane": {
         "extractionState": "manual",
         "localizations": {
@@ -5439,6 +6238,40 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "voriger Bereich"
+            }
+          }
+        }
+      },
+      "tui.key.priorityPick": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "low, medium, high"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "niedrig, mittel, hoch"
+            }
+          }
+        }
+      },
+      "tui.key.priorityStep": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "lower or higher"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "niedriger oder höher"
             }
           }
         }
@@ -5490,6 +6323,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Tag umbenennen"
+            }
+          }
+        }
+      },
+      "tui.key.save": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "save"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "speichern"
             }
           }
         }
@@ -5551,13 +6401,98 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "sort: p priority, d date, t title (again: flip)"
+              "value": "sort the list (a menu)"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "sortieren: p Priorität, d Datum, t Titel (nochmals: umkehren)"
+              "value": "Liste sortieren (Menü)"
+            }
+          }
+        }
+      },
+      "tui.key.sortDate": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "by date (again: flip)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nach Datum (nochmals: umkehren)"
+            }
+          }
+        }
+      },
+      "tui.key.sortPriority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "by priority (again: flip)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nach Priorität (nochmals: umkehren)"
+            }
+          }
+        }
+      },
+      "tui.key.sortTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "by title (again: flip)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nach Titel (nochmals: umkehren)"
+            }
+          }
+        }
+      },
+      "tui.key.suggestionChoose": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "take the suggestion"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorschlag übernehmen"
+            }
+          }
+        }
+      },
+      "tui.key.suggestionMove": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "highlight a suggestion"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorschlag markieren"
             }
           }
         }
@@ -5596,19 +6531,104 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.key.tagNew": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "new tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "neues Tag"
+            }
+          }
+        }
+      },
       "tui.key.tagSort": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "sort tags: n name, c count"
+              "value": "sort the tags (a menu)"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Tags sortieren: n Name, c Anzahl"
+              "value": "Tags sortieren (Menü)"
+            }
+          }
+        }
+      },
+      "tui.key.tagSortCount": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "by count (again: flip)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nach Anzahl (nochmals: umkehren)"
+            }
+          }
+        }
+      },
+      "tui.key.tagSortName": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "by name (again: flip)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nach Name (nochmals: umkehren)"
+            }
+          }
+        }
+      },
+      "tui.key.tagStep": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "previous or next tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "voriges oder nächstes Tag"
+            }
+          }
+        }
+      },
+      "tui.key.tagToggle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "add or remove the tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag hinzufügen oder entfernen"
             }
           }
         }
@@ -5626,6 +6646,142 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "erledigen / wieder öffnen"
+            }
+          }
+        }
+      },
+      "tui.key.yes": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "yes"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ja"
+            }
+          }
+        }
+      },
+      "tui.key.yesGerman": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "yes"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ja"
+            }
+          }
+        }
+      },
+      "tui.keyName.ctrl": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ctrl"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Strg"
+            }
+          }
+        }
+      },
+      "tui.keyName.other": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "other keys"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "andere Tasten"
+            }
+          }
+        }
+      },
+      "tui.keyName.shift": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Shift"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Umschalt"
+            }
+          }
+        }
+      },
+      "tui.keyName.space": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Space"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Leertaste"
+            }
+          }
+        }
+      },
+      "tui.keys.awards": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In the awards"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bei den Auszeichnungen"
+            }
+          }
+        }
+      },
+      "tui.keys.confirm": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "When asked"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bei einer Rückfrage"
             }
           }
         }
@@ -5687,13 +6843,98 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "In the edit form: Tab moves between fields, Enter edits a text field, Space toggles, ← → choose, Ctrl-S saves, Esc cancels."
+              "value": "In the edit form"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Im Formular: Tab wechselt das Feld, Enter bearbeitet ein Textfeld, Leertaste schaltet um, ← → wählen, Strg-S speichert, Esc bricht ab."
+              "value": "Im Formular"
+            }
+          }
+        }
+      },
+      "tui.keys.formCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Form: completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Formular: erledigt"
+            }
+          }
+        }
+      },
+      "tui.keys.formDetail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Form: detail"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Formular: Beschreibung"
+            }
+          }
+        }
+      },
+      "tui.keys.formPriority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Form: priority"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Formular: Priorität"
+            }
+          }
+        }
+      },
+      "tui.keys.formTags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Form: tags"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Formular: Tags"
+            }
+          }
+        }
+      },
+      "tui.keys.help": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In the help"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "In der Hilfe"
             }
           }
         }
@@ -5711,6 +6952,91 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "In der Liste"
+            }
+          }
+        }
+      },
+      "tui.keys.sortMenu": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sorting the list"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Liste sortieren"
+            }
+          }
+        }
+      },
+      "tui.keys.suggestions": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Suggestions (after #)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorschläge (nach #)"
+            }
+          }
+        }
+      },
+      "tui.keys.tagSortMenu": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sorting the tags"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags sortieren"
+            }
+          }
+        }
+      },
+      "tui.keys.typing": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Typing"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beim Tippen"
+            }
+          }
+        }
+      },
+      "tui.keys.typingDetail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Typing the detail"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beim Schreiben der Beschreibung"
             }
           }
         }

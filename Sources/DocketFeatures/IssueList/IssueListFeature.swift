@@ -275,8 +275,7 @@ public struct IssueListFeature: Reducer {
       return
     }
     // Chips and tokens typed before the `#` are chosen already.
-    var typed = state.search
-    if let hash = typed.text.lastIndex(of: "#") { typed.text = String(typed.text[..<hash]) }
+    let typed = SearchField(chips: state.search.chips, text: state.search.textWithoutFragment)
     let chosen = (try? SearchParser.parse(typed.fullText)) ?? .empty
     state.suggestions = SearchSuggestion.suggestions(
       for: fragment, tags: state.tags, chosen: chosen, localizer: localizer)

@@ -21,11 +21,7 @@ public struct SearchField: Equatable, Sendable {
   /// The search understood, or the error of a known key with a bad value. A `#word` still being
   /// typed is a suggestion in the making, not text to search for.
   public func parse() -> Result<SearchQuery, SearchSyntaxError> {
-    var searched = self
-    if suggestionFragment != nil, let hash = text.lastIndex(of: "#") {
-      searched.text = String(text[..<hash])
-    }
-    let line = searched.fullText
+    let line = SearchField(chips: chips, text: textWithoutFragment).fullText
     return Result { () throws(SearchSyntaxError) in try SearchParser.parse(line) }
   }
 
@@ -37,6 +33,14 @@ public struct SearchField: Equatable, Sendable {
     let before = text[..<hash]
     guard before.isEmpty || before.last?.isWhitespace == true else { return nil }
     return String(fragment)
+  }
+
+  /// The text without the `#fragment` being typed (and the spaces before it).
+  public var textWithoutFragment: String {
+    guard suggestionFragment != nil, let hash = text.lastIndex(of: "#") else { return text }
+    var kept = String(text[..<hash])
+    while kept.last?.isWhitespace == true { kept.removeLast() }
+    return kept
   }
 
   /// The field once Enter is pressed: what the typed text holds besides plain words (tokens
@@ -51,10 +55,7 @@ public struct SearchField: Equatable, Sendable {
 
   /// Turns the `#fragment` being typed into a chip for `token`.
   public mutating func choose(_ token: String) {
-    if let hash = text.lastIndex(of: "#") {
-      text = String(text[..<hash])
-      while text.last?.isWhitespace == true { text.removeLast() }
-    }
+    text = textWithoutFragment
     if !chips.contains(token) { chips.append(token) }
   }
 }

@@ -1,0 +1,75 @@
+import DocketCore
+import Localization
+import Terminal
+
+/// The help, made from the key table: a block for the keys of everywhere, one for each pane,
+/// then one for each mode (the help itself, the awards, questions, menus, the edit form and its
+/// fields, typing). Blocks stand side by side where the screen is wide enough.
+enum HelpText {
+  typealias Line = (text: String, heading: Bool)
+
+  /// One block for each scope of the key table: its heading, then each binding's keys and what
+  /// they do (wrapped under itself within `width`), in the reader's language.
+  static func blocks(l10n: Localizer, width room: Int) -> [[Line]] {
+    var blocks: [[Line]] = []
+    for scope in KeyBinding.Scope.allCases {
+      let bindings = KeyTable.bindings.filter {
+        $0.scope == scope && ($0.language == nil || $0.language == l10n.language)
+      }
+      guard !bindings.isEmpty else { continue }
+      // Each binding's keys and what they do; then what any other key does, where it does.
+      var rows = bindings.map { (KeyTable.label($0.label) { l10n($0) }, l10n($0.helpKey)) }
+      if scope.otherKeys != nil {
+        rows.append((l10n("tui.keyName.other"), l10n("tui.key.otherKeysClose")))
+      }
+      let labelWidth = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
+      var block: [Line] = [(l10n("tui.keys.\(scope.rawValue)"), true)]
+      for (keys, what) in rows {
+        let described = Paragraph.lines(what, width: max(10, room - labelWidth - 2))
+        for (index, part) in described.enumerated() {
+          let label = index == 0 ? keys : ""
+          let padding = String(repeating: " ", count: labelWidth - DisplayWidth.of(label) + 2)
+          block.append((label + padding + part, false))
+        }
+      }
+      blocks.append(block)
+    }
+    return blocks
+  }
+
+  /// The lines of the help for a screen of `columns` (headings marked): the blocks in two
+  /// columns where two of 36 fit, else one under another.
+  static func lines(l10n: Localizer, columns: Int) -> [Line] {
+    let room = columns - 6
+    let twoColumns = room >= 2 * 36 + 3
+    let blocks = blocks(l10n: l10n, width: twoColumns ? (room - 3) / 2 : room)
+    func width(_ block: [Line]) -> Int { block.map { DisplayWidth.of($0.text) }.max() ?? 0 }
+    let blockWidth = blocks.map(width).max() ?? 0
+    var lines: [Line] = []
+    if twoColumns, room >= 2 * blockWidth + 3 {
+      // Two columns, each block going to the shorter one.
+      var left: [Line] = []
+      var right: [Line] = []
+      for block in blocks {
+        if left.count <= right.count {
+          left += (left.isEmpty ? [] : [("", false)]) + block
+        } else {
+          right += (right.isEmpty ? [] : [("", false)]) + block
+        }
+      }
+      let leftWidth = width(left)
+      for row in 0..<max(left.count, right.count) {
+        let first: Line = row < left.count ? left[row] : ("", false)
+        let second: Line = row < right.count ? right[row] : ("", false)
+        let padding = String(repeating: " ", count: leftWidth - DisplayWidth.of(first.text) + 3)
+        lines.append((first.text + padding + second.text, first.heading || second.heading))
+      }
+    } else {
+      for block in blocks {
+        if !lines.isEmpty { lines.append(("", false)) }
+        lines += block
+      }
+    }
+    return lines
+  }
+}

@@ -1,0 +1,139 @@
+import Composable
+import ComposableTesting
+import DocketCore
+import DocketFeatures
+import Foundation
+import Terminal
+import Testing
+
+@testable import DocketTUI
+
+/// The edit form's keys and the questions' answers go through the key table, field by field:
+/// every change of state and every action they cause, exhaustively.
+@MainActor
+@Suite struct FormKeyTests {
+  let fixture: ScreenFixture
+  let clock = TestClock()
+
+  init() throws { fixture = try ScreenFixture() }
+
+  @Test func eachFieldOfTheFormHasItsKeys() async throws {
+    let state = try fixture.state(
+      columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
+    let issue = try #require(state.app.detail?.issue)
+    let store = screenStore(state, fixture: fixture, clock: clock)
+    await store.send(.key(.character("e")))
+    await store.receive(.app(.detail(.editTapped))) {
+      $0.app.detail?.draft = issue
+      $0.app.detail?.editBase = issue
+      $0.announcement = "Editing: Export to CSV"
+    }
+    // Priority: l m h pick, ← → step and stop at the ends.
+    await store.send(.key(.down)) { $0.editField = .priority }
+    await store.send(.key(.character("h")))
+    await store.receive(.app(.detail(.priorityChanged(.high)))) {
+      $0.app.detail?.draft?.priority = .high
+      $0.announcement = "Priority: High"
+    }
+    await store.send(.key(.right))
+    await store.receive(.app(.detail(.priorityChanged(.high))))
+    // Said again: a screen reader hears that the end is reached.
+    await store.send(.key(.left))
+    await store.receive(.app(.detail(.priorityChanged(.medium)))) {
+      $0.app.detail?.draft?.priority = .medium
+      $0.announcement = "Priority: Medium"
+    }
+    await store.send(.key(.character("l")))
+    await store.receive(.app(.detail(.priorityChanged(.low)))) {
+      $0.app.detail?.draft?.priority = .low
+      $0.announcement = "Priority: Low"
+    }
+    // A key the field does not bind does nothing (it types only into text fields).
+    await store.send(.key(.character("q")))
+    // Completed: Space and x switch it.
+    await store.send(.key(.tab)) { $0.editField = .completed }
+    await store.send(.key(.character("x")))
+    await store.receive(.app(.detail(.completedToggled))) {
+      $0.app.detail?.draft?.completed = true
+      $0.announcement = "Marked as completed (not saved yet)."
+    }
+    // Tags: ← → move between them, Space takes the tag off or puts it on, t makes a new one.
+    await store.send(.key(.tab)) { $0.editField = .tags }
+    await store.send(.key(.right)) { $0.tagChip = 1 }
+    await store.send(.key(.left)) { $0.tagChip = 0 }
+    await store.send(.key(.left))
+    let chip = try #require(store.state.app.detail?.tagChips.first)
+    #expect(chip.assigned)
+    await store.send(.key(.character(" ")))
+    await store.receive(.app(.detail(.tagToggled(chip.tag.id)))) {
+      $0.app.detail?.draft?.tags.removeAll { $0.id == chip.tag.id }
+      $0.announcement = "Tag removed: \(chip.tag.name)"
+    }
+    await store.send(.key(.character("t"))) {
+      $0.input = .newTagName
+      $0.field = TextField()
+    }
+    await store.receive(.app(.detail(.newTagTapped))) { $0.app.detail?.newTagName = "" }
+    await store.send(.key(.escape)) { $0.input = nil }
+    await store.receive(.app(.detail(.newTagCancelled))) { $0.app.detail?.newTagName = nil }
+    // Back and forth between the fields, round the end.
+    await store.send(.key(.tab)) { $0.editField = .detail }
+    await store.send(.key(.tab)) { $0.editField = .title }
+    await store.send(.key(.backTab)) { $0.editField = .detail }
+    await store.send(.key(.up)) { $0.editField = .tags }
+    // Enter on a field that is not text saves; Esc would have cancelled.
+    var saved = issue
+    saved.priority = .low
+    saved.completed = true
+    saved.tags.removeAll { $0.id == chip.tag.id }
+    await store.send(.key(.enter))
+    await store.receive(.app(.detail(.saveTapped))) {
+      $0.app.detail?.draft = nil
+      $0.app.detail?.editBase = nil
+      $0.app.detail?.issue = saved
+    }
+    await store.skipReceivedActions()
+    await store.send(.app(.stop))
+    await store.skipInFlightEffects()
+    let stored = try fixture.queue.read { try $0.fetchIssue(id: issue.id) }
+    #expect(stored?.priority == .low)
+    #expect(stored?.completed == true)
+    #expect(stored?.tags.contains { $0.id == chip.tag.id } == false)
+  }
+
+  @Test(arguments: ["en", "de"])
+  func aQuestionIsAnsweredWithYesOrNoInTheReadersLanguage(language: String) async throws {
+    let state = try fixture.state(
+      columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
+    let store = screenStore(state, fixture: fixture, clock: clock) {
+      $0.locale = LanguageCode(language)
+    }
+    await store.send(.key(.character("d")))
+    await store.receive(.app(.detail(.deleteTapped))) { $0.app.detail?.confirmingDelete = true }
+    // Keys that answer nothing leave the question open.
+    await store.send(.key(.character("x")))
+    await store.send(.key(.escape))
+    await store.receive(.app(.detail(.deleteCancelled))) {
+      $0.app.detail?.confirmingDelete = false
+    }
+    await store.send(.key(.character("d")))
+    await store.receive(.app(.detail(.deleteTapped))) { $0.app.detail?.confirmingDelete = true }
+    // `j` (ja) answers yes in German; in English it leaves the question open.
+    await store.send(.key(.character("j")))
+    if language == "de" {
+      await store.receive(.app(.detail(.deleteConfirmed))) {
+        $0.app.detail?.confirmingDelete = false
+      }
+      await store.skipReceivedActions()
+    } else {
+      await store.send(.key(.character("n")))
+      await store.receive(.app(.detail(.deleteCancelled))) {
+        $0.app.detail?.confirmingDelete = false
+      }
+    }
+    await store.send(.app(.stop))
+    await store.skipInFlightEffects()
+    let kept = try fixture.queue.read { try $0.fetchIssue(id: state.app.detail!.issue.id) }
+    #expect((kept == nil) == (language == "de"))
+  }
+}

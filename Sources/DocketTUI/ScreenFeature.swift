@@ -47,6 +47,7 @@ public struct ScreenFeature: Reducer {
     /// The windows of the list and of the filter pane's tags (which rows show).
     public var listScroll = ScrollState()
     public var tagScroll = ScrollState()
+    public var awardScroll = ScrollState()
     public var tagChip = 0
     public var isSortMenuShown = false
     /// The filter pane's tag sort menu: name or count, the current one again flips it.
@@ -90,6 +91,13 @@ public struct ScreenFeature: Reducer {
       if let rows = layout.listRows(self) {
         let selected = app.list.issues.firstIndex { $0.id == app.list.selection }
         listScroll.reveal(selected, height: rows.height, count: app.list.issues.count)
+      }
+      if let awards = app.awards {
+        let columns = ScreenLayout.awardColumns(width: columns)
+        awardScroll.reveal(
+          awards.selected / columns,
+          height: ScreenLayout.awardGridHeight(layout.awardsInner(self)),
+          count: (awards.awards.count + columns - 1) / columns)
       }
       if let tags = layout.tagRows(self) {
         let highlighted = sidebarRow - Self.smartFilters.count

@@ -63,6 +63,15 @@ struct ScreenLayout: Equatable {
   static let awardWidth = 20
   static func awardColumns(width: Int) -> Int { max(1, (width - 4) / awardWidth) }
 
+  /// The rows of badges the awards show inside `inner`: all but the selected award's three lines
+  /// and a blank one above them.
+  static func awardGridHeight(_ inner: Rect) -> Int { max(1, inner.height - 4) }
+
+  /// The awards' area inside their frame (they cover the body).
+  func awardsInner(_ state: ScreenFeature.State) -> Rect {
+    Self.inner(body, screenReader: state.screenReader)
+  }
+
   /// The rows of issues of the list pane, where it shows.
   func listRows(_ state: ScreenFeature.State) -> Rect? {
     guard let list = panes.first(where: { $0.pane == .list }) else { return nil }

@@ -19,10 +19,20 @@ extension ScreenView {
       focused: true)
     let columns = ScreenLayout.awardColumns(width: state.columns)
     let width = ScreenLayout.awardWidth
-    for (index, status) in awards.awards.enumerated() {
+    // The grid's rows in their window (`awardScroll` keeps the selected badge in view), with an
+    // arrow at the frame's edge where rows are hidden.
+    let height = ScreenLayout.awardGridHeight(inner)
+    let rowCount = (awards.awards.count + columns - 1) / columns
+    let shownRows = state.awardScroll.shown(height: height, count: rowCount)
+    if shownRows.lowerBound > 0, !plainMode {
+      buffer.draw("↑", x: area.maxX - 2, y: area.y, style: Theme.focus)
+    }
+    if shownRows.upperBound < rowCount, !plainMode {
+      buffer.draw("↓", x: area.maxX - 2, y: area.maxY - 1, style: Theme.focus)
+    }
+    for (index, status) in awards.awards.enumerated() where shownRows.contains(index / columns) {
       let x = inner.x + (index % columns) * width
-      let y = inner.y + index / columns
-      guard y < inner.maxY - 4 else { break }
+      let y = inner.y + index / columns - shownRows.lowerBound
       let selected = index == awards.selected
       let badge = (status.unlocked ? "★ " : "☆ ") + l10n.name(of: status.award)
       let style =

@@ -14,7 +14,7 @@ extension ScreenView {
       command.sortField.map { (sortFieldName($0), $0 == sort.field) }
     }
     let box = Rect(x: inner.maxX - 26, y: inner.y + 1, width: 26, height: options.count + 2)
-    drawMenu(&buffer, box, options)
+    drawMenu(&buffer, overlayBox(box, in: inner), options)
   }
 
   /// The filter pane's tag sort menu, under the smart filters.
@@ -27,7 +27,7 @@ extension ScreenView {
     }
     let box = Rect(
       x: inner.x, y: inner.y + 4, width: min(inner.width, 22), height: options.count + 2)
-    drawMenu(&buffer, box, options)
+    drawMenu(&buffer, overlayBox(box, in: inner), options)
   }
 
   /// A menu's options from the bindings of its scope that `describe` names (with whether each is
@@ -45,7 +45,8 @@ extension ScreenView {
     }
   }
 
-  /// A menu in a frame: each option's key, its name, the current one in bold.
+  /// A menu in a frame: each option's key, its name, the current one in bold and under the
+  /// cursor (a screen reader reads it first).
   private func drawMenu(_ buffer: inout Buffer, _ box: Rect, _ options: [(String, String, Bool)]) {
     buffer.fill(box, style: .plain)
     let area = frame(&buffer, box, title: l10n("tui.sortBy"), focused: true)
@@ -53,6 +54,7 @@ extension ScreenView {
       buffer.draw(
         key + "  " + name, x: area.x, y: area.y + index, style: current ? Theme.bold : .plain,
         maxWidth: area.width)
+      if current { buffer.cursor = (area.x, area.y + index) }
     }
   }
 }

@@ -48,4 +48,35 @@ import Testing
     await store.receive(.app(.awards(.closeTapped)))
     await store.receive(.app(.awards(.delegate(.close)))) { $0.app.awards = nil }
   }
+
+  /// On a screen too short for the whole grid, the grid scrolls to keep the selected badge in
+  /// view, and says at the frame's edge that more is above or below.
+  @Test func aShortScreenScrollsTheGrid() async throws {
+    let fixture = try ScreenFixture()
+    var state = try fixture.state(columns: 60, rows: 12)
+    state.app.awards = AwardsFeature.State()
+    let store = screenStore(state, fixture: fixture, clock: TestClock())
+    let columns = ScreenLayout.awardColumns(width: 60)
+    let count = AwardsFeature.State().awards.count
+    let rows = (count + columns - 1) / columns
+    let height = ScreenLayout.awardGridHeight(ScreenLayout(state).awardsInner(state))
+    #expect(rows > height, "the grid is taller than the room here")
+    // Down to the last row; the window follows one row at a time once the selection leaves it.
+    var selected = 0
+    for row in 1..<rows {
+      let next = min(selected + columns, count - 1)
+      await store.send(.key(.down))
+      await store.receive(.app(.awards(.selectionMoved(by: columns)))) { [next, row] in
+        $0.app.awards?.selected = next
+        if row >= height { $0.awardScroll.first = row - height + 1 }
+      }
+      selected = next
+    }
+    let l10n = DocketStrings.localizer(language: "en")
+    let buffer = ScreenView(state: store.state, l10n: l10n, now: snapshotNow).render()
+    let name = l10n.name(of: store.state.app.awards!.awards[selected].award)
+    let cursor = try #require(buffer.cursor)
+    #expect(buffer.lines[cursor.y].contains(name))
+    #expect(buffer.lines.first { $0.contains("Awards") }?.contains("↑") == true)
+  }
 }

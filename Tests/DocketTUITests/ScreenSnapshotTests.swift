@@ -130,7 +130,23 @@ import Testing
     var deleteState = try fixture.state(
       columns: columns, rows: rows, select: "Export to CSV", focus: .detail)
     deleteState.app.detail?.confirmingDelete = true
-    for (state, name) in [(awardsState, "awards"), (helpState, "help"), (deleteState, "delete")] {
+    var promptState = try fixture.state(columns: columns, rows: rows, focus: .filters)
+    promptState.app.sidebar.prompt = SidebarFeature.TagPrompt(
+      purpose: .create, text: "bug", errorMessage: "A tag named “Bug” already exists.")
+    promptState.input = .tagName
+    promptState.field = TextField("bug")
+    var sortState = try fixture.state(columns: columns, rows: rows)
+    sortState.isSortMenuShown = true
+    var formState = try fixture.state(
+      columns: columns, rows: rows, select: "Fix login layout on narrow screens", focus: .detail)
+    let issue = formState.app.detail?.issue
+    formState.app.detail?.draft = issue
+    formState.editField = .priority
+    let overlays = [
+      (awardsState, "awards"), (helpState, "help"), (deleteState, "delete"),
+      (promptState, "prompt"), (sortState, "sort"), (formState, "form"),
+    ]
+    for (state, name) in overlays {
       Snapshot.check(state, named: name + "-de", language: "de")
       var reader = state
       reader.screenReader = true

@@ -38,10 +38,11 @@ enum HelpText {
   }
 
   /// The lines of the help for a screen of `columns` (headings marked): the blocks in two
-  /// columns where two of 36 fit, else one under another.
-  static func lines(l10n: Localizer, columns: Int) -> [Line] {
+  /// columns where two of 36 fit, else one under another (always, for a screen reader, which
+  /// reads a line whole).
+  static func lines(l10n: Localizer, columns: Int, screenReader: Bool = false) -> [Line] {
     let room = columns - 6
-    let twoColumns = room >= 2 * 36 + 3
+    let twoColumns = !screenReader && room >= 2 * 36 + 3
     let blocks = blocks(l10n: l10n, width: twoColumns ? (room - 3) / 2 : room)
     func width(_ block: [Line]) -> Int { block.map { DisplayWidth.of($0.text) }.max() ?? 0 }
     let blockWidth = blocks.map(width).max() ?? 0
@@ -71,5 +72,13 @@ enum HelpText {
       }
     }
     return lines
+  }
+}
+
+extension ScreenFeature.State {
+  /// How far the help scrolls on this screen: to its last page.
+  func helpScrollLimit(_ l10n: Localizer) -> Int {
+    let lines = HelpText.lines(l10n: l10n, columns: columns, screenReader: screenReader).count
+    return max(0, lines - ScreenLayout.helpHeight(rows: rows, screenReader: screenReader))
   }
 }

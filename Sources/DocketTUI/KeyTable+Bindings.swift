@@ -178,7 +178,7 @@ extension KeyTable {
 
   /// The edit form: the keys of every field, then each field's own.
   private static let formFields: Set<KeyBinding.Scope> = [
-    .form, .formPriority, .formCompleted, .formTags, .formDetail,
+    .form, .formTitle, .formPriority, .formCompleted, .formTags, .formDetail,
   ]
   private static let form: [KeyBinding] = [
     KeyBinding(
@@ -189,7 +189,7 @@ extension KeyTable {
       commands: [.backTab: .previousField, .up: .previousField], name: "previousField"),
     KeyBinding(
       scope: .form, label: "Enter", commands: [.enter: .editFieldOrSave], name: "editOrSave",
-      hintIn: [.form, .formDetail]),
+      hintIn: [.formTitle, .formDetail]),
     KeyBinding(
       scope: .form, label: "Ctrl-S", commands: [.control("s"): .saveForm], name: "save",
       hintIn: formFields),

@@ -30,7 +30,7 @@ struct KeyBinding: Equatable, Sendable {
   enum Scope: String, Equatable, Sendable, CaseIterable {
     case everywhere, list, detail, filters
     case help, awards, confirm, sortMenu, tagSortMenu
-    case form, formPriority, formCompleted, formTags, formDetail
+    case form, formTitle, formPriority, formCompleted, formTags, formDetail
     case typing, suggestions, typingDetail
 
     /// The scopes asked in turn when this one is current: a pane after the keys of everywhere,
@@ -38,7 +38,7 @@ struct KeyBinding: Equatable, Sendable {
     var chain: [Scope] {
       switch self {
       case .list, .detail, .filters: [.everywhere, self]
-      case .formPriority, .formCompleted, .formTags, .formDetail: [self, .form]
+      case .formTitle, .formPriority, .formCompleted, .formTags, .formDetail: [self, .form]
       case .suggestions: [self, .typing]
       default: [self]
       }
@@ -91,12 +91,18 @@ enum KeyTable {
   }
 
   /// The hint bar where `scopes` are current: each scope's own bindings marked for it, then those
-  /// of other scopes marked for it (the keys of everywhere a pane names), in table order.
+  /// of other scopes marked for it (the keys of everywhere a pane names), in table order. A
+  /// binding whose keys all do something else here (Enter takes a suggestion rather than ending
+  /// the search) is left out.
   static func hints(for scopes: [KeyBinding.Scope], language: String) -> [KeyBinding] {
     var hints: [KeyBinding] = []
     for scope in scopes where scope != .everywhere {
-      let marked = bindings.filter {
-        $0.hintIn.contains(scope) && ($0.language == nil || $0.language == language)
+      let marked = bindings.filter { binding in
+        binding.hintIn.contains(scope)
+          && (binding.language == nil || binding.language == language)
+          && binding.commands.contains { key, command in
+            Self.command(for: key, in: scopes, language: language) == command
+          }
       }
       for binding in marked.filter({ $0.scope == scope }) + marked.filter({ $0.scope != scope })
       where !hints.contains(binding) {
@@ -134,7 +140,7 @@ extension ScreenFeature.State {
     if isTagSortMenuShown { return [.tagSortMenu] }
     if app.detail?.isEditing == true {
       switch editField {
-      case .title: return [.form]
+      case .title: return KeyBinding.Scope.formTitle.chain
       case .priority: return KeyBinding.Scope.formPriority.chain
       case .completed: return KeyBinding.Scope.formCompleted.chain
       case .tags: return KeyBinding.Scope.formTags.chain

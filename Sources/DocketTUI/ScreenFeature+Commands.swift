@@ -8,11 +8,7 @@ extension ScreenFeature {
   func perform(_ command: KeyCommand, _ state: inout State) -> Effect<Action> {
     switch command {
     case .quit:
-      if state.isInExternalEditor {
-        state.quitsWhenEditorReturns = true
-      } else {
-        state.wantsQuit = true
-      }
+      state.wantsQuit = true
     case .help:
       state.helpShown = true
     case .nextPane:

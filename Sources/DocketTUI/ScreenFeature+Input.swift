@@ -109,7 +109,9 @@ extension ScreenFeature {
       case .newTagName:
         return .send(.app(.detail(accepted ? .newTagSubmitted : .newTagCancelled)))
       case .title, .detail:
-        return accepted ? .none : .send(.app(.detail(.cancelTapped)))
+        if accepted { return .none }
+        state.announcement = localizer("tui.announce.editCancelled")
+        return .send(.app(.detail(.cancelTapped)))
       }
     default:
       return .none

@@ -10,7 +10,7 @@ extension ScreenFeature {
     case .helpLineDown, .helpLineUp, .helpPageDown, .helpPageUp:
       // The help is as long as its lines at this width; it scrolls no further than its last page.
       let page = ScreenLayout.helpHeight(rows: state.rows, screenReader: state.screenReader)
-      let most = max(0, HelpText.lines(l10n: localizer, columns: state.columns).count - page)
+      let most = state.helpScrollLimit(localizer)
       let step =
         switch command {
         case .helpLineDown: 1

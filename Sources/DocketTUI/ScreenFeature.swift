@@ -132,11 +132,14 @@ public struct ScreenFeature: Reducer {
       case .resized(let columns, let rows):
         state.columns = columns
         state.rows = rows
+        // The help may be shorter at the new size: it stays within its last page.
+        state.helpScroll = min(state.helpScroll, state.helpScrollLimit(localizer))
         return .none
       case .key(let key):
         return handle(key, &state)
       case .editorFinished(let edited, let original, let issue):
         state.isInExternalEditor = false
+        let announcement = state.announcement
         // A quit asked for while the editor ran comes after its result is in.
         defer { if state.quitsWhenEditorReturns { state.wantsQuit = true } }
         // A changed detail is put in the form and saved, or left in the form being edited; only
@@ -148,7 +151,12 @@ public struct ScreenFeature: Reducer {
         // (a quit) can happen.
         var steps: [DetailFeature.Action] = [.detailChanged(edited)]
         if !detail.isEditing { steps = [.editTapped] + steps + [.saveTapped] }
-        return .merge(steps.map { reduce(into: &state, action: .app(.detail($0))) })
+        let effects = steps.map { reduce(into: &state, action: .app(.detail($0))) }
+        // The form's text area, if open, shows the editor's text.
+        if state.input == .detail { state.area = TextArea(edited) }
+        // The save says itself when it lands; the steps on the way say nothing.
+        state.announcement = announcement
+        return .merge(effects)
       case .app(let appAction):
         announce(appAction, &state)
         if case .list(.delegate(.newIssueRequested)) = appAction, state.app.detail?.isNew == true {
@@ -169,6 +177,13 @@ public struct ScreenFeature: Reducer {
   // MARK: Keys
 
   func handle(_ key: Key, _ state: inout State) -> Effect<Action> {
+    if state.isInExternalEditor {
+      // The editor's text is on its way: keys wait for it, but a quit is kept for after.
+      if KeyTable.command(for: key, in: [.everywhere], language: localizer.language) == .quit {
+        state.quitsWhenEditorReturns = true
+      }
+      return .none
+    }
     if case .mouse(let event) = key { return mouse(event, &state) }
     if let command = KeyTable.command(
       for: key, in: state.keyScopes, language: localizer.language)
@@ -189,6 +204,15 @@ public struct ScreenFeature: Reducer {
   private func followApp(_ state: inout State) {
     if state.input == .tagName, state.app.sidebar.prompt == nil { state.input = nil }
     if state.input == .newTagName, state.app.detail?.newTagName == nil { state.input = nil }
+    // A name refused (taken, empty) keeps its prompt open, and the keyboard with it.
+    if state.input == nil, let prompt = state.app.sidebar.prompt {
+      state.input = .tagName
+      state.field = TextField(prompt.text)
+    }
+    if state.input == nil, let name = state.app.detail?.newTagName {
+      state.input = .newTagName
+      state.field = TextField(name)
+    }
     if state.input == .title || state.input == .detail, state.app.detail?.isEditing != true {
       state.input = nil
     }
@@ -219,14 +243,18 @@ public struct ScreenFeature: Reducer {
       let name = localizer.filterName(filter, tags: state.app.sidebar.tags.map(\.tag))
       state.announcement = localizer("tui.announce.filter", .string(name))
     case .list(.sortChosen):
+      // In words: a screen reader reads arrows as arrows.
+      let sort = state.app.list.sort
       state.announcement = localizer(
-        "tui.announce.sorted", .string(localizer.sortName(state.app.list.sort)))
+        "tui.announce.sorted", .string(localizer.sortFieldName(sort.field)),
+        .string(localizer(sort.ascending ? "tui.announce.ascending" : "tui.announce.descending")))
     case .sidebar(.tagSortChosen):
       let sort = state.app.sidebar.tagSort
       let field = localizer(
         sort.field == .name ? "tui.tagSortField.name" : "tui.tagSortField.count")
       state.announcement = localizer(
-        "tui.announce.tagsSorted", .string(field + (sort.ascending ? " ↑" : " ↓")))
+        "tui.announce.tagsSorted", .string(field),
+        .string(localizer(sort.ascending ? "tui.announce.ascending" : "tui.announce.descending")))
     case .sidebar(.showCompletedToggled):
       state.announcement = localizer(
         state.app.sidebar.showCompleted

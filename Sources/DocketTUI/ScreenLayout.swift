@@ -130,6 +130,8 @@ struct ScreenLayout: Equatable {
         return .filter(smart + shown.lowerBound + y - tags.top)
       }
     case .list:
+      // Too short a pane draws no rows (`drawList`), and has none to click.
+      guard inner.height > 2 else { return .pane(.list) }
       if y == inner.y { return .search }
       let rows = Self.listRows(inner, state)
       let index = state.listScroll.first + y - rows.y

@@ -6,7 +6,7 @@ import Terminal
 /// where there is more.
 extension ScreenView {
   func drawHelp(_ buffer: inout Buffer, _ area: Rect) {
-    let lines = HelpText.lines(l10n: l10n, columns: state.columns)
+    let lines = HelpText.lines(l10n: l10n, columns: state.columns, screenReader: plainMode)
     let width = min(area.width - 2, (lines.map { DisplayWidth.of($0.text) }.max() ?? 0) + 4)
     // A screen reader reads whole lines: the help takes them whole, nothing of the panes beside it.
     let box = plainMode ? area : area.centred(width: width, height: lines.count + 2)

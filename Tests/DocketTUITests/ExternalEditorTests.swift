@@ -43,7 +43,6 @@ import Testing
     await store.receive(.editorFinished(edited, original: issue.detail, issue: issue.id)) {
       $0.isInExternalEditor = false
       $0.app.detail?.issue = saved
-      $0.announcement = "Editing: Export to CSV"
     }
     #expect(handed.withLock { $0 } == [issue.detail])
     await store.skipReceivedActions()
@@ -120,7 +119,6 @@ import Testing
     await store.receive(.editorFinished(saved.detail, original: issue.detail, issue: issue.id)) {
       $0.isInExternalEditor = false
       $0.app.detail?.issue = saved
-      $0.announcement = "Editing: Export to CSV"
       $0.wantsQuit = true
     }
     await store.skipReceivedActions()

@@ -136,4 +136,62 @@ import Testing
     let kept = try fixture.queue.read { try $0.fetchIssue(id: state.app.detail!.issue.id) }
     #expect((kept == nil) == (language == "de"))
   }
+
+  /// In a text input every printable key is text, the letters that are commands elsewhere too;
+  /// a name the prompt refuses keeps the prompt open with the keyboard, so the next keys are
+  /// still text (not `q` quitting or `D` deleting a tag behind it).
+  @Test func keysAreTextInAPromptAndARefusedNameKeepsIt() async throws {
+    var state = try fixture.state(columns: 120, rows: 30, focus: .filters)
+    state.sidebarRow = ScreenFeature.State.smartFilters.count
+    let tag = try #require(state.highlightedTag)
+    let store = screenStore(state, fixture: fixture, clock: clock)
+    await store.send(.key(.character("r"))) {
+      $0.input = .tagName
+      $0.field = TextField(tag.name)
+    }
+    await store.receive(.app(.sidebar(.renameTagTapped(tag)))) {
+      $0.app.sidebar.prompt = SidebarFeature.TagPrompt(purpose: .rename(tag), text: tag.name)
+    }
+    var text = tag.name
+    for character in "jkqE Dx" {
+      text.append(character)
+      await store.send(.key(.character(character))) { [text] in $0.field = TextField(text) }
+      await store.receive(.app(.sidebar(.promptTextChanged(text)))) { [text] in
+        $0.app.sidebar.prompt?.text = text
+      }
+    }
+    // Back to nothing, then the name of another tag.
+    while !text.isEmpty {
+      text.removeLast()
+      await store.send(.key(.backspace)) { [text] in $0.field = TextField(text) }
+      await store.receive(.app(.sidebar(.promptTextChanged(text)))) { [text] in
+        $0.app.sidebar.prompt?.text = text
+      }
+    }
+    let other = try #require(store.state.app.sidebar.tags.first { $0.tag.id != tag.id }).tag
+    for character in other.name {
+      text.append(character)
+      await store.send(.key(.character(character))) { [text] in $0.field = TextField(text) }
+      await store.receive(.app(.sidebar(.promptTextChanged(text)))) { [text] in
+        $0.app.sidebar.prompt?.text = text
+      }
+    }
+    await store.send(.key(.enter)) { $0.input = nil }
+    let refusal = DocketStrings.localizer(language: "en").message(
+      for: TagError.nameTaken(other.name))
+    await store.receive(.app(.sidebar(.promptSubmitted))) {
+      $0.app.sidebar.prompt?.errorMessage = refusal
+      $0.input = .tagName
+      $0.field = TextField(other.name)
+    }
+    // Still text: `q` does not quit.
+    await store.send(.key(.character("q"))) { $0.field = TextField(other.name + "q") }
+    await store.receive(.app(.sidebar(.promptTextChanged(other.name + "q")))) {
+      $0.app.sidebar.prompt?.text = other.name + "q"
+      $0.app.sidebar.prompt?.errorMessage = nil
+    }
+    await store.send(.key(.escape)) { $0.input = nil }
+    await store.receive(.app(.sidebar(.promptCancelled))) { $0.app.sidebar.prompt = nil }
+    await store.finish()
+  }
 }

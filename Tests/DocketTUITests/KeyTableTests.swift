@@ -93,8 +93,12 @@ import Testing
       let blocks = HelpText.blocks(l10n: l10n, width: room >= 75 ? (room - 3) / 2 : room)
       // Every binding is in its scope's block, its keys then what they do; keys of another
       // language are not.
-      for (scope, block) in zip(KeyBinding.Scope.allCases, blocks) {
-        #expect(block.first?.text == l10n("tui.keys.\(scope.rawValue)"))
+      // A block for each scope with bindings, in the table's order of scopes.
+      let scoped = KeyBinding.Scope.allCases.filter { scope in
+        KeyTable.bindings.contains { $0.scope == scope }
+      }
+      #expect(blocks.map { $0.first?.text } == scoped.map { l10n("tui.keys.\($0.rawValue)") })
+      for (scope, block) in zip(scoped, blocks) {
         let flowing = even(block.map(\.text).joined(separator: "\n"))
         for binding in KeyTable.bindings where binding.scope == scope {
           let label = KeyTable.label(binding.label) { l10n($0) }
@@ -160,5 +164,62 @@ import Testing
       #expect(
         short.trimmingCharacters(in: .whitespaces) == expected.trimmingCharacters(in: .whitespaces))
     }
+  }
+
+  /// The hint bar names what the keys do where they are pressed: with suggestions open, Enter
+  /// takes one (it does not end the search); on a field that is not text, Enter is not "edit".
+  @Test func theHintsAreTheKeysThatWorkHere() {
+    func names(_ scopes: [KeyBinding.Scope]) -> [String] {
+      KeyTable.hints(for: scopes, language: "en").map(\.name)
+    }
+    #expect(names([.typing]) == ["done", "cancelTyping"])
+    #expect(
+      names(KeyBinding.Scope.suggestions.chain) == [
+        "suggestionMove", "suggestionChoose", "cancelTyping",
+      ])
+    #expect(
+      names(KeyBinding.Scope.formTitle.chain) == ["nextField", "editOrSave", "save", "cancel"])
+    #expect(
+      names(KeyBinding.Scope.formPriority.chain)
+        == ["priorityStep", "priorityPick", "nextField", "save", "cancel"])
+    #expect(
+      names(KeyBinding.Scope.formDetail.chain)
+        == ["externalEditor", "nextField", "editOrSave", "save", "cancel"])
+    #expect(names([.confirm]) == ["yes", "no"])
+    #expect(names(KeyBinding.Scope.list.chain).first == "move")
+  }
+
+  /// Which keys work follows from the state: the mode that has the keyboard, else the pane.
+  @Test func theKeysThatWorkFollowFromTheState() throws {
+    let fixture = try ScreenFixture()
+    var state = try fixture.state(
+      columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
+    #expect(state.keyScopes == [.everywhere, .detail])
+    state.focus = .filters
+    #expect(state.keyScopes == [.everywhere, .filters])
+    state.focus = .detail
+    let issue = state.app.detail?.issue
+    state.app.detail?.draft = issue
+    for (field, scope) in [
+      (ScreenFeature.EditField.title, KeyBinding.Scope.formTitle), (.priority, .formPriority),
+      (.completed, .formCompleted), (.tags, .formTags), (.detail, .formDetail),
+    ] {
+      state.editField = field
+      #expect(state.keyScopes == [scope, .form])
+    }
+    state.input = .detail
+    #expect(state.keyScopes == [.typingDetail])
+    state.input = .title
+    #expect(state.keyScopes == [.typing])
+    state.isSortMenuShown = true
+    #expect(state.keyScopes == [.typing], "typing has the keys before a menu")
+    state.input = nil
+    #expect(state.keyScopes == [.sortMenu])
+    state.app.detail?.confirmingDelete = true
+    #expect(state.keyScopes == [.confirm])
+    state.app.awards = AwardsFeature.State()
+    #expect(state.keyScopes == [.awards])
+    state.helpShown = true
+    #expect(state.keyScopes == [.help])
   }
 }

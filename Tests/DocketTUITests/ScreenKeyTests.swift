@@ -113,7 +113,7 @@ import Testing
     await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
       $0.app.sidebar.tagSort = byCount
       $0.app.sidebar.tags = byCount.sorted($0.app.sidebar.tags, showCompleted: false)
-      $0.announcement = "Tags sorted by Count ↓"
+      $0.announcement = "Tags sorted by Count, descending"
     }
     await store.send(.key(.character("s"))) { $0.isTagSortMenuShown = true }
     await store.send(.key(.character("c"))) { $0.isTagSortMenuShown = false }
@@ -121,7 +121,7 @@ import Testing
     await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
       $0.app.sidebar.tagSort = fewestFirst
       $0.app.sidebar.tags = fewestFirst.sorted($0.app.sidebar.tags, showCompleted: false)
-      $0.announcement = "Tags sorted by Count ↑"
+      $0.announcement = "Tags sorted by Count, ascending"
     }
     await store.send(.app(.stop))
     await store.finish()
@@ -136,7 +136,7 @@ import Testing
     await store.send(.key(.character("t"))) { $0.isSortMenuShown = false }
     await store.receive(.app(.list(.sortChosen(.title)))) {
       $0.app.list.sort = IssueSort(field: .title)
-      $0.announcement = "Sorted by Title ↑"
+      $0.announcement = "Sorted by Title, ascending"
     }
     let byTitle = try fixture.queue.read {
       try $0.fetchIssues(

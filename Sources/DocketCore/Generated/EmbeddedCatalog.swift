@@ -4341,6 +4341,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.announce.ascending": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ascending"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "aufsteigend"
+            }
+          }
+        }
+      },
       "tui.announce.closed": {
         "extractionState": "manual",
         "localizations": {
@@ -4409,6 +4426,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.announce.descending": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "descending"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "absteigend"
+            }
+          }
+        }
+      },
       "tui.announce.discarded": {
         "extractionState": "manual",
         "localizations": {
@@ -4455,7 +4489,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Bearbeiten: %@"
+              "value": "Wird bearbeitet: %@"
             }
           }
         }
@@ -4602,13 +4636,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Sorted by %@"
+              "value": "Sorted by %@, %@"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Sortiert nach %@"
+              "value": "Sortiert nach %@, %@"
             }
           }
         }
@@ -4687,13 +4721,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Tags sorted by %@"
+              "value": "Tags sorted by %@, %@"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Tags sortiert nach %@"
+              "value": "Tags sortiert nach %@, %@"
             }
           }
         }
@@ -6373,7 +6407,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Erledigte zeigen (Neueste und Tags)"
+              "value": "Erledigte zeigen (Kürzlich und Tags)"
             }
           }
         }
@@ -6922,6 +6956,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.keys.formTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Form: title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Formular: Titel"
+            }
+          }
+        }
+      },
       "tui.keys.help": {
         "extractionState": "manual",
         "localizations": {
@@ -7444,7 +7495,7 @@ let embeddedCatalogJSON = #"""
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "nach Name"
+              "value": "nach Namen"
             }
           }
         }

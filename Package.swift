@@ -33,8 +33,10 @@ let package = Package(
     .target(
       name: "DocketFeatures",
       dependencies: ["Composable", "DocketCore", "Database", "Localization"]),
+    .target(name: "DocketTransfer", dependencies: ["DocketCore", "Database"]),
     .target(
-      name: "DocketCLI", dependencies: ["DocketCore", "Database", "Localization", "Terminal"]),
+      name: "DocketCLI",
+      dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization", "Terminal"]),
     .target(
       name: "DocketTUI",
       dependencies: [
@@ -45,12 +47,15 @@ let package = Package(
       name: "DocketBench",
       dependencies: [
         "DocketCore", "Database", "DocketTUI", "DocketFeatures", "Composable", "Terminal",
+        "DocketTransfer",
       ]),
 
     .testTarget(name: "DatabaseTests", dependencies: ["Database"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database"]),
+    .testTarget(
+      name: "DocketTransferTests", dependencies: ["DocketTransfer", "DocketCore", "Database"]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
       name: "DocketCLITests", dependencies: ["DocketCLI", "DocketCore", "Database", "docket"]),

@@ -12,6 +12,10 @@ public struct Console: Sendable {
   /// The terminal's columns, when output goes to a terminal.
   public var width: Int?
   public var colors: Bool
+  /// All of standard input, as bytes (`docket import -`).
+  public var readAll: @Sendable () -> [UInt8] = { [] }
+  /// Standard error is a terminal (a progress display goes there only then).
+  public var errorIsTerminal = false
 
   public init(
     write: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
@@ -33,13 +37,16 @@ public struct Console: Sendable {
     let isTerminal = TerminalInfo.isTerminal(STDOUT_FILENO)
     let columns =
       TerminalInfo.size(of: STDOUT_FILENO)?.columns ?? environment["COLUMNS"].flatMap(Int.init)
-    return Console(
+    var console = Console(
       write: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
       writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
       readLine: { Swift.readLine(strippingNewline: true) },
       outputIsTerminal: isTerminal, inputIsTerminal: TerminalInfo.isTerminal(STDIN_FILENO),
       width: isTerminal ? columns : nil,
       colors: TerminalInfo.wantsColor(STDOUT_FILENO, environment: environment))
+    console.readAll = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+    console.errorIsTerminal = TerminalInfo.isTerminal(STDERR_FILENO)
+    return console
   }
 
   func line(_ text: String = "") { write(text + "\n") }

@@ -1,5 +1,6 @@
 import Database
 import DocketCore
+import DocketTransfer
 import Foundation
 import Localization
 import Terminal
@@ -185,7 +186,9 @@ final class CommandContext {
     case ["completions"]: try CompletionsCommand(context: self).run()
     case ["manual"]: ManualCommand(context: self).run()
     case ["help"]: try HelpCommand(context: self).command(arguments.arguments)
-    case ["sync"], ["remote"], ["import"], ["export"]:
+    case ["import"]: try ImportCommand(context: self).run()
+    case ["export"]: try ExportCommand(context: self).run()
+    case ["sync"], ["remote"]:
       throw CommandFailure.failed(l10n("error.notYet", .string(arguments.path[0])))
     default:
       throw CommandFailure.usage(

@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func commandsOfLaterVersionsSaySoWithoutFailingOthers() throws {
-    for command in ["sync", "import", "export", "remote"] {
+    for command in ["sync", "remote"] {
       let run = try box.docket([command])
       #expect(run.status == 1)
       #expect(run.error == "docket: docket \(command) is not part of this version yet.\n")

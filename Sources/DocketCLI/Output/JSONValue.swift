@@ -1,4 +1,5 @@
 import DocketCore
+import DocketTransfer
 import Foundation
 import Terminal
 
@@ -41,37 +42,9 @@ indirect enum JSONValue: Equatable {
     return String(decoding: output.bytes, as: UTF8.self)
   }
 
-  /// Appends `text` as a JSON string. Text of printable ASCII without quotes or backslashes (most
-  /// titles) is copied whole; the rest is escaped a character at a time.
+  /// Appends `text` as a JSON string (the one rule for JSON text, shared with the exports).
   static func appendQuoted(_ text: String, to output: inout OutputBytes) {
-    output.append(byte: 0x22)
-    var text = text
-    let plain = text.withUTF8 { bytes in
-      guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else {
-        return false
-      }
-      output.append(bytes)
-      return true
-    }
-    if !plain {
-      for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": output.append("\\\"")
-        case "\\": output.append("\\\\")
-        case "\n": output.append("\\n")
-        case "\r": output.append("\\r")
-        case "\t": output.append("\\t")
-        // Controls, C1 and the direction overrides are written as escapes: the text stays exact
-        // for a program that reads it, and nothing in it is obeyed by a terminal that shows it.
-        case _ where SafeText.isControl(scalar):
-          let hex = String(scalar.value, radix: 16)
-          output.append("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
-        default:
-          output.append(String(scalar))
-        }
-      }
-    }
-    output.append(byte: 0x22)
+    JSONWriter.appendQuoted(text, to: &output)
   }
 }
 

@@ -1,3 +1,4 @@
+import DocketCore
 import Terminal
 
 /// Rows of text in aligned columns. When a width is given, the columns that may shrink are cut

@@ -171,12 +171,27 @@ extension CommandSpec {
       usage: "docket remote set URL|PATH | docket remote show",
       maximumArguments: nil),
     CommandSpec(
-      name: "import", summary: "command.import.summary", usage: "docket import FILE",
-      maximumArguments: nil),
+      name: "import", summary: "command.import.summary",
+      usage: "docket import FILE|- [--format docket|taskwarrior|github] [--dry-run]",
+      options: [
+        OptionSpec(
+          name: "format", short: "f", kind: .value(name: "FORMAT"), help: "option.importFormat",
+          choices: ["docket", "taskwarrior", "github"]),
+        OptionSpec(name: "repo", kind: .value(name: "OWNER/NAME"), help: "option.repo"),
+        OptionSpec(name: "dry-run", kind: .flag, help: "option.dryRun"),
+        json,
+      ],
+      minimumArguments: 1, maximumArguments: 1, examples: "command.import.examples"),
     CommandSpec(
       name: "export", summary: "command.export.summary",
-      usage: "docket export [--format docket|taskwarrior|csv]",
-      maximumArguments: nil),
+      usage: "docket export [--format docket|taskwarrior|csv] [-o FILE]",
+      options: [
+        OptionSpec(
+          name: "format", short: "f", kind: .value(name: "FORMAT"), help: "option.exportFormat",
+          choices: ["docket", "taskwarrior", "csv"]),
+        OptionSpec(name: "output", short: "o", kind: .value(name: "FILE"), help: "option.output"),
+      ],
+      examples: "command.export.examples"),
     CommandSpec(
       name: "completions", summary: "command.completions.summary",
       usage: "docket completions bash|zsh|fish",

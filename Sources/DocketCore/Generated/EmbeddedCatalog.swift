@@ -489,19 +489,36 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "command.export.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket export -o backup.json\ndocket export --format taskwarrior | task import\ndocket export --format csv -o issues.csv"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket export -o backup.json\ndocket export --format taskwarrior | task import\ndocket export --format csv -o issues.csv"
+            }
+          }
+        }
+      },
       "command.export.summary": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Export issues (not part of this version yet)."
+              "value": "Export every issue: Docket JSON, Taskwarrior or CSV."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Vorgänge exportieren (noch nicht Teil dieser Version)."
+              "value": "Alle Vorgänge exportieren: Docket-JSON, Taskwarrior oder CSV."
             }
           }
         }
@@ -523,19 +540,36 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "command.import.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket import backup.json\ntask export | docket import -\ndocket import gh-issues.json --repo acme/app --dry-run\ndocket import issues.json --json"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket import backup.json\ntask export | docket import -\ndocket import gh-issues.json --repo acme/app --dry-run\ndocket import issues.json --json"
+            }
+          }
+        }
+      },
       "command.import.summary": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Import issues from a file (not part of this version yet)."
+              "value": "Import issues from a file: Docket, Taskwarrior or GitHub JSON."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Vorgänge aus einer Datei importieren (noch nicht Teil dieser Version)."
+              "value": "Vorgänge aus einer Datei importieren: Docket-, Taskwarrior- oder GitHub-JSON."
             }
           }
         }
@@ -1710,6 +1744,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "export.error.unwritable": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cannot write %@; nothing was written there."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ lässt sich nicht schreiben; dort wurde nichts geschrieben."
+            }
+          }
+        }
+      },
       "field.completed": {
         "extractionState": "manual",
         "localizations": {
@@ -1995,6 +2046,714 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Aufruf:"
+            }
+          }
+        }
+      },
+      "import.count.deletedTasks": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld deleted task"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld deleted tasks"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld gelöschte Aufgabe"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld gelöschte Aufgaben"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "import.count.issues": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld issue"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld issues"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgang"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgänge"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "import.count.recurringTemplates": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld recurring template"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld recurring templates"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorlage einer wiederkehrenden Aufgabe"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorlagen wiederkehrender Aufgaben"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "import.count.tags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld tag"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld tags"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Tag"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Tags"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "import.done": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Imported: %@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Importiert: %@."
+            }
+          }
+        }
+      },
+      "import.dryRun": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Dry run, nothing written. An import would give: %@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Probelauf, nichts geschrieben. Ein Import ergäbe: %@."
+            }
+          }
+        }
+      },
+      "import.error.file": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cannot import %1$@: %2$@. Nothing was imported."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ lässt sich nicht importieren: %2$@. Es wurde nichts importiert."
+            }
+          }
+        }
+      },
+      "import.error.unreadable": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cannot read %@ (no such file, or not allowed)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ lässt sich nicht lesen (keine solche Datei oder kein Zugriff)."
+            }
+          }
+        }
+      },
+      "import.kind.bool": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "true or false"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "true oder false"
+            }
+          }
+        }
+      },
+      "import.kind.labels": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a list of labels with names"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine Liste von Labels mit Namen"
+            }
+          }
+        }
+      },
+      "import.kind.list": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a list"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine Liste"
+            }
+          }
+        }
+      },
+      "import.kind.number": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a whole number"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine ganze Zahl"
+            }
+          }
+        }
+      },
+      "import.kind.object": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "an object"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ein Objekt"
+            }
+          }
+        }
+      },
+      "import.kind.text": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "text"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Text"
+            }
+          }
+        }
+      },
+      "import.part.new": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ and %2$@ new"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ und %2$@ neu"
+            }
+          }
+        }
+      },
+      "import.part.skipped": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ skipped"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ übersprungen"
+            }
+          }
+        }
+      },
+      "import.part.unchanged": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld unchanged"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld unverändert"
+            }
+          }
+        }
+      },
+      "import.part.updated": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld updated"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld aktualisiert"
+            }
+          }
+        }
+      },
+      "import.problem.control": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a control character inside a text"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ein Steuerzeichen in einem Text"
+            }
+          }
+        }
+      },
+      "import.problem.deep": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "lists and objects nested too deep"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "zu tief verschachtelte Listen und Objekte"
+            }
+          }
+        }
+      },
+      "import.problem.end": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the file ends in the middle (cut off?)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "die Datei endet mittendrin (abgeschnitten?)"
+            }
+          }
+        }
+      },
+      "import.problem.escape": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a broken escape (\\\\…) in a text"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine ungültige Escape-Folge (\\\\…) in einem Text"
+            }
+          }
+        }
+      },
+      "import.problem.format": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "not a file Docket can import (Docket, Taskwarrior or GitHub JSON); --format names one"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "keine Datei, die Docket importieren kann (Docket-, Taskwarrior- oder GitHub-JSON); --format nennt eines"
+            }
+          }
+        }
+      },
+      "import.problem.missing": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the field “%@” is missing"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "das Feld „%@“ fehlt"
+            }
+          }
+        }
+      },
+      "import.problem.newer": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "written by a newer Docket (format version %lld); update Docket to import it"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "von einem neueren Docket geschrieben (Formatversion %lld); zum Importieren Docket aktualisieren"
+            }
+          }
+        }
+      },
+      "import.problem.number": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a number that is not one"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "eine ungültige Zahl"
+            }
+          }
+        }
+      },
+      "import.problem.tag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "an issue names a tag the file does not have (%@)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ein Vorgang nennt ein Tag, das in der Datei fehlt (%@)"
+            }
+          }
+        }
+      },
+      "import.problem.type": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the field “%1$@” should be %2$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "das Feld „%1$@“ sollte %2$@ sein"
+            }
+          }
+        }
+      },
+      "import.problem.unexpected": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "found %1$@ where %2$@ should be"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%1$@ gefunden, wo %2$@ stehen sollte"
+            }
+          }
+        }
+      },
+      "import.problem.utf8": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "bytes that are not UTF-8 text"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bytes, die kein UTF-8-Text sind"
+            }
+          }
+        }
+      },
+      "import.problem.value": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%2$@” is not a valid %1$@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%2$@“ ist kein gültiger Wert für %1$@"
+            }
+          }
+        }
+      },
+      "import.progress": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Importing: %1$lld of %2$lld issues"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Import: %1$lld von %2$lld Vorgängen"
+            }
+          }
+        }
+      },
+      "import.reading": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Reading %@…"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ wird gelesen …"
+            }
+          }
+        }
+      },
+      "import.standardInput": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "standard input"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Standardeingabe"
+            }
+          }
+        }
+      },
+      "import.where.line": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "line %lld"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Zeile %lld"
+            }
+          }
+        }
+      },
+      "import.where.record": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "record %lld"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Datensatz %lld"
             }
           }
         }
@@ -2914,6 +3673,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "option.dryRun": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "say what would happen, and write nothing"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sagen, was geschähe, und nichts schreiben"
+            }
+          }
+        }
+      },
+      "option.exportFormat": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket (everything, for a backup; the default), taskwarrior or csv"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket (alles, für eine Sicherung; Vorgabe), taskwarrior oder csv"
+            }
+          }
+        }
+      },
       "option.filter": {
         "extractionState": "manual",
         "localizations": {
@@ -2961,6 +3754,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "erledigte Vorgänge bei recent- und Tag-Filtern ausblenden"
+            }
+          }
+        }
+      },
+      "option.importFormat": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the file's format (found from its content when not given)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "das Format der Datei (sonst am Inhalt erkannt)"
             }
           }
         }
@@ -3033,6 +3843,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "option.output": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "write to FILE instead of standard output"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "in DATEI statt auf die Standardausgabe schreiben"
+            }
+          }
+        }
+      },
       "option.priority": {
         "extractionState": "manual",
         "localizations": {
@@ -3046,6 +3873,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "low, medium oder high"
+            }
+          }
+        }
+      },
+      "option.repo": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the GitHub repository the issues come from, where the file does not say (gh writes it with --json …,url)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "das GitHub-Repository der Vorgänge, wo die Datei es nicht nennt (gh schreibt es mit --json …,url)"
             }
           }
         }

@@ -1,38 +1,40 @@
 /// Output gathered as UTF-8 bytes and handed on in pieces of about 64 KiB: a list of a million
 /// issues is written as it is made, and appending bytes costs a copy where appending to a string
 /// costs a check of both strings.
-struct OutputBytes {
-  private(set) var bytes: [UInt8] = []
-  let pieceSize: Int
+public struct OutputBytes {
+  public private(set) var bytes: [UInt8] = []
+  public let pieceSize: Int
   private let write: (String) -> Void
 
   /// `streaming`: room for a whole piece is made at once (a list written as it is read); a
   /// single line or string grows as it needs.
-  init(pieceSize: Int = 65_536, streaming: Bool = false, write: @escaping (String) -> Void) {
+  public init(pieceSize: Int = 65_536, streaming: Bool = false, write: @escaping (String) -> Void) {
     self.pieceSize = pieceSize
     self.write = write
     if streaming { bytes.reserveCapacity(pieceSize + 8_192) }
   }
 
-  mutating func append(_ text: String) {
+  public mutating func append(_ text: String) {
     var text = text
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
-  mutating func append(_ text: StaticString) {
+  public mutating func append(_ text: StaticString) {
     text.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
-  mutating func append(byte: UInt8) { bytes.append(byte) }
+  public mutating func append(byte: UInt8) { bytes.append(byte) }
 
-  mutating func append(_ other: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: other) }
+  public mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: other)
+  }
 
   /// Writes what is gathered once it makes a piece.
-  mutating func flushIfFull() {
+  public mutating func flushIfFull() {
     if bytes.count >= pieceSize { flush() }
   }
 
-  mutating func flush() {
+  public mutating func flush() {
     guard !bytes.isEmpty else { return }
     write(String(decoding: bytes, as: UTF8.self))
     bytes.removeAll(keepingCapacity: true)

@@ -1,0 +1,61 @@
+import Database
+import DocketCore
+import DocketTransfer
+import Foundation
+import Localization
+
+/// `docket export [--format docket|taskwarrior|csv] [-o FILE]`
+struct ExportCommand {
+  let context: CommandContext
+
+  func run() throws {
+    let arguments = context.arguments
+    let l10n = context.l10n
+    let formatName = arguments.value("format") ?? "docket"
+    guard let format = TransferFormat(rawValue: formatName), format != .github else {
+      throw CommandFailure.usage(
+        UsageText.message(
+          for: .badValue(
+            option: "--format", value: formatName, allowed: "docket, taskwarrior, csv"),
+          l10n))
+    }
+    let database = try context.database()
+    let now = context.now
+    guard let path = arguments.value("output"), path != "-" else {
+      var output = OutputBytes(streaming: true, write: context.console.write)
+      try database.read { db in try Exporter.write(format, from: db, exported: now, to: &output) }
+      output.flush()
+      return
+    }
+    // Written beside the file under another name, then renamed over it: a failed export never
+    // leaves half a file where the file was.
+    let target = URL(fileURLWithPath: path)
+    let temporary = target.deletingLastPathComponent().appendingPathComponent(
+      "." + target.lastPathComponent + ".docket-\(getpid()).tmp")
+    guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+      let handle = try? FileHandle(forWritingTo: temporary)
+    else { throw CommandFailure.failed(l10n("export.error.unwritable", .string(path))) }
+    var failed = false
+    var output = OutputBytes(streaming: true) { text in
+      guard !failed else { return }
+      do { try handle.write(contentsOf: Data(text.utf8)) } catch { failed = true }
+    }
+    do {
+      try database.read { db in try Exporter.write(format, from: db, exported: now, to: &output) }
+      output.flush()
+      try handle.synchronize()
+      try handle.close()
+      guard !failed else {
+        throw CommandFailure.failed(l10n("export.error.unwritable", .string(path)))
+      }
+      guard rename(temporary.path, target.path) == 0 else {
+        throw CommandFailure.failed(l10n("export.error.unwritable", .string(path)))
+      }
+    } catch {
+      try? handle.close()
+      try? FileManager.default.removeItem(at: temporary)
+      if let failure = error as? CommandFailure { throw failure }
+      throw CommandFailure.failed(l10n("export.error.unwritable", .string(path)))
+    }
+  }
+}

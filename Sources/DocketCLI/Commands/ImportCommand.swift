@@ -1,0 +1,85 @@
+import Database
+import DocketCore
+import DocketTransfer
+import Foundation
+import Localization
+import Terminal
+
+/// `docket import FILE|- [--format F] [--repo OWNER/NAME] [--dry-run] [--json]`
+struct ImportCommand {
+  let context: CommandContext
+
+  func run() throws {
+    let arguments = context.arguments
+    let l10n = context.l10n
+    let path = arguments.arguments[0]
+    let format = try arguments.value("format").map { name -> TransferFormat in
+      guard let format = TransferFormat(rawValue: name), format != .csv else {
+        throw CommandFailure.usage(
+          UsageText.message(
+            for: .badValue(option: "--format", value: name, allowed: "docket, taskwarrior, github"),
+            l10n))
+      }
+      return format
+    }
+    let name = path == "-" ? l10n("import.standardInput") : path
+    let progress = Progress(console: context.console)
+    progress.say(l10n("import.reading", .string(name)))
+    let bytes: [UInt8]
+    if path == "-" {
+      bytes = context.console.readAll()
+    } else {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        progress.clear()
+        throw CommandFailure.failed(l10n("import.error.unreadable", .string(path)))
+      }
+      bytes = [UInt8](data)
+    }
+    let batch: IncomingBatch
+    do {
+      batch = try TransferReader.read(bytes, format: format, repository: arguments.value("repo"))
+    } catch {
+      progress.clear()
+      throw CommandFailure.failed(
+        l10n("import.error.file", .string(name), .string(ImportText.describe(error, l10n))))
+    }
+    let total = batch.issues.count
+    let summary = try context.database().write { db in
+      try db.importBatch(batch, dryRun: arguments.has("dry-run")) { done in
+        progress.say(l10n("import.progress", .integer(done), .integer(total)))
+      }
+    }
+    progress.clear()
+    if context.json {
+      context.printJSON(ImportText.json(summary))
+    } else {
+      context.console.line(ImportText.summary(summary, l10n))
+    }
+  }
+}
+
+/// A line on standard error that says how far a long import is, rewritten in place, at most ten
+/// times a second; only on a terminal, and only once the work has taken a moment.
+final class Progress {
+  private let console: Console
+  private let started = ContinuousClock.now
+  private var last: ContinuousClock.Instant?
+  private var shown = false
+
+  init(console: Console) { self.console = console }
+
+  func say(_ text: String) {
+    guard console.errorIsTerminal else { return }
+    let now = ContinuousClock.now
+    guard now - started > .milliseconds(300) else { return }
+    if let last, now - last < .milliseconds(100) { return }
+    last = now
+    console.writeError("\r\u{1B}[K" + SafeText.sanitized(text))
+    shown = true
+  }
+
+  func clear() {
+    if shown { console.writeError("\r\u{1B}[K") }
+    shown = false
+  }
+}

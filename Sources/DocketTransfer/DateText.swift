@@ -1,0 +1,117 @@
+import Foundation
+
+/// Dates as the formats write them, read and written exactly.
+enum DateText {
+  /// `2026-11-30T06:40:30Z`, `2026-11-30T06:40:30.123Z`, `2026-11-30T07:40:30+01:00` (GitHub,
+  /// Docket's own), or Taskwarrior's `20261130T064030Z`. The fraction is kept to the digit: the
+  /// value read is the same `Double` as the one written.
+  static func parse(_ text: String) -> Date? {
+    let bytes = Array(text.utf8)
+    var index = 0
+    func number(_ digits: Int) -> Int? {
+      guard index + digits <= bytes.count else { return nil }
+      var value = 0
+      for byte in bytes[index..<index + digits] {
+        guard (48...57).contains(byte) else { return nil }
+        value = value * 10 + Int(byte - 48)
+      }
+      index += digits
+      return value
+    }
+    func skip(_ byte: UInt8) -> Bool {
+      guard index < bytes.count, bytes[index] == byte else { return false }
+      index += 1
+      return true
+    }
+    guard let year = number(4) else { return nil }
+    let extended = skip(UInt8(ascii: "-"))
+    guard let month = number(2), !extended || skip(UInt8(ascii: "-")), let day = number(2),
+      skip(UInt8(ascii: "T")) || skip(UInt8(ascii: " ")), let hour = number(2),
+      !extended || skip(UInt8(ascii: ":")), let minute = number(2),
+      !extended || skip(UInt8(ascii: ":")), let second = number(2)
+    else { return nil }
+    var fraction = ""
+    if skip(UInt8(ascii: ".")) {
+      let start = index
+      while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+      guard index > start else { return nil }
+      fraction = String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+    var offset = 0
+    if skip(UInt8(ascii: "Z")) {
+    } else if index < bytes.count,
+      bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+    {
+      let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+      index += 1
+      guard let hours = number(2) else { return nil }
+      _ = skip(UInt8(ascii: ":"))
+      guard let minutes = number(2) else { return nil }
+      offset = sign * (hours * 3600 + minutes * 60)
+    } else {
+      return nil
+    }
+    guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24,
+      minute < 60, second < 61
+    else { return nil }
+    var parts = tm()
+    parts.tm_year = Int32(year - 1900)
+    parts.tm_mon = Int32(month - 1)
+    parts.tm_mday = Int32(day)
+    parts.tm_hour = Int32(hour)
+    parts.tm_min = Int32(minute)
+    parts.tm_sec = Int32(second)
+    let seconds = timegm(&parts)
+    // A day that does not exist (30 February) comes back as another: refused.
+    guard parts.tm_mday == Int32(day), parts.tm_mon == Int32(month - 1) else { return nil }
+    let whole = Int(seconds) - offset
+    guard !fraction.isEmpty else { return Date(timeIntervalSince1970: Double(whole)) }
+    // From 1970 on, the digits as written read back as the very value written; before it, the
+    // fraction counts up from the whole second below.
+    guard let exact = whole >= 0 ? Double("\(whole).\(fraction)") : Double("0.\(fraction)")
+    else { return nil }
+    return Date(timeIntervalSince1970: whole >= 0 ? exact : Double(whole) + exact)
+  }
+
+  /// `2026-11-30T06:40:30.1234567Z`: UTC, with the fraction of the second written as the shortest
+  /// decimal that reads back as the same value (none when the time is whole seconds).
+  static func exact(_ date: Date) -> String {
+    let value = date.timeIntervalSince1970
+    let whole = value.rounded(.down)
+    var text = iso(Int(whole))
+    let shortest = value.description
+    if value != whole, let dot = shortest.firstIndex(of: "."), !shortest.contains("e") {
+      // Written as the integer part and the shortest round-tripping fraction of `value`.
+      var fraction = String(shortest[shortest.index(after: dot)...])
+      if value < 0 {
+        // Below 1970 the whole part is rounded down, so the fraction counts up from it.
+        let positive = (value - whole).description
+        fraction = positive.split(separator: ".").last.map(String.init) ?? "0"
+      }
+      text.removeLast()
+      text += "." + fraction + "Z"
+    }
+    return text
+  }
+
+  /// `20261130T064030Z`: Taskwarrior's form, whole seconds.
+  static func compact(_ date: Date) -> String {
+    iso(Int(date.timeIntervalSince1970.rounded(.down))).filter { $0 != "-" && $0 != ":" }
+  }
+
+  /// `2026-11-30 06:40:30`: for spreadsheets, UTC.
+  static func spreadsheet(_ date: Date) -> String {
+    var text = iso(Int(date.timeIntervalSince1970.rounded(.down)))
+    text.removeLast()
+    return text.replacingOccurrences(of: "T", with: " ")
+  }
+
+  private static func iso(_ seconds: Int) -> String {
+    var time = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    return String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+  }
+}

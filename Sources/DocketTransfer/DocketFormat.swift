@@ -1,0 +1,103 @@
+import DocketCore
+import Foundation
+
+/// Docket's own format: a JSON document of every tag and issue, ids and dates exact, each issue
+/// naming its tags by id. Versioned: a later Docket may add to it, and refuses nothing it wrote
+/// before; an earlier Docket refuses a later version by name.
+///
+/// ```
+/// {"format":"docket","version":1,"exported":"2026-11-30T06:40:30Z",
+///  "tags":[{"id":"…","name":"Bug"}],
+///  "issues":[{"id":"…","title":"…","detail":"…","priority":"high","completed":false,
+///             "created":"2026-11-30T06:40:30.1234567Z","modified":null,"tags":["…"]}]}
+/// ```
+public enum DocketFormat {
+  public static let version = 1
+
+  static func read(_ bytes: [UInt8]) throws(ImportError) -> IncomingBatch {
+    let document: JSON
+    do {
+      document = try JSONReader.document(bytes)
+    } catch {
+      throw ImportError(error)
+    }
+    let top = try Record(document, line: 1, number: nil)
+    guard try top.string("format") == "docket" else {
+      throw top.fail(.badValue(field: "format", value: (try? top.string("format")) ?? ""))
+    }
+    guard let versionNumber = top.value("version")?.number else {
+      throw top.fail(.missingField("version"))
+    }
+    guard Int(versionNumber) <= version else {
+      throw ImportError(.newerVersion(Int(versionNumber)))
+    }
+    var batch = IncomingBatch(format: .docket)
+    var tags: [UUID: IncomingTag] = [:]
+    for (index, element) in try top.array("tags").enumerated() {
+      let record = try Record(element, line: 1, number: index + 1)
+      let tag = IncomingTag(id: try record.uuid("id"), name: try record.requiredString("name"))
+      tags[tag.id!] = tag
+      batch.extraTags.append(tag)
+    }
+    for (index, element) in try top.array("issues").enumerated() {
+      let record = try Record(element, line: 1, number: index + 1)
+      let priorityName = try record.string("priority") ?? "low"
+      guard let priority = Priority(name: priorityName) else {
+        throw record.fail(.badValue(field: "priority", value: priorityName))
+      }
+      let completed = record.value("completed")
+      guard completed == nil || completed?.bool != nil else {
+        throw record.fail(.wrongType(field: "completed", expected: "true or false"))
+      }
+      let issueTags = try record.strings("tags").map {
+        (text: String) throws(ImportError) -> IncomingTag in
+        guard let id = UUID(uuidString: text), let tag = tags[id] else {
+          throw record.fail(.unknownTag(text))
+        }
+        return tag
+      }
+      batch.issues.append(
+        IncomingIssue(
+          id: try record.uuid("id"), title: try record.string("title") ?? "",
+          detail: try record.string("detail") ?? "", priority: priority,
+          completed: completed?.bool ?? false, created: try record.requiredDate("created"),
+          modified: try record.date("modified"), tags: issueTags))
+    }
+    // Tags that some issue carries are written with it; the list keeps the others.
+    let carried = Set(batch.issues.flatMap { $0.tags.compactMap(\.id) })
+    batch.extraTags.removeAll { carried.contains($0.id!) }
+    return batch
+  }
+
+  /// Writes the document: the tags, then the issues a line each (a file that reads and diffs well).
+  public static func write(
+    tags: [Tag], issues: IssueSource, exported: Date, to output: inout OutputBytes
+  ) throws {
+    output.append("{\"format\":\"docket\",\"version\":\(version),\"exported\":")
+    JSONWriter.appendQuoted(DateText.exact(exported), to: &output)
+    output.append(",\n\"tags\":[")
+    for (index, tag) in tags.enumerated() {
+      output.append(index == 0 ? "\n" : ",\n")
+      JSONWriter.append(
+        .object([("id", .string(tag.id.uuidString.lowercased())), ("name", .string(tag.name))]),
+        to: &output)
+    }
+    output.append("],\n\"issues\":[")
+    var first = true
+    try issues { issue in
+      output.append(first ? "\n" : ",\n")
+      first = false
+      JSONWriter.append(
+        .object([
+          ("id", .string(issue.id.uuidString.lowercased())), ("title", .string(issue.title)),
+          ("detail", .string(issue.detail)), ("priority", .string(issue.priority.name)),
+          ("completed", .bool(issue.completed)),
+          ("created", .string(DateText.exact(issue.created))),
+          ("modified", issue.modified.map { .string(DateText.exact($0)) } ?? .null),
+          ("tags", .array(issue.tags.map { .string($0.id.uuidString.lowercased()) })),
+        ]), to: &output)
+      output.flushIfFull()
+    }
+    output.append("\n]}\n")
+  }
+}

@@ -1,0 +1,232 @@
+import Database
+import DocketCore
+import Foundation
+
+/// What an import did (or, for a dry run, would do).
+public struct ImportSummary: Equatable, Sendable {
+  public var format: TransferFormat
+  public var createdIssues = 0
+  public var updatedIssues = 0
+  /// Issues the file has exactly as the database has them.
+  public var unchangedIssues = 0
+  public var createdTags = 0
+  public var skipped: [SkipReason: Int] = [:]
+  public var dryRun = false
+
+  public init(format: TransferFormat) { self.format = format }
+}
+
+/// Writing a file's issues into the database: all of it in one transaction, or nothing.
+///
+/// Issues are matched by id: a new id makes an issue, a known one is brought to what the file
+/// says (its fields, its tags, its dates). Tags are matched by id where the file has ids, else by
+/// name ignoring case, and made where there is none.
+///
+/// Many new issues at once are written in bulk: the triggers that keep the full-text index and the
+/// counts row by row are set aside for the import, the rows are written with what the triggers
+/// would have worked out, and the index and counts are brought up to date once, after the rows.
+/// Measured on the 91 000-entry changelog corpus (`make bench`): row by row with the triggers
+/// took 6.4 s, in bulk 2.0 s. The indexes on `issues` stay: building them again after the rows
+/// saved nothing measurable into an empty database and cost 0.8 s more into one of 100 000.
+extension Connection {
+  /// Fewer new issues than this are written row by row, as any other write.
+  static let bulkThreshold = 500
+
+  public func importBatch(
+    _ batch: IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil
+  ) throws -> ImportSummary {
+    var summary = ImportSummary(format: batch.format)
+    summary.skipped = batch.skipped
+    summary.dryRun = dryRun
+    do {
+      try transaction {
+        var tags = try TagTable(self)
+        for tag in batch.extraTags { _ = try tags.resolve(tag, in: self, summary: &summary) }
+        // An id twice in one file: the last one counts.
+        var last: [UUID: Int] = [:]
+        for (index, issue) in batch.issues.enumerated() { last[issue.id] = index }
+        var fresh: [(IncomingIssue, [Int64])] = []
+        for (index, issue) in batch.issues.enumerated() where last[issue.id] == index {
+          let tagRows = try issue.tags.compactMap {
+            try tags.resolve($0, in: self, summary: &summary)
+          }
+          if let stored = try fetchIssue(id: issue.id) {
+            if try update(stored, to: issue, tagRows: tagRows, tags: tags) {
+              summary.updatedIssues += 1
+            } else {
+              summary.unchangedIssues += 1
+            }
+          } else {
+            fresh.append((issue, Array(Set(tagRows)).sorted()))
+          }
+          if index % 1000 == 999 { progress?(index + 1) }
+        }
+        if fresh.count >= Self.bulkThreshold {
+          try insertInBulk(fresh, progress: progress, done: batch.issues.count - fresh.count)
+        } else {
+          for (issue, tagRows) in fresh { try insert(issue, tagRows: tagRows) }
+        }
+        summary.createdIssues = fresh.count
+        progress?(batch.issues.count)
+        if dryRun { throw DryRunFinished() }
+      }
+    } catch is DryRunFinished {
+    }
+    return summary
+  }
+
+  private struct DryRunFinished: Error {}
+
+  /// Brings a stored issue to what the file says; false when it is so already.
+  private func update(_ stored: Issue, to issue: IncomingIssue, tagRows: [Int64], tags: TagTable)
+    throws -> Bool
+  {
+    let storedRows = Set(stored.tags.compactMap { tags.row(of: $0.id) })
+    let wantedRows = Set(tagRows)
+    let title = issue.title
+    let same =
+      stored.title == title && stored.detail == issue.detail && stored.priority == issue.priority
+      && stored.completed == issue.completed && stored.created == issue.created
+      && stored.modified == issue.modified && storedRows == wantedRows
+    if same { return false }
+    // The file's dates are kept, as sync keeps the sender's: `modified` is written with the rest.
+    try execute(
+      """
+      UPDATE issues SET title = ?, detail = ?, priority = ?, completed = ?, created = ?,
+        modified = ? WHERE id = ?
+      """,
+      [
+        title, issue.detail, issue.priority.rawValue, issue.completed, issue.created,
+        issue.modified, issue.id,
+      ])
+    let seq = try fetchOne("SELECT seq FROM issues WHERE id = ?", [issue.id], as: Int64.self)!
+    for removed in storedRows.subtracting(wantedRows) {
+      try execute("DELETE FROM issue_tags WHERE issue_seq = ? AND tag_seq = ?", [seq, removed])
+    }
+    for added in wantedRows.subtracting(storedRows).sorted() {
+      try execute("INSERT INTO issue_tags (issue_seq, tag_seq) VALUES (?, ?)", [seq, added])
+    }
+    // The database stamps an edit as made now where the update left `modified` as it was (also
+    // when the file says "never edited", nil over nil): the file's value is written once more, on
+    // its own, which stamps nothing.
+    try execute("UPDATE issues SET modified = ? WHERE seq = ?", [issue.modified, seq])
+    return true
+  }
+
+  /// One new issue, row by row, the triggers doing their work.
+  private func insert(_ issue: IncomingIssue, tagRows: [Int64]) throws {
+    try execute(
+      """
+      INSERT INTO issues (id, title, detail, priority, completed, created, modified)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        issue.id, issue.title, issue.detail, issue.priority.rawValue, issue.completed,
+        issue.created, issue.modified,
+      ])
+    let seq = try fetchOne("SELECT seq FROM issues WHERE id = ?", [issue.id], as: Int64.self)!
+    for row in tagRows {
+      try execute("INSERT INTO issue_tags (issue_seq, tag_seq) VALUES (?, ?)", [seq, row])
+    }
+  }
+
+  /// Many new issues: the rows with what the triggers would have worked out (sort keys, tag
+  /// lists, open flags), then the full-text index and the counts once, then the triggers back.
+  /// All inside the caller's transaction, so a failure anywhere leaves the database as it was.
+  private func insertInBulk(
+    _ issues: [(IncomingIssue, [Int64])], progress: ((Int) -> Void)?, done: Int
+  ) throws {
+    var triggers: [(name: String, sql: String)] = []
+    try forEachRow(
+      """
+      SELECT name, sql FROM sqlite_master
+      WHERE type = 'trigger' AND tbl_name IN ('issues', 'issue_tags') ORDER BY name
+      """
+    ) { row in triggers.append((try row.get(0, as: String.self), try row.get(1, as: String.self))) }
+    for trigger in triggers { try execute("DROP TRIGGER \"\(trigger.name)\"") }
+    let first = (try fetchOne("SELECT coalesce(max(seq), 0) FROM issues", as: Int64.self) ?? 0) + 1
+    var seq = first
+    var open = 0
+    var tagCounts: [Int64: (total: Int, open: Int)] = [:]
+    for (index, (issue, tagRows)) in issues.enumerated() {
+      try execute(
+        """
+        INSERT INTO issues (seq, id, title, detail, priority, completed, created, modified,
+          title_key, tag_seqs)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          seq, issue.id, issue.title, issue.detail, issue.priority.rawValue, issue.completed,
+          issue.created, issue.modified, SortKey.fold(issue.title),
+          tagRows.map(String.init).joined(separator: ","),
+        ])
+      let isOpen = issue.completed ? 0 : 1
+      open += isOpen
+      for row in tagRows {
+        try execute(
+          "INSERT INTO issue_tags (issue_seq, tag_seq, issue_open) VALUES (?, ?, ?)",
+          [seq, row, isOpen])
+        tagCounts[row, default: (0, 0)].total += 1
+        tagCounts[row, default: (0, 0)].open += isOpen
+      }
+      seq += 1
+      if index % 1000 == 999 { progress?(done + index + 1) }
+    }
+    try execute(
+      "INSERT INTO issue_fts (rowid, title, detail) SELECT seq, title, detail FROM issues WHERE seq >= ?",
+      [first])
+    try execute(
+      "UPDATE issue_counts SET open_count = open_count + ?, completed_count = completed_count + ?",
+      [open, issues.count - open])
+    for (row, counts) in tagCounts {
+      try execute(
+        "UPDATE tags SET total_count = total_count + ?, open_count = open_count + ? WHERE seq = ?",
+        [counts.total, counts.open, row])
+    }
+    for trigger in triggers { try execute(trigger.sql) }
+  }
+}
+
+/// The database's tags by id and by name, as an import finds and makes them.
+struct TagTable {
+  private var byID: [UUID: (row: Int64, name: String)] = [:]
+  private var byKey: [String: Int64] = [:]
+
+  init(_ db: Connection) throws {
+    try db.forEachRow("SELECT seq, id, name FROM tags") { row in
+      let seq = try row.get(0, as: Int64.self)
+      let name = try row.get(2, as: String.self)
+      byID[try row.get(1, as: UUID.self)] = (seq, name)
+      byKey[TagName.key(name)] = seq
+    }
+  }
+
+  func row(of id: UUID) -> Int64? { byID[id]?.row }
+
+  /// The row of the tag `tag` names: the same id, else the same name, else a new tag. Nil for a
+  /// name that is empty once trimmed (such a tag is left out).
+  mutating func resolve(_ tag: IncomingTag, in db: Connection, summary: inout ImportSummary)
+    throws -> Int64?
+  {
+    guard let name = TagName.normalized(tag.name) else { return nil }
+    let key = TagName.key(name)
+    if let id = tag.id, let known = byID[id] {
+      if known.name != name, byKey[key] == nil || byKey[key] == known.row {
+        // The file's name for its tag, where no other tag has it.
+        try db.execute("UPDATE tags SET name = ? WHERE seq = ?", [name, known.row])
+        byKey[TagName.key(known.name)] = nil
+        byKey[key] = known.row
+        byID[id] = (known.row, name)
+      }
+      return known.row
+    }
+    if let row = byKey[key] { return row }
+    let id = tag.id ?? UUID()
+    try db.execute("INSERT INTO tags (id, name) VALUES (?, ?)", [id, name])
+    let row = try db.fetchOne("SELECT seq FROM tags WHERE id = ?", [id], as: Int64.self)!
+    byID[id] = (row, name)
+    byKey[key] = row
+    summary.createdTags += 1
+    return row
+  }
+}

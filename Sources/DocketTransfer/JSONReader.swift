@@ -1,0 +1,430 @@
+/// A JSON value as read from an imported file. Objects keep their members in file order.
+public indirect enum JSON: Equatable, Sendable {
+  case string(String)
+  case number(Double)
+  case bool(Bool)
+  case null
+  case array([JSON])
+  case object([(String, JSON)])
+
+  public static func == (lhs: JSON, rhs: JSON) -> Bool {
+    switch (lhs, rhs) {
+    case (.string(let a), .string(let b)): a == b
+    case (.number(let a), .number(let b)): a == b
+    case (.bool(let a), .bool(let b)): a == b
+    case (.null, .null): true
+    case (.array(let a), .array(let b)): a == b
+    case (.object(let a), .object(let b)):
+      a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    default: false
+    }
+  }
+
+  /// The member `key` of an object (the last one, where a file repeats a key).
+  public subscript(key: String) -> JSON? {
+    guard case .object(let members) = self else { return nil }
+    return members.last { $0.0 == key }?.1
+  }
+
+  public var string: String? { if case .string(let text) = self { text } else { nil } }
+  public var number: Double? { if case .number(let value) = self { value } else { nil } }
+  public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+  public var array: [JSON]? { if case .array(let values) = self { values } else { nil } }
+  public var members: [(String, JSON)]? {
+    if case .object(let members) = self { members } else { nil }
+  }
+}
+
+/// Where in a file something is: a line (from 1) and a column (in characters, from 1).
+public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
+  public var line: Int
+  public var column: Int
+
+  public var description: String { "\(line):\(column)" }
+}
+
+/// Why a file is not JSON, and where.
+public struct JSONSyntaxError: Error, Equatable, Sendable {
+  public enum Problem: Equatable, Sendable {
+    case unexpectedEnd
+    case unexpected(character: String, expected: String)
+    case invalidUTF8
+    case badEscape
+    case badNumber
+    case controlCharacterInString
+    case tooDeep
+  }
+
+  public var problem: Problem
+  public var position: TextPosition
+}
+
+/// Reads JSON from UTF-8 bytes, strictly (RFC 8259), keeping track of lines so that an error names
+/// where it is. Invalid UTF-8 is an error, never replaced. Reads one document, or a sequence of
+/// documents one after another (JSON Lines, as `task export` can write).
+public struct JSONReader {
+  private let bytes: [UInt8]
+  private var offset = 0
+  private var line = 1
+  private var lineStart = 0
+  private var depth = 0
+  /// Nesting deeper than this is refused (a file of a million `[` would otherwise overflow the
+  /// stack).
+  static let maximumDepth = 512
+
+  public init(bytes: [UInt8]) {
+    self.bytes = bytes
+    // A byte order mark at the start is allowed and skipped.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
+  }
+
+  /// Where the reader is now.
+  public var position: TextPosition {
+    // Columns count characters: continuation bytes of UTF-8 do not start one.
+    let column = bytes[lineStart..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    return TextPosition(line: line, column: column)
+  }
+
+  public var isAtEnd: Bool {
+    mutating get {
+      skipWhitespace()
+      return offset >= bytes.count
+    }
+  }
+
+  /// The next whole value; at the end of the input, an error.
+  public mutating func readValue() throws(JSONSyntaxError) -> JSON {
+    skipWhitespace()
+    guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+    switch bytes[offset] {
+    case UInt8(ascii: "{"): return try readObject()
+    case UInt8(ascii: "["): return try readArray()
+    case UInt8(ascii: "\""): return .string(try readString())
+    case UInt8(ascii: "t"): return try readWord("true", .bool(true))
+    case UInt8(ascii: "f"): return try readWord("false", .bool(false))
+    case UInt8(ascii: "n"): return try readWord("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
+    default: throw unexpected("a value")
+    }
+  }
+
+  /// Reads the whole input as one value, with nothing after it.
+  public static func document(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSON {
+    var reader = JSONReader(bytes: bytes)
+    let value = try reader.readValue()
+    guard reader.isAtEnd else { throw reader.unexpected("the end of the file") }
+    return value
+  }
+
+  /// The line the next value starts on.
+  public mutating func nextLine() -> Int {
+    skipWhitespace()
+    return line
+  }
+
+  /// The first non-blank byte, without moving.
+  public mutating func peek() -> UInt8? {
+    skipWhitespace()
+    return offset < bytes.count ? bytes[offset] : nil
+  }
+
+  // MARK: Parts
+
+  private mutating func readObject() throws(JSONSyntaxError) -> JSON {
+    try enter()
+    offset += 1
+    var members: [(String, JSON)] = []
+    skipWhitespace()
+    if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+      offset += 1
+      depth -= 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+      guard bytes[offset] == UInt8(ascii: "\"") else { throw unexpected("a name in quotes") }
+      let key = try readString()
+      try expect(UInt8(ascii: ":"), "':'")
+      members.append((key, try readValue()))
+      skipWhitespace()
+      guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+      if bytes[offset] == UInt8(ascii: ",") {
+        offset += 1
+        continue
+      }
+      if bytes[offset] == UInt8(ascii: "}") {
+        offset += 1
+        depth -= 1
+        return .object(members)
+      }
+      throw unexpected("',' or '}'")
+    }
+  }
+
+  private mutating func readArray() throws(JSONSyntaxError) -> JSON {
+    try enter()
+    offset += 1
+    var values: [JSON] = []
+    skipWhitespace()
+    if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+      offset += 1
+      depth -= 1
+      return .array(values)
+    }
+    while true {
+      values.append(try readValue())
+      skipWhitespace()
+      guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+      if bytes[offset] == UInt8(ascii: ",") {
+        offset += 1
+        continue
+      }
+      if bytes[offset] == UInt8(ascii: "]") {
+        offset += 1
+        depth -= 1
+        return .array(values)
+      }
+      throw unexpected("',' or ']'")
+    }
+  }
+
+  /// Reads the members of a top-level array one at a time: `body` sees each element, its index
+  /// and the line it starts on, and nothing of the whole array is kept.
+  public mutating func forEachElement(
+    _ body: (_ element: JSON, _ index: Int, _ line: Int) throws -> Void
+  ) throws {
+    skipWhitespace()
+    guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+    guard bytes[offset] == UInt8(ascii: "[") else { throw unexpected("'['") }
+    offset += 1
+    var index = 0
+    skipWhitespace()
+    if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+      offset += 1
+      return
+    }
+    while true {
+      skipWhitespace()
+      let startLine = line
+      try body(try readValue(), index, startLine)
+      index += 1
+      skipWhitespace()
+      guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+      if bytes[offset] == UInt8(ascii: ",") {
+        offset += 1
+        continue
+      }
+      if bytes[offset] == UInt8(ascii: "]") {
+        offset += 1
+        return
+      }
+      throw unexpected("',' or ']'")
+    }
+  }
+
+  private mutating func enter() throws(JSONSyntaxError) {
+    depth += 1
+    if depth > Self.maximumDepth { throw failure(.tooDeep) }
+  }
+
+  private mutating func readWord(_ word: StaticString, _ value: JSON) throws(JSONSyntaxError)
+    -> JSON
+  {
+    let length = word.utf8CodeUnitCount
+    let matches = word.withUTF8Buffer { expected in
+      offset + length <= bytes.count && bytes[offset..<offset + length].elementsEqual(expected)
+    }
+    guard matches else { throw unexpected("a value") }
+    offset += length
+    return value
+  }
+
+  private mutating func readNumber() throws(JSONSyntaxError) -> Double {
+    let start = offset
+    func digits() -> Int {
+      let first = offset
+      while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
+        offset += 1
+      }
+      return offset - first
+    }
+    if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+    guard offset < bytes.count else { throw failure(.badNumber) }
+    if bytes[offset] == UInt8(ascii: "0") {
+      offset += 1
+    } else if digits() == 0 {
+      throw failure(.badNumber)
+    }
+    if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
+      offset += 1
+      guard digits() > 0 else { throw failure(.badNumber) }
+    }
+    if offset < bytes.count, bytes[offset] | 0x20 == UInt8(ascii: "e") {
+      offset += 1
+      if offset < bytes.count,
+        bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")
+      {
+        offset += 1
+      }
+      guard digits() > 0 else { throw failure(.badNumber) }
+    }
+    let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+    guard let value = Double(text), value.isFinite else { throw failure(.badNumber) }
+    return value
+  }
+
+  private mutating func readString() throws(JSONSyntaxError) -> String {
+    offset += 1
+    let start = offset
+    // Plain runs (no escapes) are the common case: validated and copied whole.
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      if byte == UInt8(ascii: "\"") {
+        let text = try decode(start..<offset)
+        offset += 1
+        return text
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      if byte < 0x20 { throw failure(.controlCharacterInString) }
+      offset += 1
+    }
+    var scalars = String.UnicodeScalarView()
+    scalars.append(contentsOf: try decode(start..<offset).unicodeScalars)
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      switch byte {
+      case UInt8(ascii: "\""):
+        offset += 1
+        return String(scalars)
+      case UInt8(ascii: "\\"):
+        offset += 1
+        guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+        let escape = bytes[offset]
+        offset += 1
+        switch escape {
+        case UInt8(ascii: "\""): scalars.append("\"")
+        case UInt8(ascii: "\\"): scalars.append("\\")
+        case UInt8(ascii: "/"): scalars.append("/")
+        case UInt8(ascii: "b"): scalars.append("\u{08}")
+        case UInt8(ascii: "f"): scalars.append("\u{0C}")
+        case UInt8(ascii: "n"): scalars.append("\n")
+        case UInt8(ascii: "r"): scalars.append("\r")
+        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "u"):
+          let unit = try readHex4()
+          if (0xD800..<0xDC00).contains(unit) {
+            // A surrogate pair: the low half must follow.
+            guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+              bytes[offset + 1] == UInt8(ascii: "u")
+            else { throw failure(.badEscape) }
+            offset += 2
+            let low = try readHex4()
+            guard (0xDC00..<0xE000).contains(low) else { throw failure(.badEscape) }
+            let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            scalars.append(Unicode.Scalar(value)!)
+          } else if let scalar = Unicode.Scalar(unit) {
+            scalars.append(scalar)
+          } else {
+            throw failure(.badEscape)
+          }
+        default:
+          offset -= 1
+          throw failure(.badEscape)
+        }
+      default:
+        if byte < 0x20 { throw failure(.controlCharacterInString) }
+        let runStart = offset
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: "\""),
+          bytes[offset] != UInt8(ascii: "\\"), bytes[offset] >= 0x20
+        {
+          offset += 1
+        }
+        scalars.append(contentsOf: try decode(runStart..<offset).unicodeScalars)
+      }
+    }
+    throw failure(.unexpectedEnd)
+  }
+
+  private mutating func readHex4() throws(JSONSyntaxError) -> UInt32 {
+    guard offset + 4 <= bytes.count else { throw failure(.badEscape) }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[offset]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: throw failure(.badEscape)
+      }
+      value = value << 4 | digit
+      offset += 1
+    }
+    return value
+  }
+
+  /// The bytes as text; bytes that are not UTF-8 are an error at the first of them.
+  private mutating func decode(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
+    let slice = bytes[range]
+    if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+    var iterator = slice.makeIterator()
+    var decoder = UTF8()
+    var consumed = range.lowerBound
+    var scalars = String.UnicodeScalarView()
+    loop: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        scalars.append(scalar)
+        consumed += UTF8.width(scalar)
+      case .emptyInput:
+        break loop
+      case .error:
+        let saved = offset
+        offset = consumed
+        let error = failure(.invalidUTF8)
+        offset = saved
+        throw error
+      }
+    }
+    return String(scalars)
+  }
+
+  private mutating func expect(_ byte: UInt8, _ name: String) throws(JSONSyntaxError) {
+    skipWhitespace()
+    guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+    guard bytes[offset] == byte else { throw unexpected(name) }
+    offset += 1
+  }
+
+  private mutating func skipWhitespace() {
+    while offset < bytes.count {
+      switch bytes[offset] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+        offset += 1
+      case UInt8(ascii: "\n"):
+        offset += 1
+        line += 1
+        lineStart = offset
+      default:
+        return
+      }
+    }
+  }
+
+  func failure(_ problem: JSONSyntaxError.Problem) -> JSONSyntaxError {
+    JSONSyntaxError(problem: problem, position: position)
+  }
+
+  func unexpected(_ expected: String) -> JSONSyntaxError {
+    guard offset < bytes.count else { return failure(.unexpectedEnd) }
+    // The character found, whole (a multi-byte one too), or its byte where it is not UTF-8.
+    var end = offset + 1
+    while end < bytes.count, end < offset + 4, bytes[end] & 0xC0 == 0x80 { end += 1 }
+    let found =
+      String(validating: bytes[offset..<end], as: UTF8.self) ?? "\\x"
+      + String(
+        bytes[offset], radix: 16)
+    return failure(.unexpected(character: found, expected: expected))
+  }
+}

@@ -1,0 +1,79 @@
+import DocketCore
+import Foundation
+
+/// One record of a file (a JSON object), read field by field: a field that is missing or of the
+/// wrong kind is an error that names the record and its line.
+struct Record {
+  let members: [(String, JSON)]
+  let line: Int
+  let number: Int?
+
+  init(_ value: JSON, line: Int, number: Int?) throws(ImportError) {
+    guard let members = value.members else {
+      throw ImportError(.wrongType(field: "record", expected: "object"), line: line, record: number)
+    }
+    self.members = members
+    self.line = line
+    self.number = number
+  }
+
+  func value(_ key: String) -> JSON? {
+    guard let found = members.last(where: { $0.0 == key })?.1, found != .null else { return nil }
+    return found
+  }
+
+  func fail(_ problem: ImportError.Problem) -> ImportError {
+    ImportError(problem, line: line, record: number)
+  }
+
+  func string(_ key: String) throws(ImportError) -> String? {
+    guard let found = value(key) else { return nil }
+    guard let text = found.string else { throw fail(.wrongType(field: key, expected: "text")) }
+    return text
+  }
+
+  func requiredString(_ key: String) throws(ImportError) -> String {
+    guard let text = try string(key) else { throw fail(.missingField(key)) }
+    return text
+  }
+
+  func date(_ key: String) throws(ImportError) -> Date? {
+    guard let text = try string(key) else { return nil }
+    guard let date = DateText.parse(text) else { throw fail(.badValue(field: key, value: text)) }
+    return date
+  }
+
+  func requiredDate(_ key: String) throws(ImportError) -> Date {
+    guard let date = try date(key) else { throw fail(.missingField(key)) }
+    return date
+  }
+
+  func uuid(_ key: String) throws(ImportError) -> UUID {
+    let text = try requiredString(key)
+    guard let id = UUID(uuidString: text) else { throw fail(.badValue(field: key, value: text)) }
+    return id
+  }
+
+  func array(_ key: String) throws(ImportError) -> [JSON] {
+    guard let found = value(key) else { return [] }
+    guard let values = found.array else { throw fail(.wrongType(field: key, expected: "list")) }
+    return values
+  }
+
+  func strings(_ key: String) throws(ImportError) -> [String] {
+    try array(key).map { (element: JSON) throws(ImportError) -> String in
+      guard let text = element.string else { throw fail(.wrongType(field: key, expected: "text")) }
+      return text
+    }
+  }
+}
+
+extension Array {
+  /// `map` with a typed error.
+  func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
+    var result: [T] = []
+    result.reserveCapacity(count)
+    for element in self { result.append(try transform(element)) }
+    return result
+  }
+}

@@ -1,0 +1,189 @@
+import DocketCore
+import Foundation
+
+/// Taskwarrior's JSON (`task export`, `task import`).
+///
+/// A task becomes an issue with the task's own uuid as its id, so a second import of the same
+/// tasks updates them, and an issue exported back keeps its uuid. The description is the title;
+/// the annotations are the detail, a line each, dated; the tags and the project are tags (the
+/// project whole, `docket.core` one tag: Docket's tags are flat, and a project split at its dots
+/// would make tags that mean nothing alone). Every other attribute (due, wait, recur, depends, a
+/// user's own) is kept in a block at the end of the detail, `Taskwarrior:` and a line each, which
+/// an export reads back, so that a task makes the round trip whole.
+public enum TaskwarriorFormat {
+  /// The attributes read into the issue itself; the rest go to the detail's block. `id` and
+  /// `urgency` are Taskwarrior's own working numbers, made again on every export, and dropped.
+  static let readAttributes: Set<String> = [
+    "uuid", "description", "status", "entry", "modified", "end", "priority", "tags",
+    "annotations", "id", "urgency",
+  ]
+  static let blockHeading = "Taskwarrior:"
+
+  static func read(_ bytes: [UInt8]) throws(ImportError) -> IncomingBatch {
+    var batch = IncomingBatch(format: .taskwarrior)
+    try TransferReader.forEachRecord(bytes) { record throws(ImportError) in
+      let status = try record.requiredString("status")
+      switch status {
+      case "deleted":
+        batch.skipped[.deletedTask, default: 0] += 1
+        return
+      case "recurring":
+        batch.skipped[.recurringTemplate, default: 0] += 1
+        return
+      case "pending", "waiting", "completed":
+        break
+      default:
+        throw record.fail(.badValue(field: "status", value: status))
+      }
+      let priority: Priority
+      let priorityText = try record.string("priority")
+      switch priorityText {
+      case nil, "L": priority = .low
+      case "M": priority = .medium
+      case "H": priority = .high
+      case let other?: throw record.fail(.badValue(field: "priority", value: other))
+      }
+      var tags = try record.strings("tags").map { IncomingTag(name: $0) }
+      if let project = try record.string("project") {
+        tags.insert(IncomingTag(name: project), at: 0)
+      }
+      let created = try record.requiredDate("entry")
+      let end = try record.date("end")
+      batch.issues.append(
+        IncomingIssue(
+          id: try record.uuid("uuid"), title: try record.requiredString("description"),
+          detail: try detail(record), priority: priority, completed: status == "completed",
+          created: created, modified: try record.date("modified") ?? end, tags: tags))
+    }
+    return batch
+  }
+
+  /// The annotations, a line each (`2026-11-30 06:40  text`, UTC), then the other attributes.
+  static func detail(_ record: Record) throws(ImportError) -> String {
+    var lines: [String] = []
+    for annotation in try record.array("annotations") {
+      let note = try Record(annotation, line: record.line, number: record.number)
+      let date = try note.requiredDate("entry")
+      let text = try note.requiredString("description")
+      lines.append(
+        DateText.spreadsheet(date) + "  "
+          + text.split(whereSeparator: \.isNewline).joined(separator: " "))
+    }
+    var block: [String] = []
+    for (key, value) in record.members where !readAttributes.contains(key) && value != .null {
+      block.append(key + ": " + (value.string ?? JSONWriter.text(value)))
+    }
+    // Low is Docket's default and no priority Taskwarrior's: a task that said L says so here, so
+    // that it goes back as L.
+    if record.value("priority")?.string == "L" { block.append("priority: L") }
+    if !block.isEmpty {
+      if !lines.isEmpty { lines.append("") }
+      lines.append(blockHeading)
+      lines += block
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: Writing
+
+  /// One task an issue, as `task import` reads them: a JSON array, one task a line.
+  public static func write(_ issues: IssueSource, to output: inout OutputBytes) throws {
+    output.append("[")
+    var first = true
+    try issues { issue in
+      output.append(first ? "\n" : ",\n")
+      first = false
+      JSONWriter.append(task(issue), to: &output)
+      output.flushIfFull()
+    }
+    output.append("\n]\n")
+  }
+
+  static func task(_ issue: Issue) -> JSON {
+    let (annotations, attributes) = parseDetail(issue.detail, created: issue.created)
+    var members: [(String, JSON)] = [
+      ("uuid", .string(issue.id.uuidString.lowercased())),
+      ("description", .string(issue.title.isEmpty ? "(untitled)" : issue.title)),
+      ("status", .string(issue.completed ? "completed" : "pending")),
+      ("entry", .string(DateText.compact(issue.created))),
+      ("modified", .string(DateText.compact(issue.modified ?? issue.created))),
+    ]
+    if issue.completed {
+      members.append(("end", .string(DateText.compact(issue.modified ?? issue.created))))
+    }
+    if issue.priority != .low {
+      members.append(("priority", .string(issue.priority == .high ? "H" : "M")))
+    }
+    // The project came in as a tag too; it goes back as the project only.
+    let project = attributes.first { $0.0 == "project" }?.1.string
+    let tags = issue.tags.map(\.name).filter { $0 != project }.map(tagWord)
+    if !tags.isEmpty { members.append(("tags", .array(tags.map(JSON.string)))) }
+    if !annotations.isEmpty {
+      members.append(
+        (
+          "annotations",
+          .array(
+            annotations.map {
+              .object([
+                ("entry", .string(DateText.compact($0.date))), ("description", .string($0.text)),
+              ])
+            })
+        ))
+    }
+    for (key, value) in attributes where !members.contains(where: { $0.0 == key }) {
+      members.append((key, value))
+    }
+    return .object(members)
+  }
+
+  /// A Taskwarrior tag is one word: the spaces of a Docket tag become underscores.
+  static func tagWord(_ name: String) -> String {
+    name.split(whereSeparator: \.isWhitespace).joined(separator: "_")
+  }
+
+  /// The detail read back: dated lines become annotations (other text one annotation, dated when
+  /// the issue was made), and the `Taskwarrior:` block the attributes it kept.
+  static func parseDetail(_ detail: String, created: Date) -> (
+    annotations: [(date: Date, text: String)], attributes: [(String, JSON)]
+  ) {
+    var lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var attributes: [(String, JSON)] = []
+    if let heading = lines.lastIndex(of: blockHeading) {
+      let block = lines[(heading + 1)...]
+      let parsed = block.compactMap { line -> (String, JSON)? in
+        guard let colon = line.range(of: ": ") else { return nil }
+        let key = String(line[..<colon.lowerBound])
+        let text = String(line[colon.upperBound...])
+        // Values that were not text (numbers, lists) were written as JSON.
+        let value =
+          (text.first == "[" || text.first == "{" || Double(text) != nil)
+          ? ((try? JSONReader.document(Array(text.utf8))) ?? .string(text)) : .string(text)
+        return (key, value)
+      }
+      // Only a block that is all attributes is one (a detail may say "Taskwarrior:" in passing).
+      if parsed.count == block.count,
+        parsed.allSatisfy({ !$0.0.isEmpty && !$0.0.contains(" ") })
+      {
+        attributes = parsed
+        lines.removeSubrange(heading...)
+        while lines.last == "" { lines.removeLast() }
+      }
+    }
+    var annotations: [(Date, String)] = []
+    var loose: [String] = []
+    for line in lines where !line.isEmpty {
+      if line.count > 21, let date = DateText.parse(String(line.prefix(19)) + "Z"),
+        line.dropFirst(19).hasPrefix("  ")
+      {
+        annotations.append((date, String(line.dropFirst(21))))
+      } else {
+        loose.append(line)
+      }
+    }
+    if !loose.isEmpty {
+      // Text that is not dated lines goes as one annotation, whole.
+      annotations = [(created, lines.joined(separator: "\n"))]
+    }
+    return (annotations, attributes)
+  }
+}

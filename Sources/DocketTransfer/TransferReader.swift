@@ -1,0 +1,89 @@
+import DocketCore
+import Foundation
+
+/// Reads a file of issues: finds its format from the content (or takes the one given), then reads
+/// every record, stopping at the first bad one.
+public enum TransferReader {
+  /// `repository` names the GitHub repository the issues come from (`owner/name`), where the
+  /// file does not say (gh writes `url` only when asked).
+  public static func read(
+    _ bytes: [UInt8], format given: TransferFormat? = nil, repository: String? = nil
+  ) throws(ImportError) -> IncomingBatch {
+    let format: TransferFormat
+    if let given { format = given } else { format = try detect(bytes) }
+    switch format {
+    case .docket: return try DocketFormat.read(bytes)
+    case .taskwarrior: return try TaskwarriorFormat.read(bytes)
+    case .github: return try GitHubFormat.read(bytes, repository: repository)
+    case .csv: throw ImportError(.unknownFormat)
+    }
+  }
+
+  /// The format of `bytes` from its first record: Docket's document names itself; a task has a
+  /// `uuid` and a `description`; a GitHub issue a `number` and a `title`.
+  public static func detect(_ bytes: [UInt8]) throws(ImportError) -> TransferFormat {
+    var reader = JSONReader(bytes: bytes)
+    let first: JSON
+    let start = reader.peek()
+    do {
+      if start == UInt8(ascii: "[") {
+        var found: JSON?
+        do {
+          try reader.forEachElement { element, _, _ in
+            found = element
+            throw StopReading()
+          }
+        } catch is StopReading {
+        }
+        // An empty list: nothing to import, in any format.
+        guard let found else { return .taskwarrior }
+        first = found
+      } else {
+        first = try reader.readValue()
+      }
+    } catch let error as JSONSyntaxError {
+      throw ImportError(error)
+    } catch {
+      throw ImportError(.unknownFormat)
+    }
+    if first["format"]?.string == "docket" { return .docket }
+    if first["uuid"] != nil, first["description"] != nil { return .taskwarrior }
+    if first["number"] != nil, first["title"] != nil { return .github }
+    throw ImportError(.unknownFormat, line: 1)
+  }
+
+  private struct StopReading: Error {}
+
+  /// Every record of a JSON array, or of one JSON value a line (JSON Lines), with its line and
+  /// its number from 1.
+  static func forEachRecord(
+    _ bytes: [UInt8], _ body: (Record) throws(ImportError) -> Void
+  ) throws(ImportError) {
+    var reader = JSONReader(bytes: bytes)
+    // The number of the record being read, for an error inside it.
+    var current = 1
+    do {
+      if reader.peek() == UInt8(ascii: "[") {
+        try reader.forEachElement { element, index, line in
+          try body(try Record(element, line: line, number: index + 1))
+          current = index + 2
+        }
+        guard reader.isAtEnd else { throw reader.unexpected("the end of the file") }
+      } else {
+        var number = 0
+        while !reader.isAtEnd {
+          number += 1
+          current = number
+          let line = reader.nextLine()
+          try body(try Record(try reader.readValue(), line: line, number: number))
+        }
+      }
+    } catch let error as ImportError {
+      throw error
+    } catch let error as JSONSyntaxError {
+      throw ImportError(error, record: current)
+    } catch {
+      throw ImportError(.unknownFormat)
+    }
+  }
+}

@@ -1,0 +1,229 @@
+import Database
+import DocketCore
+import Foundation
+import Testing
+
+@testable import DocketTransfer
+
+/// Imports write all of a file or nothing, match by id, and leave the database as its own writes
+/// would have: counts, tag lists, the full-text index and the triggers all as before.
+@Suite struct ImportTests {
+  static let start = Date(timeIntervalSince1970: 1_764_489_600.123_456_7)
+
+  /// A database of `count` issues with every kind of field: unicode, empty strings, many tags on
+  /// one issue, completed and open, edited and not.
+  static func populated(_ count: Int, manyTags: Int = 40) throws -> DatabaseQueue {
+    let queue = try DocketDatabase.inMemory(now: { start.addingTimeInterval(99) })
+    try queue.write { db in
+      var tags: [DocketCore.Tag] = []
+      for index in 0..<manyTags {
+        tags.append(
+          try db.createTag(named: index == 0 ? "UI Design" : "Tag ✓ \(index)", id: UUID()).tag)
+      }
+      for index in 0..<count {
+        let issue = Issue(
+          id: UUID(), title: index % 7 == 0 ? "" : "Issue \(index) — Ärger 日本 🐛",
+          detail: index % 5 == 0 ? "" : "Line one\nline \"two\"\t\\ \u{1}",
+          priority: Priority(rawValue: index % 3)!, completed: index % 4 == 0,
+          created: start.addingTimeInterval(Double(index) * 0.37),
+          modified: index % 3 == 0 ? nil : start.addingTimeInterval(Double(index) + 0.001),
+          tags: index == 1 ? tags : Array(tags.prefix(index % 4)))
+        try db.insertIssue(issue)
+      }
+    }
+    return queue
+  }
+
+  static func export(_ queue: DatabaseQueue, _ format: TransferFormat = .docket) throws -> [UInt8] {
+    let written = Written()
+    var output = OutputBytes(pieceSize: 4096, write: { written.text += $0 })
+    try queue.read { db in
+      try Exporter.write(format, from: db, exported: start, to: &output)
+    }
+    output.flush()
+    return Array(written.text.utf8)
+  }
+
+  /// What an export handed on, piece by piece.
+  final class Written: @unchecked Sendable { var text = "" }
+
+  /// Everything a person could see of a database, by id: issues with their fields and tags, the
+  /// tags with their counts, the badges, and the search index's answers.
+  static func contents(_ queue: DatabaseQueue) throws -> [String] {
+    try queue.read { db in
+      var lines: [String] = []
+      try db.forEachIssueForExport { issue in
+        lines.append(
+          "\(issue.id) \(issue.title)|\(issue.detail)|\(issue.priority)|\(issue.completed)|"
+            + "\(issue.created.timeIntervalSince1970)|\(String(describing: issue.modified?.timeIntervalSince1970))|"
+            + issue.tags.map { "\($0.id):\($0.name)" }.joined(separator: ","))
+      }
+      try db.forEachRow(
+        "SELECT id, name, name_key, open_count, total_count FROM tags ORDER BY id"
+      ) { row in
+        lines.append((0..<5).map { "\(row.value(at: $0))" }.joined(separator: "|"))
+      }
+      try db.forEachRow("SELECT open_count, completed_count FROM issue_counts") { row in
+        lines.append("counts \(row.value(at: 0)) \(row.value(at: 1))")
+      }
+      try db.forEachRow(
+        "SELECT i.id, i.title_key, i.completed FROM issues i ORDER BY i.id"
+      ) { row in lines.append("keys \(row.value(at: 0)) \(row.value(at: 1)) \(row.value(at: 2))") }
+      try db.forEachRow(
+        """
+        SELECT i.id, t.id, l.issue_open FROM issue_tags l JOIN issues i ON i.seq = l.issue_seq
+        JOIN tags t ON t.seq = l.tag_seq ORDER BY i.id, t.id
+        """
+      ) { row in lines.append("link \(row.value(at: 0)) \(row.value(at: 1)) \(row.value(at: 2))") }
+      for word in ["ärger", "日本", "line", "two", "issue"] {
+        let found = try db.fetchAll(
+          "SELECT i.id FROM issue_fts JOIN issues i ON i.seq = issue_fts.rowid WHERE issue_fts MATCH ? ORDER BY i.id",
+          [word]
+        ) { try $0.get(0, as: String.self) }
+        lines.append("search \(word): \(found.count) \(found.first ?? "")")
+      }
+      return lines
+    }
+  }
+
+  static func assertSound(_ queue: DatabaseQueue, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
+    try queue.read { db in
+      #expect(
+        try db.fetchOne("PRAGMA integrity_check", as: String.self) == "ok",
+        sourceLocation: sourceLocation)
+      // The tag lists kept on the issues are the links.
+      let wrongLists = try db.fetchOne(
+        """
+        SELECT count(*) FROM issues WHERE tag_seqs != coalesce(
+          (SELECT group_concat(tag_seq) FROM (SELECT tag_seq FROM issue_tags WHERE issue_seq = issues.seq ORDER BY tag_seq)), '')
+        """, as: Int.self)
+      #expect(wrongLists == 0, "tag lists", sourceLocation: sourceLocation)
+      let wrongCounts = try db.fetchOne(
+        """
+        SELECT count(*) FROM tags WHERE total_count != (SELECT count(*) FROM issue_tags WHERE tag_seq = tags.seq)
+          OR open_count != (SELECT count(*) FROM issue_tags l JOIN issues i ON i.seq = l.issue_seq
+            WHERE l.tag_seq = tags.seq AND i.completed = 0)
+        """, as: Int.self)
+      #expect(wrongCounts == 0, "tag counts", sourceLocation: sourceLocation)
+      let badges = try db.fetchOne(
+        """
+        SELECT count(*) FROM issue_counts WHERE open_count != (SELECT count(*) FROM issues WHERE completed = 0)
+          OR completed_count != (SELECT count(*) FROM issues WHERE completed = 1)
+        """, as: Int.self)
+      #expect(badges == 0, "badges", sourceLocation: sourceLocation)
+      let triggers = try db.fetchOne(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'", as: Int.self)
+      #expect(triggers == 14, "every trigger is back", sourceLocation: sourceLocation)
+    }
+    try queue.write { db in
+      try db.execute("INSERT INTO issue_fts (issue_fts, rank) VALUES ('integrity-check', 1)")
+    }
+  }
+
+  @Test(arguments: [12, 1_200])
+  func docketsOwnFormatRoundTrips(count: Int) throws {
+    let original = try Self.populated(count)
+    let file = try Self.export(original)
+    let copy = try DocketDatabase.inMemory(now: { Date() })
+    let batch = try TransferReader.read(file)
+    let summary = try copy.write { try $0.importBatch(batch) }
+    #expect(summary.createdIssues == count)
+    #expect(summary.createdTags == 40)
+    #expect(try Self.contents(copy) == Self.contents(original))
+    try Self.assertSound(copy)
+    // Exported again: the same bytes.
+    #expect(try Self.export(copy) == file)
+    // Into a database that has it all already: nothing changes, nothing is duplicated.
+    let again = try copy.write { try $0.importBatch(batch) }
+    #expect(again.createdIssues == 0 && again.updatedIssues == 0 && again.unchangedIssues == count)
+    #expect(again.createdTags == 0)
+    #expect(try Self.contents(copy) == Self.contents(original))
+  }
+
+  @Test func aSecondImportUpdatesByID() throws {
+    let queue = try Self.populated(3)
+    var batch = try TransferReader.read(try Self.export(queue))
+    batch.issues[0].title = "Changed in the file"
+    batch.issues[0].tags = [IncomingTag(name: "brand new")]
+    batch.issues[1].completed.toggle()
+    let summary = try queue.write { try $0.importBatch(batch) }
+    #expect(summary.updatedIssues == 2 && summary.unchangedIssues == 1 && summary.createdTags == 1)
+    let stored = try queue.read { try $0.fetchIssue(id: batch.issues[0].id) }
+    #expect(stored?.title == "Changed in the file")
+    #expect(stored?.tags.map(\.name) == ["brand new"])
+    // The file's dates stand: an import is not an edit made now.
+    #expect(stored?.modified == batch.issues[0].modified)
+    try Self.assertSound(queue)
+  }
+
+  @Test func tagsMatchByNameIgnoringCase() throws {
+    let queue = try DocketDatabase.inMemory(now: { Date() })
+    let bug = try queue.write { try $0.createTag(named: "Bug", id: UUID()).tag }
+    var batch = IncomingBatch(format: .taskwarrior)
+    batch.issues = [
+      IncomingIssue(
+        id: UUID(), title: "a", created: Self.start,
+        tags: [IncomingTag(name: "bug"), IncomingTag(name: "  ")]),
+      IncomingIssue(
+        id: UUID(), title: "b", created: Self.start,
+        tags: [IncomingTag(name: "BUG"), IncomingTag(name: "new")]),
+    ]
+    let summary = try queue.write { try $0.importBatch(batch) }
+    #expect(summary.createdTags == 1)
+    let tags = try queue.read { try $0.fetchTags() }
+    #expect(tags.map(\.name).sorted() == ["Bug", "new"])
+    #expect(try queue.read { try $0.fetchIssue(id: batch.issues[0].id) }?.tags == [bug])
+  }
+
+  /// Bulk and row by row end in the same database: the same file into two databases, one large
+  /// enough for bulk and one not, compared issue by issue.
+  @Test func bulkWritesWhatRowByRowWrites() throws {
+    let source = try Self.populated(Connection.bulkThreshold + 50)
+    let batch = try TransferReader.read(try Self.export(source))
+    let bulk = try DocketDatabase.inMemory(now: { Date() })
+    try bulk.write { _ = try $0.importBatch(batch) }
+    let rowByRow = try DocketDatabase.inMemory(now: { Date() })
+    for chunk in stride(from: 0, to: batch.issues.count, by: Connection.bulkThreshold - 1) {
+      var part = batch
+      part.issues = Array(
+        batch.issues[chunk..<min(chunk + Connection.bulkThreshold - 1, batch.issues.count)])
+      try rowByRow.write { _ = try $0.importBatch(part) }
+    }
+    #expect(try Self.contents(bulk) == Self.contents(rowByRow))
+    try Self.assertSound(bulk)
+    try Self.assertSound(rowByRow)
+  }
+
+  @Test func aDryRunWritesNothingAndSaysWhatWouldHappen() throws {
+    let queue = try Self.populated(5)
+    let before = try Self.contents(queue)
+    var batch = try TransferReader.read(try Self.export(Self.populated(600)))
+    batch.issues.append(contentsOf: try TransferReader.read(try Self.export(queue)).issues)
+    let summary = try queue.write { try $0.importBatch(batch, dryRun: true) }
+    #expect(summary.dryRun && summary.createdIssues == 600 && summary.unchangedIssues == 5)
+    #expect(try Self.contents(queue) == before)
+    try Self.assertSound(queue)
+  }
+
+  /// A failure in the middle (here a tag the database refuses, after issues were written in
+  /// bulk) leaves nothing of the import behind.
+  @Test func aFailureHalfwayLeavesNothing() throws {
+    let queue = try Self.populated(5)
+    try queue.write { db in
+      try db.execute(
+        """
+        CREATE TRIGGER refuse BEFORE INSERT ON tags WHEN new.name = 'refused'
+        BEGIN SELECT RAISE(ABORT, 'refused'); END
+        """)
+    }
+    let before = try Self.contents(queue)
+    var batch = try TransferReader.read(try Self.export(Self.populated(700)))
+    batch.issues[650].tags.append(IncomingTag(name: "refused"))
+    #expect(throws: (any Error).self) { try queue.write { try $0.importBatch(batch) } }
+    #expect(try Self.contents(queue) == before)
+    try queue.write { try $0.execute("DROP TRIGGER refuse") }
+    try Self.assertSound(queue)
+  }
+}

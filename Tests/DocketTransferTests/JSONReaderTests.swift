@@ -1,0 +1,67 @@
+import Testing
+
+@testable import DocketTransfer
+
+@Suite struct JSONReaderTests {
+  @Test func readsValuesExactly() throws {
+    let text = #"{"a":[1,-2.5,3e2,true,false,null],"b":"x\"y\\z\n\u00e9\ud83d\udc1b","c":{}}"#
+    let value = try JSONReader.document(Array(text.utf8))
+    #expect(
+      value["a"]
+        == .array([.number(1), .number(-2.5), .number(300), .bool(true), .bool(false), .null]))
+    #expect(value["b"]?.string == "x\"y\\z\né🐛")
+    #expect(value["c"] == .object([]))
+    // Members keep their order; a repeated key counts once, the last.
+    let repeated = try JSONReader.document(Array(#"{"k":1,"j":2,"k":3}"#.utf8))
+    #expect(repeated.members?.map(\.0) == ["k", "j", "k"])
+    #expect(repeated["k"] == .number(3))
+    // A byte order mark at the start is allowed.
+    #expect(try JSONReader.document([0xEF, 0xBB, 0xBF] + Array("[]".utf8)) == .array([]))
+  }
+
+  /// Every error says what and where: the line and the column (in characters).
+  @Test(arguments: [
+    (
+      "{\"a\": 1,\n \"b\" 2}", JSONSyntaxError.Problem.unexpected(character: "2", expected: "':'"),
+      2, 6
+    ),
+    ("[1, 2", .unexpectedEnd, 1, 6),
+    ("[1 2]", .unexpected(character: "2", expected: "',' or ']'"), 1, 4),
+    ("{\"é\": x}", .unexpected(character: "x", expected: "a value"), 1, 7),
+    ("\"tab\there\"", .controlCharacterInString, 1, 5),
+    ("\"\\q\"", .badEscape, 1, 3),
+    ("\"\\ud800x\"", .badEscape, 1, 8),
+    ("01", .unexpected(character: "1", expected: "the end of the file"), 1, 2),
+    ("-", .badNumber, 1, 2),
+    ("1.", .badNumber, 1, 3),
+    ("[] []", .unexpected(character: "[", expected: "the end of the file"), 1, 4),
+    ("", .unexpectedEnd, 1, 1),
+  ])
+  func errorsSayWhatAndWhere(
+    text: String, problem: JSONSyntaxError.Problem, line: Int, column: Int
+  ) {
+    #expect(
+      throws: JSONSyntaxError(problem: problem, position: TextPosition(line: line, column: column))
+    ) {
+      try JSONReader.document(Array(text.utf8))
+    }
+  }
+
+  @Test func invalidUTF8IsAnErrorAtItsByteNeverReplaced() {
+    var bytes = Array("[\"ok\",\n\"ab".utf8)
+    bytes += [0xC3, 0x28]
+    bytes += Array("\"]".utf8)
+    #expect(
+      throws: JSONSyntaxError(problem: .invalidUTF8, position: TextPosition(line: 2, column: 4))
+    ) {
+      try JSONReader.document(bytes)
+    }
+  }
+
+  @Test func deepNestingIsRefusedNotACrash() {
+    let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
+    #expect(throws: JSONSyntaxError.self) { try JSONReader.document(deep) }
+    let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+    #expect(throws: Never.self) { try JSONReader.document(Array(fine.utf8)) }
+  }
+}

@@ -60,6 +60,7 @@ if let cliDatabase {
   table.add(
     name: "app: search keystroke → frame (after debounce)", size: issueCount, samples: keystrokes,
     budget: budgets?.keystrokeMedian, worstBudget: budgets?.keystrokeWorst)
+  transferTimings(database: cliDatabase, size: issueCount)
   table.print(header: false)
   if let listedIssues { print("(docket list wrote \(listedIssues) open issues)") }
   if !comparisonLines.isEmpty {

@@ -1,3 +1,4 @@
+import Database
 import DocketCore
 import Foundation
 
@@ -16,7 +17,7 @@ public enum CSVFormat {
     try issues { issue in
       row(
         [
-          issue.id.uuidString.lowercased(), issue.title, issue.detail, issue.priority.name,
+          issue.id.lowercasedText, issue.title, issue.detail, issue.priority.name,
           issue.completed ? "yes" : "no", DateText.spreadsheet(issue.created),
           issue.modified.map(DateText.spreadsheet) ?? "",
           issue.tags.map(\.name).joined(separator: ", "),
@@ -35,13 +36,19 @@ public enum CSVFormat {
 
   /// One cell, inert and quoted where it needs to be.
   static func field(_ text: String) -> String {
-    var text = text
-    if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
-      text = "'" + text
+    let bytes = text.utf8
+    let inert =
+      bytes.first.map { [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains($0) } == true
+      ? "'" + text : text
+    guard inert.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
+    else { return inert }
+    var quoted: [UInt8] = [0x22]
+    quoted.reserveCapacity(inert.utf8.count + 8)
+    for byte in inert.utf8 {
+      quoted.append(byte)
+      if byte == 0x22 { quoted.append(0x22) }
     }
-    guard text.unicodeScalars.contains(where: { ",\"\n\r".unicodeScalars.contains($0) }) else {
-      return text
-    }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    quoted.append(0x22)
+    return String(decoding: quoted, as: UTF8.self)
   }
 }

@@ -1,3 +1,4 @@
+import Database
 import DocketCore
 import Foundation
 
@@ -51,7 +52,7 @@ public enum DocketFormat {
       }
       let issueTags = try record.strings("tags").map {
         (text: String) throws(ImportError) -> IncomingTag in
-        guard let id = UUID(uuidString: text), let tag = tags[id] else {
+        guard let id = UUID(text: text), let tag = tags[id] else {
           throw record.fail(.unknownTag(text))
         }
         return tag
@@ -79,7 +80,7 @@ public enum DocketFormat {
     for (index, tag) in tags.enumerated() {
       output.append(index == 0 ? "\n" : ",\n")
       JSONWriter.append(
-        .object([("id", .string(tag.id.uuidString.lowercased())), ("name", .string(tag.name))]),
+        .object([("id", .string(tag.id.lowercasedText)), ("name", .string(tag.name))]),
         to: &output)
     }
     output.append("],\n\"issues\":[")
@@ -89,12 +90,12 @@ public enum DocketFormat {
       first = false
       JSONWriter.append(
         .object([
-          ("id", .string(issue.id.uuidString.lowercased())), ("title", .string(issue.title)),
+          ("id", .string(issue.id.lowercasedText)), ("title", .string(issue.title)),
           ("detail", .string(issue.detail)), ("priority", .string(issue.priority.name)),
           ("completed", .bool(issue.completed)),
           ("created", .string(DateText.exact(issue.created))),
           ("modified", issue.modified.map { .string(DateText.exact($0)) } ?? .null),
-          ("tags", .array(issue.tags.map { .string($0.id.uuidString.lowercased()) })),
+          ("tags", .array(issue.tags.map { .string($0.id.lowercasedText) })),
         ]), to: &output)
       output.flushIfFull()
     }

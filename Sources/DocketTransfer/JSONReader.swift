@@ -289,28 +289,33 @@ public struct JSONReader {
       if byte < 0x20 { throw failure(.controlCharacterInString) }
       offset += 1
     }
-    var scalars = String.UnicodeScalarView()
-    scalars.append(contentsOf: try decode(start..<offset).unicodeScalars)
+    // With escapes: the bytes gathered, each run of them checked as it comes (where an error can
+    // say its place), and made a string once.
+    if bytes[start..<offset].contains(where: { $0 >= 0x80 }) { _ = try decode(start..<offset) }
+    var gathered = Array(bytes[start..<offset])
+    func appendScalar(_ scalar: Unicode.Scalar) {
+      gathered.append(contentsOf: UTF8.encode(scalar)!)
+    }
     while offset < bytes.count {
       let byte = bytes[offset]
       switch byte {
       case UInt8(ascii: "\""):
         offset += 1
-        return String(scalars)
+        return String(decoding: gathered, as: UTF8.self)
       case UInt8(ascii: "\\"):
         offset += 1
         guard offset < bytes.count else { throw failure(.unexpectedEnd) }
         let escape = bytes[offset]
         offset += 1
         switch escape {
-        case UInt8(ascii: "\""): scalars.append("\"")
-        case UInt8(ascii: "\\"): scalars.append("\\")
-        case UInt8(ascii: "/"): scalars.append("/")
-        case UInt8(ascii: "b"): scalars.append("\u{08}")
-        case UInt8(ascii: "f"): scalars.append("\u{0C}")
-        case UInt8(ascii: "n"): scalars.append("\n")
-        case UInt8(ascii: "r"): scalars.append("\r")
-        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "\""): gathered.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): gathered.append(UInt8(ascii: "\\"))
+        case UInt8(ascii: "/"): gathered.append(UInt8(ascii: "/"))
+        case UInt8(ascii: "b"): gathered.append(0x08)
+        case UInt8(ascii: "f"): gathered.append(0x0C)
+        case UInt8(ascii: "n"): gathered.append(0x0A)
+        case UInt8(ascii: "r"): gathered.append(0x0D)
+        case UInt8(ascii: "t"): gathered.append(0x09)
         case UInt8(ascii: "u"):
           let unit = try readHex4()
           if (0xD800..<0xDC00).contains(unit) {
@@ -321,10 +326,9 @@ public struct JSONReader {
             offset += 2
             let low = try readHex4()
             guard (0xDC00..<0xE000).contains(low) else { throw failure(.badEscape) }
-            let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-            scalars.append(Unicode.Scalar(value)!)
+            appendScalar(Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!)
           } else if let scalar = Unicode.Scalar(unit) {
-            scalars.append(scalar)
+            appendScalar(scalar)
           } else {
             throw failure(.badEscape)
           }
@@ -340,7 +344,10 @@ public struct JSONReader {
         {
           offset += 1
         }
-        scalars.append(contentsOf: try decode(runStart..<offset).unicodeScalars)
+        if bytes[runStart..<offset].contains(where: { $0 >= 0x80 }) {
+          _ = try decode(runStart..<offset)
+        }
+        gathered.append(contentsOf: bytes[runStart..<offset])
       }
     }
     throw failure(.unexpectedEnd)
@@ -367,7 +374,8 @@ public struct JSONReader {
   /// The bytes as text; bytes that are not UTF-8 are an error at the first of them.
   private mutating func decode(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
     let slice = bytes[range]
-    if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+    if let text = String(validating: slice, as: UTF8.self) { return text }
+    // Not UTF-8: decoded a scalar at a time, to find the first bad byte.
     var iterator = slice.makeIterator()
     var decoder = UTF8()
     var consumed = range.lowerBound

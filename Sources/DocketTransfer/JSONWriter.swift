@@ -47,36 +47,52 @@ public enum JSONWriter {
   public static func appendQuoted(_ text: String, to output: inout OutputBytes) {
     output.append(byte: 0x22)
     var text = text
-    let plain = text.withUTF8 { bytes in
-      guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else {
-        return false
+    text.withUTF8 { bytes in
+      // Runs that need nothing are copied whole; the bytes that start something to escape end a
+      // run. C1 controls (C2 80–9F) and the direction overrides (E2 80 AA–AE, E2 81 A6–A9) are
+      // found by their UTF-8 bytes.
+      var start = 0
+      var index = 0
+      func flush() {
+        if index > start { output.append(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
       }
-      output.append(bytes)
-      return true
-    }
-    if !plain {
-      for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": output.append("\\\"")
-        case "\\": output.append("\\\\")
-        case "\n": output.append("\\n")
-        case "\r": output.append("\\r")
-        case "\t": output.append("\\t")
-        case _ where isControl(scalar):
-          let hex = String(scalar.value, radix: 16)
-          output.append("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
-        default:
-          output.append(String(scalar))
+      while index < bytes.count {
+        let byte = bytes[index]
+        var width = 0
+        if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+          width = 1
+        } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+          width = 2
+        } else if byte == 0xE2, index + 2 < bytes.count,
+          (bytes[index + 1] == 0x80 && (0xAA...0xAE).contains(bytes[index + 2]))
+            || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))
+        {
+          width = 3
         }
+        guard width > 0 else {
+          index += 1
+          continue
+        }
+        flush()
+        switch byte {
+        case 0x22: output.append("\\\"")
+        case 0x5C: output.append("\\\\")
+        case 0x0A: output.append("\\n")
+        case 0x0D: output.append("\\r")
+        case 0x09: output.append("\\t")
+        default:
+          let scalar = String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + width]), as: UTF8.self
+          )
+          .unicodeScalars.first!.value
+          let hex = String(scalar, radix: 16)
+          output.append("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex)
+        }
+        index += width
+        start = index
       }
+      flush()
     }
     output.append(byte: 0x22)
-  }
-
-  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
-    default: false
-    }
   }
 }

@@ -1,3 +1,4 @@
+import Database
 import DocketCore
 import Foundation
 
@@ -50,7 +51,7 @@ struct Record {
 
   func uuid(_ key: String) throws(ImportError) -> UUID {
     let text = try requiredString(key)
-    guard let id = UUID(uuidString: text) else { throw fail(.badValue(field: key, value: text)) }
+    guard let id = UUID(text: text) else { throw fail(.badValue(field: key, value: text)) }
     return id
   }
 

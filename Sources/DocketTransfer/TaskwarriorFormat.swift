@@ -1,3 +1,4 @@
+import Database
 import DocketCore
 import Foundation
 
@@ -65,9 +66,11 @@ public enum TaskwarriorFormat {
       let note = try Record(annotation, line: record.line, number: record.number)
       let date = try note.requiredDate("entry")
       let text = try note.requiredString("description")
-      lines.append(
-        DateText.spreadsheet(date) + "  "
-          + text.split(whereSeparator: \.isNewline).joined(separator: " "))
+      // One line each: line breaks inside an annotation become spaces.
+      let flat =
+        text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D })
+        ? text.split(whereSeparator: \.isNewline).joined(separator: " ") : text
+      lines.append(DateText.spreadsheet(date) + "  " + flat)
     }
     var block: [String] = []
     for (key, value) in record.members where !readAttributes.contains(key) && value != .null {
@@ -102,7 +105,7 @@ public enum TaskwarriorFormat {
   static func task(_ issue: Issue) -> JSON {
     let (annotations, attributes) = parseDetail(issue.detail, created: issue.created)
     var members: [(String, JSON)] = [
-      ("uuid", .string(issue.id.uuidString.lowercased())),
+      ("uuid", .string(issue.id.lowercasedText)),
       ("description", .string(issue.title.isEmpty ? "(untitled)" : issue.title)),
       ("status", .string(issue.completed ? "completed" : "pending")),
       ("entry", .string(DateText.compact(issue.created))),
@@ -146,7 +149,10 @@ public enum TaskwarriorFormat {
   static func parseDetail(_ detail: String, created: Date) -> (
     annotations: [(date: Date, text: String)], attributes: [(String, JSON)]
   ) {
-    var lines = detail.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // Split at line feeds by their byte (a split by characters reads every grapheme).
+    var lines = detail.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
     var attributes: [(String, JSON)] = []
     if let heading = lines.lastIndex(of: blockHeading) {
       let block = lines[(heading + 1)...]

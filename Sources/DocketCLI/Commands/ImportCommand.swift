@@ -25,24 +25,8 @@ struct ImportCommand {
     let name = path == "-" ? l10n("import.standardInput") : path
     let progress = Progress(console: context.console)
     progress.say(l10n("import.reading", .string(name)))
-    let bytes: [UInt8]
-    if path == "-" {
-      bytes = context.console.readAll()
-    } else {
-      guard let data = FileManager.default.contents(atPath: path) else {
-        progress.clear()
-        throw CommandFailure.failed(l10n("import.error.unreadable", .string(path)))
-      }
-      bytes = [UInt8](data)
-    }
-    let batch: IncomingBatch
-    do {
-      batch = try TransferReader.read(bytes, format: format, repository: arguments.value("repo"))
-    } catch {
-      progress.clear()
-      throw CommandFailure.failed(
-        l10n("import.error.file", .string(name), .string(ImportText.describe(error, l10n))))
-    }
+    // The file's bytes are let go once read: only the issues they make are kept for the write.
+    let batch = try read(path, name: name, format: format, progress: progress)
     let total = batch.issues.count
     let summary = try context.database().write { db in
       try db.importBatch(batch, dryRun: arguments.has("dry-run")) { done in
@@ -54,6 +38,32 @@ struct ImportCommand {
       context.printJSON(ImportText.json(summary))
     } else {
       context.console.line(ImportText.summary(summary, l10n))
+    }
+  }
+}
+
+extension ImportCommand {
+  fileprivate func read(
+    _ path: String, name: String, format: TransferFormat?, progress: Progress
+  ) throws -> IncomingBatch {
+    let l10n = context.l10n
+    let bytes: [UInt8]
+    if path == "-" {
+      bytes = context.console.readAll()
+    } else {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        progress.clear()
+        throw CommandFailure.failed(l10n("import.error.unreadable", .string(path)))
+      }
+      bytes = [UInt8](data)
+    }
+    do {
+      return try TransferReader.read(
+        bytes, format: format, repository: context.arguments.value("repo"))
+    } catch {
+      progress.clear()
+      throw CommandFailure.failed(
+        l10n("import.error.file", .string(name), .string(ImportText.describe(error, l10n))))
     }
   }
 }

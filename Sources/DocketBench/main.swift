@@ -51,6 +51,12 @@ var comparisonLines: [String] = []
 // The whole-process timings run in a fresh, small copy of this program: Linux counts the memory
 // of the process that starts a program in the program's peak, so a large parent would hide it.
 if let cliDatabase {
+  // First, while this process is small: a program it starts counts its size in the program's
+  // peak memory.
+  let size = try DocketDatabase.open(path: cliDatabase).read {
+    try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self)
+  }
+  transferTimings(database: cliDatabase, size: size ?? 0)
   try cliTimings(database: cliDatabase)
   let tuiDatabase = try DocketDatabase.open(path: cliDatabase)
   let keystrokes = try await searchKeystrokeTimings(database: tuiDatabase)
@@ -60,7 +66,6 @@ if let cliDatabase {
   table.add(
     name: "app: search keystroke → frame (after debounce)", size: issueCount, samples: keystrokes,
     budget: budgets?.keystrokeMedian, worstBudget: budgets?.keystrokeWorst)
-  transferTimings(database: cliDatabase, size: issueCount)
   table.print(header: false)
   if let listedIssues { print("(docket list wrote \(listedIssues) open issues)") }
   if !comparisonLines.isEmpty {

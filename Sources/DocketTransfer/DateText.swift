@@ -79,19 +79,22 @@ enum DateText {
     let value = date.timeIntervalSince1970
     let whole = value.rounded(.down)
     var text = iso(Int(whole))
+    guard value != whole else { return text }
     let shortest = value.description
-    if value != whole, let dot = shortest.firstIndex(of: "."), !shortest.contains("e") {
-      // Written as the integer part and the shortest round-tripping fraction of `value`.
-      var fraction = String(shortest[shortest.index(after: dot)...])
-      if value < 0 {
-        // Below 1970 the whole part is rounded down, so the fraction counts up from it.
-        let positive = (value - whole).description
-        fraction = positive.split(separator: ".").last.map(String.init) ?? "0"
-      }
-      text.removeLast()
-      text += "." + fraction + "Z"
+    var fraction: String
+    if value > 0, let dot = shortest.firstIndex(of: "."), !shortest.contains("e") {
+      // Written as the integer part and the shortest round-tripping fraction of `value`: read
+      // back, the digits make the same value.
+      fraction = String(shortest[shortest.index(after: dot)...])
+    } else {
+      // Before 1970 (or a value written with an exponent), the fraction counts up from the whole
+      // second below, to the tenth of a microsecond: read back within that, not to the bit.
+      fraction = String(format: "%.7f", value - whole).dropFirst(2).description
+      while fraction.last == "0" { fraction.removeLast() }
+      if fraction.isEmpty { return text }
     }
-    return text
+    text.removeLast()
+    return text + "." + fraction + "Z"
   }
 
   /// `20261130T064030Z`: Taskwarrior's form, whole seconds.

@@ -22,12 +22,17 @@ public enum DocketFormat {
     } catch {
       throw ImportError(error)
     }
-    let top = try Record(document, line: 1, number: nil)
+    // The document is read whole: its records are named by their list and number (one issue a
+    // line as Docket writes it, but a file may have been written otherwise).
+    let top = try Record(document, line: nil, number: nil)
     guard try top.string("format") == "docket" else {
       throw top.fail(.badValue(field: "format", value: (try? top.string("format")) ?? ""))
     }
     guard let versionNumber = top.value("version")?.number else {
       throw top.fail(.missingField("version"))
+    }
+    guard versionNumber == versionNumber.rounded(), versionNumber >= 1, versionNumber < 1e9 else {
+      throw top.fail(.badValue(field: "version", value: JSONWriter.text(.number(versionNumber))))
     }
     guard Int(versionNumber) <= version else {
       throw ImportError(.newerVersion(Int(versionNumber)))
@@ -35,13 +40,13 @@ public enum DocketFormat {
     var batch = IncomingBatch(format: .docket)
     var tags: [UUID: IncomingTag] = [:]
     for (index, element) in try top.array("tags").enumerated() {
-      let record = try Record(element, line: 1, number: index + 1)
+      let record = try Record(element, line: nil, number: index + 1, list: .tags)
       let tag = IncomingTag(id: try record.uuid("id"), name: try record.requiredString("name"))
       tags[tag.id!] = tag
       batch.extraTags.append(tag)
     }
     for (index, element) in try top.array("issues").enumerated() {
-      let record = try Record(element, line: 1, number: index + 1)
+      let record = try Record(element, line: nil, number: index + 1, list: .issues)
       let priorityName = try record.string("priority") ?? "low"
       guard let priority = Priority(name: priorityName) else {
         throw record.fail(.badValue(field: "priority", value: priorityName))

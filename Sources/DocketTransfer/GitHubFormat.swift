@@ -40,9 +40,11 @@ public enum GitHubFormat {
         IncomingIssue(
           id: NameUUID.make("github:" + (repository?.lowercased() ?? "") + key),
           title: try record.requiredString("title"),
-          detail: body.isEmpty ? source : body + "\n\n" + source, priority: .low,
+          detail: body.isEmpty ? source : body + "\n\n" + source,
           completed: state.lowercased() == "closed", created: created,
           modified: try modified(record), tags: labels))
+      batch.issues[batch.issues.count - 1].priorityUnsaid = true
+      if repository == nil { batch.unnamedRepository = true }
     }
     return batch
   }

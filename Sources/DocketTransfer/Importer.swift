@@ -51,8 +51,8 @@ extension Connection {
           let tagRows = try issue.tags.compactMap {
             try tags.resolve($0, in: self, summary: &summary)
           }
-          if try known.contains(issue.id, in: self), let stored = try fetchIssue(id: issue.id) {
-            if try update(stored, to: issue, tagRows: tagRows, tags: tags) {
+          if try known.contains(issue.id, in: self), let stored = try stored(issue.id) {
+            if try update(stored, to: issue, tagRows: tagRows) {
               summary.updatedIssues += 1
             } else {
               summary.unchangedIssues += 1
@@ -78,13 +78,40 @@ extension Connection {
 
   private struct DryRunFinished: Error {}
 
-  /// Brings a stored issue to what the file says; false when it is so already.
-  private func update(_ stored: Issue, to issue: IncomingIssue, tagRows: [Int64], tags: TagTable)
-    throws -> Bool
+  /// An issue as stored, with the rows of its tags (read without the whole tag list that
+  /// `fetchIssue` reads for every issue).
+  private func stored(_ id: UUID) throws -> (seq: Int64, issue: IncomingIssue, tagRows: Set<Int64>)?
   {
-    let storedRows = Set(stored.tags.compactMap { tags.row(of: $0.id) })
+    try fetchOne(
+      """
+      SELECT seq, title, detail, priority, completed, created, modified, tag_seqs
+      FROM issues WHERE id = ?
+      """, [id]
+    ) { row in
+      (
+        try row.get(0, as: Int64.self),
+        IncomingIssue(
+          id: id, title: try row.get(1, as: String.self), detail: try row.get(2, as: String.self),
+          priority: Priority(rawValue: try row.get(3, as: Int.self)) ?? .low,
+          completed: try row.get(4, as: Bool.self), created: try row.get(5, as: Date.self),
+          modified: try row.get(6, as: Date?.self)),
+        Set(try row.get(7, as: String.self).split(separator: ",").compactMap { Int64($0) })
+      )
+    }
+  }
+
+  /// Brings a stored issue to what the file says; false when it is so already.
+  private func update(
+    _ stored: (seq: Int64, issue: IncomingIssue, tagRows: Set<Int64>), to issue: IncomingIssue,
+    tagRows: [Int64]
+  ) throws -> Bool {
+    var issue = issue
+    if issue.priorityUnsaid { issue.priority = stored.issue.priority }
+    let storedRows = stored.tagRows
     let wantedRows = Set(tagRows)
     let title = issue.title
+    let seq = stored.seq
+    let stored = stored.issue
     let same =
       stored.title == title && stored.detail == issue.detail && stored.priority == issue.priority
       && stored.completed == issue.completed && stored.created == issue.created
@@ -100,7 +127,6 @@ extension Connection {
         title, issue.detail, issue.priority.rawValue, issue.completed, issue.created,
         issue.modified, issue.id,
       ])
-    let seq = try fetchOne("SELECT seq FROM issues WHERE id = ?", [issue.id], as: Int64.self)!
     for removed in storedRows.subtracting(wantedRows) {
       try execute("DELETE FROM issue_tags WHERE issue_seq = ? AND tag_seq = ?", [seq, removed])
     }
@@ -227,8 +253,6 @@ struct TagTable {
       byKey[TagName.key(name)] = seq
     }
   }
-
-  func row(of id: UUID) -> Int64? { byID[id]?.row }
 
   /// The row of the tag `tag` names: the same id, else the same name, else a new tag. Nil for a
   /// name that is empty once trimmed (such a tag is left out).

@@ -35,6 +35,8 @@ public struct IncomingIssue: Equatable, Sendable {
   public var created: Date
   public var modified: Date?
   public var tags: [IncomingTag]
+  /// The file says nothing of priority (GitHub): a new issue is low, a known one keeps its own.
+  public var priorityUnsaid = false
 
   public init(
     id: UUID, title: String, detail: String = "", priority: Priority = .low,
@@ -70,6 +72,9 @@ public struct IncomingBatch: Equatable, Sendable {
   public var issues: [IncomingIssue] = []
   public var extraTags: [IncomingTag] = []
   public var skipped: [SkipReason: Int] = [:]
+  /// GitHub issues whose repository the file does not name (no `url`, no `--repo`): matched by
+  /// number alone, so that two repositories would meet. Said as a warning.
+  public var unnamedRepository = false
 
   public init(format: TransferFormat) { self.format = format }
 }
@@ -93,15 +98,22 @@ public struct ImportError: Error, Equatable, Sendable {
     case unknownTag(String)
   }
 
+  /// The list a record is in, where a file has more than one (Docket's tags and issues).
+  public enum List: String, Equatable, Sendable {
+    case tags, issues
+  }
+
   public var problem: Problem
   /// Where: the line of the file, and the record's number (from 1) where records are counted.
   public var line: Int?
   public var record: Int?
+  public var list: List?
 
-  public init(_ problem: Problem, line: Int? = nil, record: Int? = nil) {
+  public init(_ problem: Problem, line: Int? = nil, record: Int? = nil, list: List? = nil) {
     self.problem = problem
     self.line = line
     self.record = record
+    self.list = list
   }
 
   init(_ syntax: JSONSyntaxError, record: Int? = nil) {

@@ -6,16 +6,19 @@ import Foundation
 /// wrong kind is an error that names the record and its line.
 struct Record {
   let members: [(String, JSON)]
-  let line: Int
+  let line: Int?
   let number: Int?
+  let list: ImportError.List?
 
-  init(_ value: JSON, line: Int, number: Int?) throws(ImportError) {
+  init(_ value: JSON, line: Int?, number: Int?, list: ImportError.List? = nil) throws(ImportError) {
     guard let members = value.members else {
-      throw ImportError(.wrongType(field: "record", expected: "object"), line: line, record: number)
+      throw ImportError(
+        .wrongType(field: "record", expected: "object"), line: line, record: number, list: list)
     }
     self.members = members
     self.line = line
     self.number = number
+    self.list = list
   }
 
   func value(_ key: String) -> JSON? {
@@ -24,7 +27,7 @@ struct Record {
   }
 
   func fail(_ problem: ImportError.Problem) -> ImportError {
-    ImportError(problem, line: line, record: number)
+    ImportError(problem, line: line, record: number, list: list)
   }
 
   func string(_ key: String) throws(ImportError) -> String? {

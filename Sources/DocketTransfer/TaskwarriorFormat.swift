@@ -59,7 +59,7 @@ public enum TaskwarriorFormat {
     return batch
   }
 
-  /// The annotations, a line each (`2026-11-30 06:40  text`, UTC), then the other attributes.
+  /// The annotations, a line each (`2026-11-30 06:40:30  text`, UTC), then the other attributes.
   static func detail(_ record: Record) throws(ImportError) -> String {
     var lines: [String] = []
     for annotation in try record.array("annotations") {
@@ -160,14 +160,18 @@ public enum TaskwarriorFormat {
         guard let colon = line.range(of: ": ") else { return nil }
         let key = String(line[..<colon.lowerBound])
         let text = String(line[colon.upperBound...])
-        // Values that were not text (numbers, lists) were written as JSON.
-        let value =
-          (text.first == "[" || text.first == "{" || Double(text) != nil)
-          ? ((try? JSONReader.document(Array(text.utf8))) ?? .string(text)) : .string(text)
-        return (key, value)
+        // Values that were not text (numbers, lists) were written as JSON; text that only looks
+        // like a number ("1.10", "007") stays text, as it was.
+        if let json = try? JSONReader.document(Array(text.utf8)), json.string == nil,
+          JSONWriter.text(json) == text
+        {
+          return (key, json)
+        }
+        return (key, .string(text))
       }
-      // Only a block that is all attributes is one (a detail may say "Taskwarrior:" in passing).
-      if parsed.count == block.count,
+      // Only a block that is all attributes, at least one, is one (a detail may say
+      // "Taskwarrior:" in passing).
+      if !parsed.isEmpty, parsed.count == block.count,
         parsed.allSatisfy({ !$0.0.isEmpty && !$0.0.contains(" ") })
       {
         attributes = parsed
@@ -178,7 +182,7 @@ public enum TaskwarriorFormat {
     var annotations: [(Date, String)] = []
     var loose: [String] = []
     for line in lines where !line.isEmpty {
-      if line.count > 21, let date = DateText.parse(String(line.prefix(19)) + "Z"),
+      if line.count >= 21, let date = DateText.parse(String(line.prefix(19)) + "Z"),
         line.dropFirst(19).hasPrefix("  ")
       {
         annotations.append((date, String(line.dropFirst(21))))

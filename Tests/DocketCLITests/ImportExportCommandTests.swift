@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DocketCLI
+
 /// `docket import` and `docket export` as a person runs them: files, standard input, dry runs,
 /// summaries, refusals that change nothing, and the real Taskwarrior on both sides.
 @Suite struct ImportExportCommandTests {
@@ -32,6 +34,9 @@ import Testing
     let first = try box.docket(["import", file, "--repo", "acme/app"])
     #expect(first.output == "Imported: 2 issues and 3 tags new.\n")
     #expect(first.error == "", "no progress display off a terminal")
+    // Without the repository named, the issues would be matched by number alone: said.
+    let unnamed = try box.docket(["import", file, "--dry-run"])
+    #expect(unnamed.error.contains("does not name its GitHub repository"), "\(unnamed.error)")
     let changed = try write(
       "issues2.json",
       Self.githubIssues.replacingOccurrences(of: "Crash on start", with: "Crash at start"))
@@ -116,6 +121,11 @@ import Testing
     let csvText = String(decoding: csv.dropFirst(3), as: UTF8.self)
     #expect(csvText.hasPrefix("id,title,detail,priority,completed,created,modified,tags\r\n"))
     #expect(csvText.contains(",'=SUM(A1),\"line one\nline, two\",low,"))
+    // Written again over a file of its own: the file keeps its permissions.
+    chmod(backup, 0o600)
+    #expect(try box.docket(["export", "-o", backup]).status == 0)
+    let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
     // A folder that does not exist: a clear error, nothing written.
     let nowhere = try box.docket(["export", "-o", box.path("no/such/folder/x.json")])
     #expect(nowhere.status == 1 && nowhere.error.contains("cannot write"))
@@ -229,5 +239,48 @@ import Testing
     // Exported again into the same Taskwarrior: updated, not duplicated.
     _ = try task(["import"], data: back, input: written)
     #expect(try taskList(in: back).count == before.count)
+  }
+}
+
+/// The progress line of a long import: only where standard error is a terminal, only once the
+/// work has taken a moment, rewritten in place, and cleared at the end.
+@Suite struct ImportProgressTests {
+  final class Written: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    func add(_ more: String) { lock.withLock { text += more } }
+    var all: String { lock.withLock { text } }
+  }
+
+  func console(terminal: Bool, _ written: Written) -> Console {
+    var console = Console(
+      write: { _ in }, writeError: { written.add($0) }, readLine: { nil }, outputIsTerminal: false,
+      inputIsTerminal: false, width: nil, colors: false)
+    console.errorIsTerminal = terminal
+    return console
+  }
+
+  @Test func onlyOnATerminalAndOnlyOnceItTakesAMoment() async throws {
+    let quiet = Written()
+    let offTerminal = Progress(console: console(terminal: false, quiet))
+    try await Task.sleep(for: .milliseconds(350))
+    offTerminal.say("Importing: 1000 of 91294 issues")
+    offTerminal.clear()
+    #expect(quiet.all == "")
+
+    let shown = Written()
+    let progress = Progress(console: console(terminal: true, shown))
+    progress.say("Importing: 1000 of 91294 issues")
+    #expect(shown.all == "", "nothing in the first moment")
+    try await Task.sleep(for: .milliseconds(350))
+    progress.say("Importing: 2000 of 91294 issues")
+    // At most ten times a second: the next one, at once, is left out.
+    progress.say("Importing: 3000 of 91294 issues")
+    progress.say("Importing: \u{1B}[31mred")
+    progress.clear()
+    #expect(shown.all == "\r\u{1B}[KImporting: 2000 of 91294 issues\r\u{1B}[K")
+    try await Task.sleep(for: .milliseconds(150))
+    progress.say("Importing: \u{1B}[31mred")
+    #expect(shown.all.hasSuffix("\r\u{1B}[KImporting: ␛[31mred"), "data in it is made safe")
   }
 }

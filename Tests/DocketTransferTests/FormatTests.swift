@@ -24,6 +24,13 @@ import Testing
       #expect(DateText.parse(bad) == nil, "\(bad)")
     }
     #expect(DateText.compact(Self.day) == "20251130T080000Z")
+    // Before 1970, and values written with an exponent: always a date that reads back, within a
+    // tenth of a microsecond.
+    for value in [-0.1, -86_399.999_99, -1e-05, 1e-05, -1_000_000.25] {
+      let text = DateText.exact(Date(timeIntervalSince1970: value))
+      let back = try #require(DateText.parse(text), "\(text)")
+      #expect(abs(back.timeIntervalSince1970 - value) < 1e-6, "\(value) → \(text)")
+    }
   }
 
   @Test func namesMakeTheSameUUIDEverywhere() {
@@ -129,6 +136,18 @@ import Testing
     #expect(
       TaskwarriorFormat.task(Issue(id: UUID(), title: "x", created: Self.day))["priority"] == nil)
     #expect(TaskwarriorFormat.tagWord("UI Design") == "UI_Design")
+    // A detail that only mentions the block's heading, or text that looks like a number, keeps it.
+    let mention = TaskwarriorFormat.parseDetail("Notes\nTaskwarrior:", created: Self.day)
+    #expect(
+      mention.attributes.isEmpty && mention.annotations.map(\.text) == ["Notes\nTaskwarrior:"])
+    let numbers = TaskwarriorFormat.parseDetail(
+      "Taskwarrior:\nversion: 1.10\nimask: 0\ndepends: [\"a\"]", created: Self.day)
+    #expect(numbers.attributes.map(\.1) == [.string("1.10"), .number(0), .array([.string("a")])])
+    // An annotation whose text is empty is still an annotation with its date.
+    let empty = TaskwarriorFormat.parseDetail(
+      "2025-11-30 08:15:00  \n2025-11-30 08:16:00  second", created: Self.day)
+    #expect(empty.annotations.map(\.text) == ["", "second"])
+    #expect(empty.annotations.first?.date == Self.day.addingTimeInterval(900))
   }
 
   @Test func githubIssuesBecomeIssues() throws {
@@ -183,10 +202,22 @@ import Testing
     #expect(throws: ImportError(.syntax(.unexpectedEnd), line: 3, record: 2)) {
       try TransferReader.read(cut)
     }
+    #expect(throws: ImportError(.badValue(field: "version", value: "1e+300"))) {
+      try TransferReader.read(
+        Array(#"{"format":"docket","version":1e300,"tags":[],"issues":[]}"#.utf8))
+    }
+    #expect(
+      throws: ImportError(.badValue(field: "created", value: "soon"), record: 2, list: .issues)
+    ) {
+      try TransferReader.read(
+        Array(
+          #"{"format":"docket","version":1,"tags":[],"issues":[{"id":"7eec61f9-74f8-495f-9c1d-8dec9328599d","created":"2025-11-30T08:00:00Z"},{"id":"08c115b6-1452-4145-8af6-da15c7493aec","created":"soon"}]}"#
+            .utf8))
+    }
     #expect(throws: ImportError(.newerVersion(2))) {
       try TransferReader.read(Array(#"{"format":"docket","version":2,"tags":[],"issues":[]}"#.utf8))
     }
-    #expect(throws: ImportError(.unknownTag("nope"), line: 1, record: 1)) {
+    #expect(throws: ImportError(.unknownTag("nope"), record: 1, list: .issues)) {
       try TransferReader.read(
         Array(
           #"{"format":"docket","version":1,"tags":[],"issues":[{"id":"7eec61f9-74f8-495f-9c1d-8dec9328599d","created":"2025-11-30T08:00:00Z","tags":["nope"]}]}"#

@@ -28,11 +28,16 @@ struct ExportCommand {
       return
     }
     // Written beside the file under another name, then renamed over it: a failed export never
-    // leaves half a file where the file was.
-    let target = URL(fileURLWithPath: path)
+    // leaves half a file where the file was. A link is followed to the file it names, and a file
+    // that was there keeps its permissions.
+    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+    let mode = (try? FileManager.default.attributesOfItem(atPath: target.path))?[.posixPermissions]
     let temporary = target.deletingLastPathComponent().appendingPathComponent(
       "." + target.lastPathComponent + ".docket-\(getpid()).tmp")
-    guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+    guard
+      FileManager.default.createFile(
+        atPath: temporary.path, contents: nil,
+        attributes: mode.map { [.posixPermissions: $0] }),
       let handle = try? FileHandle(forWritingTo: temporary)
     else { throw CommandFailure.failed(l10n("export.error.unwritable", .string(path))) }
     var failed = false
@@ -54,7 +59,8 @@ struct ExportCommand {
     } catch {
       try? handle.close()
       try? FileManager.default.removeItem(at: temporary)
-      if let failure = error as? CommandFailure { throw failure }
+      // A database error is said as one (the file was fine); a file error names the file.
+      if error is CommandFailure || !failed { throw error }
       throw CommandFailure.failed(l10n("export.error.unwritable", .string(path)))
     }
   }

@@ -27,7 +27,12 @@ struct ImportCommand {
     progress.say(l10n("import.reading", .string(name)))
     // The file's bytes are let go once read: only the issues they make are kept for the write.
     let batch = try read(path, name: name, format: format, progress: progress)
+    if batch.unnamedRepository {
+      context.console.writeError("docket: " + l10n("import.warning.unnamedRepository") + "\n")
+    }
     let total = batch.issues.count
+    // A failed write says so on a line of its own.
+    defer { progress.clear() }
     let summary = try context.database().write { db in
       try db.importBatch(batch, dryRun: arguments.has("dry-run")) { done in
         progress.say(l10n("import.progress", .integer(done), .integer(total)))

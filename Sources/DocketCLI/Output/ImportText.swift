@@ -54,7 +54,15 @@ enum ImportText {
   static func describe(_ error: ImportError, _ l10n: Localizer) -> String {
     var place: [String] = []
     if let line = error.line { place.append(l10n("import.where.line", .integer(line))) }
-    if let record = error.record { place.append(l10n("import.where.record", .integer(record))) }
+    if let record = error.record {
+      let key =
+        switch error.list {
+        case .tags: "import.where.tag"
+        case .issues: "import.where.issue"
+        case nil: "import.where.record"
+        }
+      place.append(l10n(key, .integer(record)))
+    }
     let problem = problem(error.problem, l10n)
     guard !place.isEmpty else { return problem }
     return place.joined(separator: ", ") + ": " + problem

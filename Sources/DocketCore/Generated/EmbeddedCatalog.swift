@@ -2724,6 +2724,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "import.warning.unnamedRepository": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the file does not name its GitHub repository (gh writes it with --json …,url), so its issues are matched by number alone: name it with --repo OWNER/NAME when you import from more than one repository."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "die Datei nennt ihr GitHub-Repository nicht (gh schreibt es mit --json …,url), daher werden ihre Vorgänge allein über die Nummer zugeordnet: Beim Import aus mehreren Repositories das Repository mit --repo BESITZER/NAME angeben."
+            }
+          }
+        }
+      },
+      "import.where.issue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "issue %lld"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang %lld"
+            }
+          }
+        }
+      },
       "import.where.line": {
         "extractionState": "manual",
         "localizations": {
@@ -2754,6 +2788,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Datensatz %lld"
+            }
+          }
+        }
+      },
+      "import.where.tag": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "tag %lld"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag %lld"
             }
           }
         }

@@ -75,7 +75,10 @@ public struct JSONReader {
   public init(bytes: [UInt8]) {
     self.bytes = bytes
     // A byte order mark at the start is allowed and skipped.
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+      offset = 3
+      lineStart = 3
+    }
   }
 
   /// Where the reader is now.

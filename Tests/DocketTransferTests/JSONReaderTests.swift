@@ -19,6 +19,13 @@ import Testing
     #expect(repeated["k"] == .number(3))
     // A byte order mark at the start is allowed.
     #expect(try JSONReader.document([0xEF, 0xBB, 0xBF] + Array("[]".utf8)) == .array([]))
+    #expect(
+      throws: JSONSyntaxError(
+        problem: .unexpected(character: "x", expected: "a value"),
+        position: TextPosition(line: 1, column: 2))
+    ) {
+      try JSONReader.document([0xEF, 0xBB, 0xBF] + Array("[x]".utf8))
+    }
   }
 
   /// Every error says what and where: the line and the column (in characters).

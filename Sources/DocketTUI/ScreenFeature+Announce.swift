@@ -1,0 +1,71 @@
+import DocketCore
+import DocketFeatures
+import Localization
+
+/// What the status line says after each action of the features (a screen reader reads it).
+extension ScreenFeature {
+  /// Every change a person makes is said in words on the status line.
+  func announce(_ action: AppFeature.Action, _ state: inout State) {
+    switch action {
+    case .detail(.delegate(.completionChanged(let issue))):
+      state.announcement = localizer(
+        issue.completed ? "tui.announce.closed" : "tui.announce.reopened", .string(issue.title))
+    case .detail(.delegate(.deleted)):
+      state.announcement = localizer("tui.announce.deleted")
+    case .detail(.delegate(.saved(let issue))):
+      state.announcement = localizer("tui.announce.saved", .string(issue.title))
+    case .detail(.delegate(.discarded)):
+      state.announcement = localizer("tui.announce.discarded")
+    case .detail(.overwroteChangesMadeElsewhere(let fields)):
+      let names = fields.map { localizer($0.nameKey) }.joined(separator: ", ")
+      state.announcement = localizer("tui.announce.overwritten", .string(names))
+    case .sidebar(.delegate(.tagCreated(let tag))), .detail(.delegate(.tagCreated(let tag))):
+      state.announcement = localizer("tui.announce.tagCreated", .string(tag.name))
+    case .sidebar(.delegate(.tagDeleted)):
+      state.announcement = localizer("tui.announce.tagDeleted")
+    case .sidebar(.delegate(.filterChanged(let filter))):
+      let name = localizer.filterName(filter, tags: state.app.sidebar.tags.map(\.tag))
+      state.announcement = localizer("tui.announce.filter", .string(name))
+    case .list(.sortChosen):
+      // In words: a screen reader reads arrows as arrows.
+      let sort = state.app.list.sort
+      state.announcement = localizer(
+        "tui.announce.sorted", .string(localizer.sortFieldName(sort.field)),
+        .string(localizer(sort.ascending ? "tui.announce.ascending" : "tui.announce.descending")))
+    case .sidebar(.tagSortChosen):
+      let sort = state.app.sidebar.tagSort
+      let field = localizer(
+        sort.field == .name ? "tui.tagSortField.name" : "tui.tagSortField.count")
+      state.announcement = localizer(
+        "tui.announce.tagsSorted", .string(field),
+        .string(localizer(sort.ascending ? "tui.announce.ascending" : "tui.announce.descending")))
+    case .sidebar(.showCompletedToggled):
+      state.announcement = localizer(
+        state.app.sidebar.showCompleted
+          ? "tui.announce.completedShown" : "tui.announce.completedHidden")
+    case .list(.searchCleared):
+      state.announcement = localizer("tui.announce.searchCleared")
+    case .detail(.editTapped):
+      guard let detail = state.app.detail else { break }
+      state.announcement = localizer("tui.announce.editing", .string(detail.issue.title))
+    case .detail(.priorityChanged(let priority)):
+      state.announcement = localizer(
+        "tui.announce.priority", .string(localizer.priorityName(priority)))
+    case .detail(.completedToggled):
+      state.announcement = localizer(
+        state.app.detail?.draft?.completed == true
+          ? "tui.announce.markedCompleted" : "tui.announce.markedOpen")
+    case .detail(.tagToggled(let id)):
+      guard let draft = state.app.detail?.draft,
+        let tag = state.app.detail?.allTags.first(where: { $0.id == id })
+      else { break }
+      let on = draft.tags.contains { $0.id == id }
+      state.announcement = localizer(
+        on ? "tui.announce.tagAdded" : "tui.announce.tagRemoved", .string(tag.name))
+    case .list(.failed(let message)), .sidebar(.failed(let message)), .detail(.failed(let message)):
+      state.announcement = message
+    default:
+      break
+    }
+  }
+}

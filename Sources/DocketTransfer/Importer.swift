@@ -62,7 +62,10 @@ extension Connection {
           }
           if index % 1000 == 999 { progress?(index + 1) }
         }
-        if fresh.count >= Self.bulkThreshold {
+        // Many links count as much as many issues: each link written row by row makes the
+        // database gather the issue's tag list again (10 000 tags on one issue took a minute).
+        let links = fresh.reduce(0) { $0 + $1.1.count }
+        if fresh.count >= Self.bulkThreshold || links >= 4 * Self.bulkThreshold {
           try insertInBulk(fresh, progress: progress, done: batch.issues.count - fresh.count)
         } else {
           for (issue, tagRows) in fresh { try insert(issue, tagRows: tagRows) }

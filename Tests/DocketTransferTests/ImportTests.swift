@@ -292,3 +292,30 @@ import Testing
     try Self.assertSound(queue)
   }
 }
+
+/// Files a person or another program could hand over: huge details, thousands of tags on one
+/// issue, control characters and escape sequences in every text. They import whole, exactly.
+@Suite struct HostileImportTests {
+  @Test func largeAndStrangeRecordsImportExactly() throws {
+    let strange = "\u{1B}[31mred\u{7}\u{0}\u{202E}evil\u{85}\r\n\t\"quoted\" \\ back"
+    let huge = String(repeating: "0123456789abcdef", count: 65_536)  // 1 MiB
+    let tags = (0..<10_000).map { IncomingTag(name: "tag \($0) \(strange.prefix(6))") }
+    var batch = IncomingBatch(format: .taskwarrior)
+    batch.issues = [
+      IncomingIssue(
+        id: UUID(), title: strange, detail: huge, created: ImportTests.start, tags: tags),
+      IncomingIssue(id: UUID(), title: "", detail: strange, created: ImportTests.start),
+    ]
+    let queue = try DocketDatabase.inMemory(now: { Date() })
+    let summary = try queue.write { try $0.importBatch(batch) }
+    #expect(summary.createdIssues == 2 && summary.createdTags == 10_000)
+    let first = try #require(try queue.read { try $0.fetchIssue(id: batch.issues[0].id) })
+    #expect(first.title == strange && first.detail == huge && first.tags.count == 10_000)
+    // Exported and read back: the same text, byte for byte.
+    let file = try ImportTests.export(queue)
+    let back = try TransferReader.read(file)
+    #expect(back.issues.map(\.title).sorted() == ["", strange].sorted())
+    #expect(back.issues.contains { $0.detail == huge })
+    try ImportTests.assertSound(queue)
+  }
+}

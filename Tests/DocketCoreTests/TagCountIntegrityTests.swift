@@ -125,7 +125,9 @@ import Testing
     #expect(counts.open == 4 && counts.completed == 3)
     // Show completed starts off after the upgrade, as in the seed.
     #expect(try migrated.read { try $0.fetchSettings() }.showCompleted == false)
-    #expect(try migrated.read { try $0.fetchOne("PRAGMA user_version", as: Int.self) } == 3)
+    #expect(
+      try migrated.read { try $0.fetchOne("PRAGMA user_version", as: Int.self) }
+        == Schema.migrator.migrations.last?.version)
     // Each issue's tags are gathered onto it once, when it is migrated, and read from there.
     let lists = try migrated.read { try Self.tagLists($0) }
     #expect(lists.kept == lists.links)
@@ -144,5 +146,26 @@ import Testing
     #expect(try await counts.next() == [TagSummary(tag: bug, open: 1, total: 1)])
     try db.queue.write { try $0.deleteIssues([issue.id]) }
     #expect(try await counts.next() == [TagSummary(tag: bug, open: 0, total: 0)])
+  }
+
+  /// An issue with thousands of tags keeps its list a link at a time: tagged, some taken off
+  /// from the middle, the first and the last, the list is still the links.
+  @Test func thousandsOfTagsOnOneIssue() throws {
+    let db = try TestDatabase()
+    let tags = try db.queue.write { conn in
+      try (0..<3_000).map { try conn.createTag(named: "t\($0)", id: db.uuids.make()).tag }
+    }
+    var issue = Issue(id: db.uuids.make(), title: "Many", created: db.now, tags: tags)
+    try db.queue.write { try $0.insertIssue(issue) }
+    issue.tags = tags.enumerated().filter {
+      $0.offset % 7 != 3 && $0.offset != 0 && $0.offset != 2_999
+    }
+    .map(\.element)
+    try db.queue.write { _ = try $0.saveIssue(issue) }
+    let lists = try db.queue.read { try Self.tagLists($0) }
+    #expect(lists.kept == lists.links)
+    #expect(lists.kept.values.first?.count == issue.tags.count)
+    let stored = try db.queue.read { try $0.fetchIssue(id: issue.id) }
+    #expect(Set(stored?.tags.map(\.id) ?? []) == Set(issue.tags.map(\.id)))
   }
 }

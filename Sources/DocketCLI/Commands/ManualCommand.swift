@@ -1,14 +1,35 @@
 import DocketCore
 import Foundation
 import Localization
+import Terminal
 
 /// `docket manual`: the manual page, docket(1), in roff, made from the same command table as
 /// `docket help`, so that the two never disagree. `make install` writes it where `man` looks.
 struct ManualCommand {
   let context: CommandContext
 
+  /// On a terminal the page is shown as `man` shows it (through its pager); elsewhere, and where
+  /// there is no `man`, it is written as roff, for `man -l` and for packagers.
   func run() {
-    context.console.write(Self.page(context.l10n))
+    let page = Self.page(context.l10n)
+    if context.console.outputIsTerminal, context.console.inputIsTerminal, showWithMan(page) {
+      return
+    }
+    context.console.write(page)
+  }
+
+  private func showWithMan(_ page: String) -> Bool {
+    let search = (context.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    guard
+      let man = search.map({ $0 + "/man" }).first(where: {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    else { return false }
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-\(getpid()).1")
+    guard (try? Data(page.utf8).write(to: file)) != nil else { return false }
+    defer { try? FileManager.default.removeItem(at: file) }
+    return ForegroundProgram.run(man, arguments: ["-l", file.path]) == 0
   }
 
   static func page(_ l10n: Localizer) -> String {

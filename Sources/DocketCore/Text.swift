@@ -35,7 +35,7 @@ extension Localizer {
       case .newerSchema(let path, let found, let supported):
         return self("error.database.newer", .string(path), .integer(found), .integer(supported))
       case .cannotOpen(let path, let reason):
-        return self("error.database.cannotOpen", .string(path), .string(reason))
+        return self("error.database.cannotOpen", .string(path), .string(systemReason(reason)))
       }
     case let error as SQLiteError:
       if error.isBusy { return self("error.database.busy") }
@@ -86,5 +86,21 @@ public enum RelativeTime {
     if days < 30 { return ("time.daysAgo", days) }
     if days < 365 { return ("time.monthsAgo", days / 30) }
     return ("time.yearsAgo", days / 365)
+  }
+}
+
+extension Localizer {
+  /// The system's reasons (`strerror`, always in English here) that a person meets most, in the
+  /// reader's language; others as the system says them.
+  func systemReason(_ reason: String) -> String {
+    let keys = [
+      "Permission denied": "error.system.permission",
+      "No such file or directory": "error.system.noFile",
+      "Not a directory": "error.system.notFolder",
+      "Is a directory": "error.system.isFolder",
+      "Read-only file system": "error.system.readOnly",
+      "No space left on device": "error.system.full",
+    ]
+    return keys[reason].map { self($0) } ?? reason
   }
 }

@@ -178,4 +178,16 @@ import Testing
     check.waitUntilExit()
     #expect(check.terminationStatus == 0)
   }
+
+  /// The system's reason for a database that cannot be opened is said in the reader's language.
+  @Test func theSystemsReasonIsInTheReadersLanguage() throws {
+    let file = box.path("a-file")
+    try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+    let english = try box.docket(["list", "--db", file + "/docket.sqlite"], database: false)
+    #expect(english.status == 1)
+    #expect(english.error.hasSuffix(": Not a directory\n"), "\(english.error)")
+    let german = try box.docket(
+      ["list", "--db", file + "/docket.sqlite", "--lang", "de"], database: false)
+    #expect(german.error.hasSuffix(": Kein Ordner\n"), "\(german.error)")
+  }
 }

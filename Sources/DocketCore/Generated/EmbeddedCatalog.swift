@@ -1438,6 +1438,108 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "error.system.full": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No space left on device"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Kein Platz mehr auf dem Gerät"
+            }
+          }
+        }
+      },
+      "error.system.isFolder": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Is a directory"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ist ein Ordner"
+            }
+          }
+        }
+      },
+      "error.system.noFile": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No such file or directory"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Datei oder Ordner nicht vorhanden"
+            }
+          }
+        }
+      },
+      "error.system.notFolder": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Not a directory"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Kein Ordner"
+            }
+          }
+        }
+      },
+      "error.system.permission": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Permission denied"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Zugriff verweigert"
+            }
+          }
+        }
+      },
+      "error.system.readOnly": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Read-only file system"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Dateisystem nur lesbar"
+            }
+          }
+        }
+      },
       "error.tag.emptyName": {
         "extractionState": "manual",
         "localizations": {

@@ -182,6 +182,8 @@ final class CommandContext {
     case ["tag", "rename"]: try TagCommands(context: self).rename()
     case ["tag", "delete"]: try TagCommands(context: self).delete()
     case ["awards"]: try AwardsCommand(context: self).run()
+    case ["device"]: try DeviceCommand(context: self).show()
+    case ["device", "name"]: try DeviceCommand(context: self).name()
     case ["sample-data"]: try SampleDataCommand(context: self).run()
     case ["completions"]: try CompletionsCommand(context: self).run()
     case ["manual"]: ManualCommand(context: self).run()

@@ -62,7 +62,9 @@ enum ArgumentParser {
     if !spec.subcommands.isEmpty {
       let wantsHelp = (early + remaining).contains { $0 == "--help" || $0 == "-h" }
       guard let subName = remaining.first, !subName.hasPrefix("-") else {
-        if wantsHelp { return try parseOptions(early + remaining, spec: spec, into: parsed) }
+        if wantsHelp || spec.runsAlone {
+          return try parseOptions(early + remaining, spec: spec, into: parsed)
+        }
         throw .missingSubcommand(command: commandName)
       }
       guard let sub = spec.subcommands.first(where: { $0.name == subName }) else {

@@ -38,6 +38,8 @@ struct CommandSpec: Sendable {
   var dashWordsAreArguments = false
   /// Catalog key of examples shown in the command's help.
   var examples: String?
+  /// With subcommands, the command alone does something too (`docket device` shows the device).
+  var runsAlone = false
   /// Values offered by shell completion for the arguments.
   var argumentChoices: [String] = []
 
@@ -163,6 +165,14 @@ extension CommandSpec {
     CommandSpec(
       name: "awards", summary: "command.awards.summary", usage: "docket awards", options: [json]),
     CommandSpec(
+      name: "device", summary: "command.device.summary", usage: "docket device [name NAME]",
+      options: [json],
+      subcommands: [
+        CommandSpec(
+          name: "name", summary: "command.device.name.summary", usage: "docket device name NAME",
+          options: [json], minimumArguments: 1, maximumArguments: nil)
+      ], runsAlone: true),
+    CommandSpec(
       name: "sample-data", summary: "command.sample.summary", usage: "docket sample-data"),
     CommandSpec(
       name: "sync", summary: "command.sync.summary", usage: "docket sync", maximumArguments: nil),
@@ -205,7 +215,8 @@ extension CommandSpec {
   ]
 
   static let commandNames = [
-    "add", "list", "show", "edit", "close", "reopen", "delete", "tag", "awards", "sample-data",
+    "add", "list", "show", "edit", "close", "reopen", "delete", "tag", "awards", "device",
+    "sample-data",
     "sync", "remote",
     "import", "export", "completions", "manual", "help",
   ]

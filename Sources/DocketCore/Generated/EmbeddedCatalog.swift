@@ -455,6 +455,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "command.device.name.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Name this device (the host name until then)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diesem Gerät einen Namen geben (bis dahin der Rechnername)."
+            }
+          }
+        }
+      },
+      "command.device.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Show this database's device: its name and id."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Gerät dieser Datenbank zeigen: Name und ID."
+            }
+          }
+        }
+      },
       "command.edit.examples": {
         "extractionState": "manual",
         "localizations": {
@@ -887,6 +921,57 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "device.hostName": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ (the host name)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ (der Rechnername)"
+            }
+          }
+        }
+      },
+      "device.id": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ID:   %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ID:   %@"
+            }
+          }
+        }
+      },
+      "device.name": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Name: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Name: %@"
+            }
+          }
+        }
+      },
       "edit.instructions": {
         "extractionState": "manual",
         "localizations": {
@@ -1087,6 +1172,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "ohne --yes wird außerhalb eines Terminals nicht gelöscht."
+            }
+          }
+        }
+      },
+      "error.device.emptyName": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "A device name cannot be empty."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein Gerätename darf nicht leer sein."
             }
           }
         }

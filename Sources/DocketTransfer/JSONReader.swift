@@ -135,61 +135,27 @@ public struct JSONReader {
 
   private mutating func readObject() throws(JSONSyntaxError) -> JSON {
     try enter()
-    offset += 1
     var members: [(String, JSON)] = []
-    skipWhitespace()
-    if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
-      offset += 1
-      depth -= 1
-      return .object(members)
-    }
-    while true {
-      skipWhitespace()
-      guard offset < bytes.count else { throw failure(.unexpectedEnd) }
-      guard bytes[offset] == UInt8(ascii: "\"") else { throw unexpected("a name in quotes") }
-      let key = try readString()
-      try expect(UInt8(ascii: ":"), "':'")
-      members.append((key, try readValue()))
-      skipWhitespace()
-      guard offset < bytes.count else { throw failure(.unexpectedEnd) }
-      if bytes[offset] == UInt8(ascii: ",") {
-        offset += 1
-        continue
+    try readItems(close: UInt8(ascii: "}")) { reader throws(JSONSyntaxError) in
+      guard reader.bytes[reader.offset] == UInt8(ascii: "\"") else {
+        throw reader.unexpected("a name in quotes")
       }
-      if bytes[offset] == UInt8(ascii: "}") {
-        offset += 1
-        depth -= 1
-        return .object(members)
-      }
-      throw unexpected("',' or '}'")
+      let key = try reader.readString()
+      try reader.expect(UInt8(ascii: ":"), "':'")
+      members.append((key, try reader.readValue()))
     }
+    depth -= 1
+    return .object(members)
   }
 
   private mutating func readArray() throws(JSONSyntaxError) -> JSON {
     try enter()
-    offset += 1
     var values: [JSON] = []
-    skipWhitespace()
-    if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
-      offset += 1
-      depth -= 1
-      return .array(values)
+    try readItems(close: UInt8(ascii: "]")) { reader throws(JSONSyntaxError) in
+      values.append(try reader.readValue())
     }
-    while true {
-      values.append(try readValue())
-      skipWhitespace()
-      guard offset < bytes.count else { throw failure(.unexpectedEnd) }
-      if bytes[offset] == UInt8(ascii: ",") {
-        offset += 1
-        continue
-      }
-      if bytes[offset] == UInt8(ascii: "]") {
-        offset += 1
-        depth -= 1
-        return .array(values)
-      }
-      throw unexpected("',' or ']'")
-    }
+    depth -= 1
+    return .array(values)
   }
 
   /// Reads the members of a top-level array one at a time: `body` sees each element, its index
@@ -200,29 +166,52 @@ public struct JSONReader {
     skipWhitespace()
     guard offset < bytes.count else { throw failure(.unexpectedEnd) }
     guard bytes[offset] == UInt8(ascii: "[") else { throw unexpected("'['") }
-    offset += 1
     var index = 0
+    var failure: (any Error)?
+    do {
+      try readItems(close: UInt8(ascii: "]")) { reader throws(JSONSyntaxError) in
+        let line = reader.line
+        let element = try reader.readValue()
+        do { try body(element, index, line) } catch {
+          // The caller's own error ends the reading as it is, not as a syntax error.
+          failure = error
+          throw JSONSyntaxError(problem: .unexpectedEnd, position: reader.position)
+        }
+        index += 1
+      }
+    } catch {
+      if let failure { throw failure }
+      throw error
+    }
+  }
+
+  /// The items of an object or array, its opening bracket at the reader: `item` reads one (the
+  /// reader at its first byte), and the commas between and the closing bracket are checked here.
+  private mutating func readItems(
+    close: UInt8, _ item: (inout JSONReader) throws(JSONSyntaxError) -> Void
+  ) throws(JSONSyntaxError) {
+    offset += 1
     skipWhitespace()
-    if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+    if offset < bytes.count, bytes[offset] == close {
       offset += 1
       return
     }
+    let expected = close == UInt8(ascii: "}") ? "',' or '}'" : "',' or ']'"
     while true {
       skipWhitespace()
-      let startLine = line
-      try body(try readValue(), index, startLine)
-      index += 1
+      guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+      try item(&self)
       skipWhitespace()
       guard offset < bytes.count else { throw failure(.unexpectedEnd) }
       if bytes[offset] == UInt8(ascii: ",") {
         offset += 1
         continue
       }
-      if bytes[offset] == UInt8(ascii: "]") {
+      if bytes[offset] == close {
         offset += 1
         return
       }
-      throw unexpected("',' or ']'")
+      throw unexpected(expected)
     }
   }
 

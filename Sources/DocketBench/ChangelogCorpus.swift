@@ -1,3 +1,4 @@
+import DocketTransfer
 import Foundation
 
 /// A corpus of real text for the import and export benchmarks: every entry of the Debian
@@ -82,18 +83,7 @@ enum ChangelogCorpus {
   private static func task(
     _ lines: [String], package: String, urgency: String, date: String, number: Int
   ) -> String {
-    func quote(_ text: String) -> String {
-      var result = "\""
-      for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-        default: result.unicodeScalars.append(scalar)
-        }
-      }
-      return result + "\""
-    }
+    func quote(_ text: String) -> String { JSONWriter.text(.string(text)) }
     // A stable id from the package and the entry's number in it.
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in package.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }

@@ -8,8 +8,10 @@ extension KeyTable {
   /// Browsing: keys that work in every pane, then each pane's.
   private static let browsing: [KeyBinding] = [
     KeyBinding(
-      scope: .everywhere, label: "q", commands: [.character("q"): .quit, .control("c"): .quit],
-      name: "quit", hintIn: [.filters]),
+      scope: .everywhere, label: "q", commands: [.character("q"): .quit], name: "quit",
+      hintIn: [.filters]),
+    KeyBinding(
+      scope: .always, label: "Ctrl-C", commands: [.control("c"): .quit], name: "quitNow"),
     KeyBinding(
       scope: .everywhere, label: "?", commands: [.character("?"): .help], name: "help",
       hintIn: [.list, .detail]),
@@ -243,16 +245,19 @@ extension KeyTable {
       commands: [.enter: .chooseSuggestion, .tab: .chooseSuggestion], name: "suggestionChoose",
       hintIn: [.suggestions], hintLabel: "Tab"),
     KeyBinding(
+      scope: .typingTitle, label: "Enter", commands: [.enter: .acceptInput], name: "done",
+      hintIn: [.typingTitle]),
+    KeyBinding(
       scope: .typingDetail, label: "Tab", commands: [.tab: .leaveTextField], name: "nextField",
-      hintIn: [.typingDetail]),
+      hintIn: [.typingTitle, .typingDetail]),
     KeyBinding(
       scope: .typingDetail, label: "Shift-Tab", commands: [.backTab: .returnToPreviousField],
       name: "previousField"),
     KeyBinding(
       scope: .typingDetail, label: "Ctrl-S", commands: [.control("s"): .saveForm], name: "save",
-      hintIn: [.typingDetail]),
+      hintIn: [.typingTitle, .typingDetail]),
     KeyBinding(
       scope: .typingDetail, label: "Esc", commands: [.escape: .cancelForm], name: "cancel",
-      hintIn: [.typingDetail]),
+      hintIn: [.typingTitle, .typingDetail]),
   ]
 }

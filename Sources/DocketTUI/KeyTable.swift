@@ -31,7 +31,9 @@ struct KeyBinding: Equatable, Sendable {
     case everywhere, list, detail, filters
     case help, awards, confirm, sortMenu, tagSortMenu
     case form, formTitle, formPriority, formCompleted, formTags, formDetail
-    case typing, suggestions, typingDetail
+    case typing, suggestions, typingTitle, typingDetail
+    /// Keys that work whatever else has the keys (Ctrl-C quits, even while typing).
+    case always
 
     /// The scopes asked in turn when this one is current: a pane after the keys of everywhere,
     /// a field of the form before the form's own keys, the suggestions before the typing keys.
@@ -40,6 +42,7 @@ struct KeyBinding: Equatable, Sendable {
       case .list, .detail, .filters: [.everywhere, self]
       case .formTitle, .formPriority, .formCompleted, .formTags, .formDetail: [self, .form]
       case .suggestions: [self, .typing]
+      case .typingTitle: [self, .typingDetail]
       default: [self]
       }
     }
@@ -78,7 +81,7 @@ enum KeyTable {
   /// first scope does with other keys.
   static func command(for key: Key, in scopes: [KeyBinding.Scope], language: String) -> KeyCommand?
   {
-    for scope in scopes {
+    for scope in scopes + [.always] {
       for binding in bindings where binding.scope == scope {
         if binding.language == nil || binding.language == language,
           let command = binding.commands[key]
@@ -132,6 +135,7 @@ extension ScreenFeature.State {
     if let input {
       switch input {
       case .detail: return [.typingDetail]
+      case .title: return KeyBinding.Scope.typingTitle.chain
       case .search where !app.list.suggestions.isEmpty: return KeyBinding.Scope.suggestions.chain
       default: return [.typing]
       }

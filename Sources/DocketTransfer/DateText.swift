@@ -1,3 +1,4 @@
+import DocketCore
 import Foundation
 
 /// Dates as the formats write them, read and written exactly.
@@ -112,39 +113,9 @@ enum DateText {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// `2026-11-30T06:40:30Z`, written digit by digit (an import writes one or two for every
-  /// record; `String(format:)` took a tenth of the whole import).
+  /// `2026-11-30T06:40:30Z`: the one writer of such times (`ISOTime`, shared with the
+  /// command line's JSON).
   private static func iso(_ seconds: Int) -> String {
-    var time = time_t(seconds)
-    var parts = tm()
-    gmtime_r(&time, &parts)
-    let year = Int(parts.tm_year) + 1900
-    guard (0...9999).contains(year) else {
-      return String(
-        format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, Int(parts.tm_mon) + 1,
-        Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
-    }
-    return String(unsafeUninitializedCapacity: 20) { buffer in
-      func put(_ value: Int, digits: Int, at position: Int) {
-        var rest = value
-        for offset in stride(from: digits - 1, through: 0, by: -1) {
-          buffer[position + offset] = UInt8(ascii: "0") + UInt8(rest % 10)
-          rest /= 10
-        }
-      }
-      put(year, digits: 4, at: 0)
-      buffer[4] = UInt8(ascii: "-")
-      put(Int(parts.tm_mon) + 1, digits: 2, at: 5)
-      buffer[7] = UInt8(ascii: "-")
-      put(Int(parts.tm_mday), digits: 2, at: 8)
-      buffer[10] = UInt8(ascii: "T")
-      put(Int(parts.tm_hour), digits: 2, at: 11)
-      buffer[13] = UInt8(ascii: ":")
-      put(Int(parts.tm_min), digits: 2, at: 14)
-      buffer[16] = UInt8(ascii: ":")
-      put(Int(parts.tm_sec), digits: 2, at: 17)
-      buffer[19] = UInt8(ascii: "Z")
-      return 20
-    }
+    ISOTime.string(Date(timeIntervalSince1970: Double(seconds)))
   }
 }

@@ -8,10 +8,11 @@ extension Connection {
   /// Every tag, by name.
   public func exportTags() throws -> [Tag] {
     var tags: [Tag] = []
-    try forEachRow("SELECT id, name FROM tags ORDER BY name_key, id") { row in
+    try forEachRow("SELECT id, name FROM tags ORDER BY id") { row in
       tags.append(Tag(id: try row.get(0, as: UUID.self), name: try row.get(1, as: String.self)))
     }
-    return tags
+    // In the order an issue lists its tags (case and accents aside), so both read alike.
+    return tags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) }
   }
 
   /// Calls `body` with each issue and its tags (sorted by name), oldest first.

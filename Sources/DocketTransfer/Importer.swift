@@ -60,7 +60,6 @@ extension Connection {
           } else {
             fresh.append((issue, Array(Set(tagRows)).sorted()))
           }
-          if index % 1000 == 999 { progress?(index + 1) }
         }
         // Many links count as much as many issues: each link written row by row makes the
         // database gather the issue's tag list again (10 000 tags on one issue took a minute).

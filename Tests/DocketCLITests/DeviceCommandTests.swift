@@ -18,7 +18,17 @@ import Testing
     let first = try device()
     let id = try #require(first["id"] as? String)
     #expect(UUID(uuidString: id) != nil)
-    #expect(first["name"] as? String == HostName.current)
+    // The host name as the system's own tool says it.
+    let hostname = Process()
+    hostname.executableURL = URL(fileURLWithPath: "/bin/hostname")
+    hostname.arguments = ["-s"]
+    let pipe = Pipe()
+    hostname.standardOutput = pipe
+    try hostname.run()
+    hostname.waitUntilExit()
+    let host = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(first["name"] as? String == host)
     #expect(first["named"] as? Bool == false)
     #expect(try device()["id"] as? String == id, "the same id on every run")
     let other = try Sandbox()

@@ -96,6 +96,10 @@ import Testing
     #expect(missing.status == 1 && missing.error.contains("cannot read"))
     let wrongFormat = try box.docket(["import", path, "--format", "csv"])
     #expect(wrongFormat.status == 2)
+    let empty = try write("empty.json", " \n")
+    let nothing = try box.docket(["import", empty])
+    #expect(nothing.status == 1)
+    #expect(nothing.error == "docket: \(empty) is empty: there is nothing to import.\n")
   }
 
   @Test func exportsToAFileAndBackFromStandardInput() throws {

@@ -146,3 +146,20 @@ import Testing
     }
   }
 }
+
+@Suite struct SortKeyTests {
+  /// The quick way for plain ASCII folds as Foundation does, character by character and in text.
+  @Test func asciiFoldsAsFoundationDoes() {
+    let all = String(decoding: (1..<128).map { UInt8($0) }, as: UTF8.self)
+    for scalar in all.unicodeScalars {
+      let text = String(scalar)
+      #expect(
+        SortKey.fold(text)
+          == text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil),
+        "\(scalar.value)")
+    }
+    #expect(SortKey.fold("Fix The BUILD, 2x!") == "fix the build, 2x!")
+    // Beyond ASCII, Foundation's folding: accents go, case too.
+    #expect(SortKey.fold("Ärger ÉTÉ") == "arger ete")
+  }
+}

@@ -195,3 +195,59 @@ import Testing
     await store.finish()
   }
 }
+
+/// Typing in the form's title: Tab goes on to the next field with the text kept, Ctrl-S saves,
+/// Ctrl-C quits; none of them is typed.
+@MainActor
+@Suite struct TitleTypingTests {
+  @Test func tabAndCtrlSWorkWhileTypingTheTitle() async throws {
+    let fixture = try ScreenFixture()
+    let state = try fixture.state(columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
+    let issue = try #require(state.app.detail?.issue)
+    let store = screenStore(state, fixture: fixture, clock: TestClock())
+    await store.send(.key(.character("e")))
+    await store.receive(.app(.detail(.editTapped))) {
+      $0.app.detail?.draft = issue
+      $0.app.detail?.editBase = issue
+      $0.announcement = "Editing: Export to CSV"
+    }
+    await store.send(.key(.character("!"))) {
+      $0.input = .title
+      $0.field = TextField(issue.title + "!")
+    }
+    await store.receive(.app(.detail(.titleChanged(issue.title + "!")))) {
+      $0.app.detail?.draft?.title = issue.title + "!"
+    }
+    await store.send(.key(.tab)) {
+      $0.input = nil
+      $0.editField = .priority
+    }
+    await store.send(.key(.backTab)) { $0.editField = .title }
+    await store.send(.key(.character("?"))) {
+      $0.input = .title
+      $0.field = TextField(issue.title + "!?")
+    }
+    await store.receive(.app(.detail(.titleChanged(issue.title + "!?")))) {
+      $0.app.detail?.draft?.title = issue.title + "!?"
+    }
+    var saved = issue
+    saved.title = issue.title + "!?"
+    await store.send(.key(.control("s"))) { $0.input = nil }
+    await store.receive(.app(.detail(.saveTapped))) {
+      $0.app.detail?.draft = nil
+      $0.app.detail?.editBase = nil
+      $0.app.detail?.issue = saved
+    }
+    await store.skipReceivedActions()
+    // Ctrl-C quits whatever has the keys.
+    await store.send(.key(.character("/"))) {
+      $0.focus = .list
+      $0.input = .search
+      $0.field = TextField($0.app.list.search.text)
+    }
+    await store.send(.key(.control("c"))) { $0.wantsQuit = true }
+    await store.send(.app(.stop))
+    await store.skipInFlightEffects()
+    #expect(try fixture.queue.read { try $0.fetchIssue(id: issue.id) }?.title == saved.title)
+  }
+}

@@ -45,8 +45,14 @@ import Testing
     let screen = ScreenView(
       state: store.state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
     ).render().lines
-    #expect(screen.contains { $0.contains("↑") })
-    #expect(screen.contains { $0.contains(lines[most - 1].text.prefix(20)) })
+    // The arrow sits in the help's own top edge (the hint bar's "↑↓" is not it).
+    let top = try #require(screen.first { $0.contains("Keys") })
+    #expect(top.contains("↑"))
+    let firstShown = try #require(lines[(most - 1)...].first { !$0.text.isEmpty }).text
+    #expect(screen.contains { $0.contains(firstShown.prefix(20)) }, "\(firstShown)")
+    // The line before the window is not on the screen.
+    let hidden = try #require(lines[..<(most - 1)].last { !$0.text.isEmpty }).text
+    #expect(!screen.contains { $0.contains(hidden) }, "\(hidden)")
     await store.send(.key(.character("x"))) {
       $0.helpShown = false
       $0.helpScroll = 0

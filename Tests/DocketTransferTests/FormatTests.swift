@@ -14,6 +14,8 @@ import Testing
       #expect(DateText.parse(DateText.exact(date)) == date, "\(value)")
     }
     #expect(DateText.exact(Self.day) == "2025-11-30T08:00:00Z")
+    #expect(DateText.exact(Self.day.addingTimeInterval(0.5)) == "2025-11-30T08:00:00.5Z")
+    #expect(DateText.spreadsheet(Self.day) == "2025-11-30 08:00:00")
     #expect(DateText.parse("20251130T080000Z") == Self.day)
     #expect(DateText.parse("2025-11-30T09:00:00+01:00") == Self.day)
     #expect(DateText.parse("2025-11-30T08:00:00.250Z") == Self.day.addingTimeInterval(0.25))
@@ -57,7 +59,7 @@ import Testing
     #expect(throws: ImportError.self) { try TransferReader.detect(Array("title,detail\n".utf8)) }
   }
 
-  @Test func csvQuotesAndDisarms() {
+  @Test func csvQuotesAndDisarms() throws {
     #expect(CSVFormat.field("plain") == "plain")
     #expect(CSVFormat.field("a, b") == "\"a, b\"")
     #expect(CSVFormat.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
@@ -75,7 +77,7 @@ import Testing
       tags: [
         DocketCore.Tag(id: UUID(), name: "UI Design"), DocketCore.Tag(id: UUID(), name: "Bug"),
       ])
-    try? CSVFormat.write({ body in try body(issue) }, to: &output)
+    try CSVFormat.write({ body in try body(issue) }, to: &output)
     let text = String(decoding: output.bytes, as: UTF8.self)
     #expect(text.hasPrefix("\u{FEFF}id,title,detail,priority,completed,created,modified,tags\r\n"))
     #expect(

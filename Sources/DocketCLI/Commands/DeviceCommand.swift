@@ -2,15 +2,18 @@ import Database
 import DocketCore
 import Foundation
 import Localization
+import Terminal
 
 /// `docket device` (this database's device: its id and name) and `docket device name NAME`.
 struct DeviceCommand {
   let context: CommandContext
 
   func show() throws {
-    let device = try context.database().write {
-      try $0.deviceIdentity(hostName: HostName.current)
-    }
+    let database = try context.database()
+    // Read where the id exists already; written only the first time.
+    let device =
+      try database.read { try $0.storedDeviceIdentity(hostName: HostName.current) }
+      ?? database.write { try $0.deviceIdentity(hostName: HostName.current) }
     print(device)
   }
 
@@ -36,7 +39,8 @@ struct DeviceCommand {
       return
     }
     let l10n = context.l10n
-    let name = device.isNamed ? device.name : l10n("device.hostName", .string(device.name))
+    let shown = SafeText.sanitized(device.name)
+    let name = device.isNamed ? shown : l10n("device.hostName", .string(shown))
     context.console.line(l10n("device.name", .string(name)))
     context.console.line(l10n("device.id", .string(device.id.lowercasedText)))
   }

@@ -37,7 +37,8 @@ struct ExportCommand {
     guard
       FileManager.default.createFile(
         atPath: temporary.path, contents: nil,
-        attributes: mode.map { [.posixPermissions: $0] }),
+        // A new file is private, as the database it comes from is.
+        attributes: [.posixPermissions: mode ?? 0o600]),
       let handle = try? FileHandle(forWritingTo: temporary)
     else { throw CommandFailure.failed(l10n("export.error.unwritable", .string(path))) }
     var failed = false

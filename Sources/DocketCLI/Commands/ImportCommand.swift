@@ -54,6 +54,10 @@ extension ImportCommand {
     let l10n = context.l10n
     let bytes: [UInt8]
     if path == "-" {
+      // Typing a file by hand is not what `-` is for: a terminal there would only wait.
+      guard !context.console.inputIsTerminal else {
+        throw CommandFailure.usage(l10n("import.error.terminal"))
+      }
       bytes = context.console.readAll()
     } else {
       guard let data = FileManager.default.contents(atPath: path) else {
@@ -61,6 +65,10 @@ extension ImportCommand {
         throw CommandFailure.failed(l10n("import.error.unreadable", .string(path)))
       }
       bytes = [UInt8](data)
+    }
+    guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+      progress.clear()
+      throw CommandFailure.failed(l10n("import.error.empty", .string(name)))
     }
     do {
       return try TransferReader.read(

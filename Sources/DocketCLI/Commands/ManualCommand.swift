@@ -25,11 +25,20 @@ struct ManualCommand {
         FileManager.default.isExecutableFile(atPath: $0)
       })
     else { return false }
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "docket-\(getpid()).1")
-    guard (try? Data(page.utf8).write(to: file)) != nil else { return false }
-    defer { try? FileManager.default.removeItem(at: file) }
-    return ForegroundProgram.run(man, arguments: ["-l", file.path]) == 0
+    // A file of its own, made by mkstemp (a name nobody could have prepared a link at).
+    var template = Array(
+      (FileManager.default.temporaryDirectory.path + "/docket-manual-XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { return false }
+    let path = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    defer { unlink(path) }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    guard (try? handle.write(contentsOf: Data(page.utf8))) != nil else { return false }
+    try? handle.close()
+    // Once man has run, the page was shown (or the reader left it): roff is written only when
+    // man could not start at all.
+    return ForegroundProgram.run(man, arguments: ["-l", path]) != nil
   }
 
   static func page(_ l10n: Localizer) -> String {

@@ -2452,6 +2452,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "import.error.empty": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ is empty: there is nothing to import."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ ist leer: Es gibt nichts zu importieren."
+            }
+          }
+        }
+      },
       "import.error.file": {
         "extractionState": "manual",
         "localizations": {
@@ -2465,6 +2482,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "%1$@ lässt sich nicht importieren: %2$@. Es wurde nichts importiert."
+            }
+          }
+        }
+      },
+      "import.error.terminal": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket import - reads a file from standard input: pipe one in (task export | docket import -), or name the file."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket import - liest eine Datei von der Standardeingabe: eine hineinleiten (task export | docket import -) oder die Datei nennen."
             }
           }
         }
@@ -7426,6 +7460,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.key.quitNow": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "quit"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "beenden"
+            }
+          }
+        }
+      },
       "tui.key.redraw": {
         "extractionState": "manual",
         "localizations": {
@@ -7885,6 +7936,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.keys.always": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Always, even while typing"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Immer, auch beim Tippen"
+            }
+          }
+        }
+      },
       "tui.keys.awards": {
         "extractionState": "manual",
         "localizations": {
@@ -8180,13 +8248,30 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Typing the detail"
+              "value": "Typing in a field of the form"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Beim Schreiben der Beschreibung"
+              "value": "Beim Schreiben in einem Formularfeld"
+            }
+          }
+        }
+      },
+      "tui.keys.typingTitle": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Typing the title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beim Schreiben des Titels"
             }
           }
         }

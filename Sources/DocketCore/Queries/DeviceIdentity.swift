@@ -15,6 +15,18 @@ extension Connection {
   static let deviceIDKey = "device_id"
   static let deviceNameKey = "device_name"
 
+  /// This database's device as stored, without writing: nil while it has no id yet.
+  public func storedDeviceIdentity(hostName: String) throws -> DeviceIdentity? {
+    guard
+      let stored = try fetchOne(
+        "SELECT value FROM settings WHERE key = ?", [Self.deviceIDKey], as: String.self),
+      let id = UUID(text: stored)
+    else { return nil }
+    let name = try fetchOne(
+      "SELECT value FROM settings WHERE key = ?", [Self.deviceNameKey], as: String.self)
+    return DeviceIdentity(id: id, name: name ?? hostName, isNamed: name != nil)
+  }
+
   /// This database's device, its id made (and stored) the first time it is asked for.
   public func deviceIdentity(hostName: String, makeID: () -> UUID = { UUID() }) throws
     -> DeviceIdentity

@@ -10,25 +10,44 @@ enum ChangelogCorpus {
   /// The corpus file in `folder`, made on first use; nil where there are no changelogs.
   static func file(in folder: String) -> (path: String, entries: Int)? {
     let path = folder + "/changelog-corpus.json"
-    if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-      return (path, text.split(separator: "\n").count)
+    if !FileManager.default.fileExists(atPath: path) {
+      guard make(at: path) else { return nil }
     }
+    // Counted a piece at a time: this process's size counts in the peak memory of the programs
+    // it starts (Linux), so it never holds the corpus.
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    var lines = 0
+    while let piece = try? handle.read(upToCount: 1 << 16), !piece.isEmpty {
+      lines += piece.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+    return (path, lines)
+  }
+
+  /// Writes the corpus, a package at a time; false where there are no changelogs.
+  private static func make(at path: String) -> Bool {
     let documents = "/usr/share/doc"
-    guard let packages = try? FileManager.default.contentsOfDirectory(atPath: documents) else {
-      return nil
-    }
-    var lines: [String] = []
+    guard let packages = try? FileManager.default.contentsOfDirectory(atPath: documents),
+      FileManager.default.createFile(atPath: path + ".partial", contents: nil),
+      let output = FileHandle(forWritingAtPath: path + ".partial")
+    else { return false }
+    var written = 0
     for package in packages.sorted() {
       let changelog = "\(documents)/\(package)/changelog.Debian.gz"
       guard FileManager.default.fileExists(atPath: changelog), let text = gunzip(changelog) else {
         continue
       }
-      entries(of: text, package: package) { lines.append($0) }
+      var lines = ""
+      entries(of: text, package: package) { lines += $0 + "\n" }
+      written += lines.isEmpty ? 0 : 1
+      try? output.write(contentsOf: Data(lines.utf8))
     }
-    guard !lines.isEmpty else { return nil }
-    try? (lines.joined(separator: "\n") + "\n").write(
-      toFile: path, atomically: true, encoding: .utf8)
-    return (path, lines.count)
+    try? output.close()
+    guard written > 0 else {
+      try? FileManager.default.removeItem(atPath: path + ".partial")
+      return false
+    }
+    return rename(path + ".partial", path) == 0
   }
 
   private static func gunzip(_ path: String) -> String? {

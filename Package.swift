@@ -34,6 +34,7 @@ let package = Package(
       name: "DocketFeatures",
       dependencies: ["Composable", "DocketCore", "Database", "Localization"]),
     .target(name: "DocketTransfer", dependencies: ["DocketCore", "Database"]),
+    .target(name: "DocketSync", dependencies: ["DocketCore", "DocketTransfer", "Database"]),
     .target(
       name: "DocketCLI",
       dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization", "Terminal"]),
@@ -56,6 +57,9 @@ let package = Package(
     .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database"]),
     .testTarget(
       name: "DocketTransferTests", dependencies: ["DocketTransfer", "DocketCore", "Database"]),
+    .testTarget(
+      name: "DocketSyncTests",
+      dependencies: ["DocketSync", "DocketTransfer", "DocketCore", "Database"]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
       name: "DocketCLITests", dependencies: ["DocketCLI", "DocketCore", "Database", "docket"]),

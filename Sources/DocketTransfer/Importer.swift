@@ -129,16 +129,17 @@ extension Connection {
         title, issue.detail, issue.priority.rawValue, issue.completed, issue.created,
         issue.modified, issue.id,
       ])
+    // The database stamps an edit as made now where the update left `modified` as it was (also
+    // when the file says "never edited", nil over nil): the file's value is written once more, on
+    // its own, which stamps nothing, and the changes just recorded are given it too.
+    try execute("UPDATE issues SET modified = ? WHERE seq = ?", [issue.modified, seq])
+    try restampLatestChanges(issueSeq: seq)
     for removed in storedRows.subtracting(wantedRows) {
       try execute("DELETE FROM issue_tags WHERE issue_seq = ? AND tag_seq = ?", [seq, removed])
     }
     for added in wantedRows.subtracting(storedRows).sorted() {
       try execute("INSERT INTO issue_tags (issue_seq, tag_seq) VALUES (?, ?)", [seq, added])
     }
-    // The database stamps an edit as made now where the update left `modified` as it was (also
-    // when the file says "never edited", nil over nil): the file's value is written once more, on
-    // its own, which stamps nothing.
-    try execute("UPDATE issues SET modified = ? WHERE seq = ?", [issue.modified, seq])
     return true
   }
 
@@ -237,6 +238,7 @@ extension Connection {
     }
     for index in indexes { try execute(index.sql) }
     for trigger in triggers { try execute(trigger.sql) }
+    try recordCreations(issuesFrom: first)
   }
 }
 

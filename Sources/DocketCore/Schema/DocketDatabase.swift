@@ -64,6 +64,19 @@ public enum DocketDatabase {
     try connection.createFunction("docket_now", argumentCount: 0, deterministic: false) { _ in
       .real(now().timeIntervalSince1970)
     }
+    try connection.createFunction("docket_hlc_tick", argumentCount: 1, deterministic: false) {
+      arguments in
+      guard case .integer(let previous) = arguments[0] else { return .null }
+      return .integer(HybridClock.tick(after: previous, wall: now()))
+    }
+    try connection.createFunction("docket_real_text", argumentCount: 1, deterministic: true) {
+      arguments in
+      switch arguments[0] {
+      case .real(let number): return .text(String(number))
+      case .integer(let number): return .text(String(number))
+      default: return arguments[0]
+      }
+    }
     try connection.createFunction("docket_sort_key", argumentCount: 1, deterministic: true) {
       arguments in
       guard case .text(let text) = arguments[0] else { return .text("") }

@@ -17,6 +17,7 @@ public enum Schema {
       Migration(version: 2, name: "open and completed counts kept by the database", migrate: v2),
       Migration(version: 3, name: "each issue's tag rows kept on the issue", migrate: v3),
       Migration(version: 4, name: "tag rows kept a link at a time", migrate: v4),
+      Migration(version: 5, name: "changes recorded for sync, devices, clock", migrate: v5),
     ])
 
   /// The tag rows kept on an issue, changed a link at a time: v3 gathered the whole list again

@@ -1,0 +1,202 @@
+import DocketCore
+import Foundation
+
+/// A shared folder as a remote (Syncthing, a cloud drive, NFS):
+///
+///     <folder>/docket-remote.json              {"docket":"remote","version":1}
+///     <folder>/<device id>/00000001.changes     a device's change files, numbered
+///     <folder>/<device id>/snapshot-<hex>.snapshot
+///
+/// Each device writes only in its own folder, and writes a file under a temporary name (a dot
+/// first, which readers pass over) and renames it into place, so a reader on this machine never
+/// sees half a file; a file a sync tool is still copying in is seen to be partial by its missing
+/// end line. Names Docket does not write (`00000003 (conflicted copy).changes`,
+/// `00000003.sync-conflict-….changes`) are reported and left alone.
+public struct FolderRemote: SyncRemote {
+  public let path: String
+  public let device: String
+
+  public init(path: String, device: String) {
+    self.path = (path as NSString).standardizingPath
+    self.device = device
+  }
+
+  public var key: String { "folder:" + path }
+
+  static let marker = "docket-remote.json"
+  static let version = 1
+
+  public func prepare() throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw RemoteError(location: path, problem: .missing)
+    }
+    guard isDirectory.boolValue else {
+      throw RemoteError(location: path, problem: .system(String(cString: strerror(ENOTDIR))))
+    }
+    let markerPath = path + "/" + Self.marker
+    if let data = FileManager.default.contents(atPath: markerPath) {
+      let text = String(decoding: data, as: UTF8.self)
+      guard text.contains("\"docket\":\"remote\"") else {
+        throw RemoteError(location: markerPath, problem: .notARemote)
+      }
+      if let range = text.range(of: "\"version\":"),
+        let version = Int(text[range.upperBound...].prefix { $0.isNumber }), version > Self.version
+      {
+        throw RemoteError(location: markerPath, problem: .newerVersion(version))
+      }
+    } else {
+      try writeAtomically(
+        Array("{\"docket\":\"remote\",\"version\":\(Self.version)}\n".utf8), to: markerPath)
+    }
+    try makeFolder(path + "/" + device)
+  }
+
+  public func list() throws -> RemoteListing {
+    var packages: [PackageName] = []
+    var skipped: [SkippedPackage] = []
+    let top: [String]
+    do { top = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+      throw RemoteError(location: path, problem: .missing)
+    }
+    for entry in top.sorted() where !entry.hasPrefix(".") && entry != Self.marker {
+      guard let device = UUID(text: entry)?.lowercasedText, device == entry.lowercased() else {
+        skipped.append(SkippedPackage(path: entry, problem: .unknownName))
+        continue
+      }
+      let folder = path + "/" + entry
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
+        skipped.append(SkippedPackage(path: entry, problem: .unknownName))
+        continue
+      }
+      let files: [String]
+      do { files = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
+        skipped.append(SkippedPackage(path: entry, problem: .unreadable(Self.reason(error))))
+        continue
+      }
+      for file in files.sorted() where !file.hasPrefix(".") {
+        if let name = Self.packageName(file, device: device) {
+          packages.append(name)
+        } else {
+          skipped.append(SkippedPackage(path: entry + "/" + file, problem: .unknownName))
+        }
+      }
+    }
+    return RemoteListing(packages: packages, skipped: skipped)
+  }
+
+  /// The package a file name names, if it is one Docket writes.
+  static func packageName(_ file: String, device: String) -> PackageName? {
+    let bytes = Array(file.utf8)
+    if file.hasSuffix(".changes"), bytes.count == 16,
+      bytes[0..<8].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int64(file.prefix(8)),
+      number > 0
+    {
+      return PackageName(device: device, kind: .changes, number: number)
+    }
+    if file.hasPrefix("snapshot-"), file.hasSuffix(".snapshot") {
+      let hex = file.dropFirst(9).dropLast(9)
+      if !hex.isEmpty, hex.count <= 16, hex.allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
+        let number = Int64(hex, radix: 16)
+      {
+        return PackageName(device: device, kind: .snapshot, number: number)
+      }
+    }
+    return nil
+  }
+
+  func filePath(_ name: PackageName) -> String {
+    path + "/" + name.description
+  }
+
+  public func read(_ name: PackageName) throws -> Package {
+    let file = filePath(name)
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw RemoteError(
+        location: file, problem: .system(String(cString: strerror(errno == 0 ? ENOENT : errno))))
+    }
+    do { return try PackageFormat.decode(Array(data), expected: name) } catch {
+      throw SkippedPackage(path: name.description, problem: .package(error))
+    }
+  }
+
+  public func header(_ name: PackageName) throws -> Package {
+    let file = filePath(name)
+    guard let handle = FileHandle(forReadingAtPath: file) else {
+      throw RemoteError(location: file, problem: .system(String(cString: strerror(ENOENT))))
+    }
+    defer { try? handle.close() }
+    var bytes: [UInt8] = []
+    // A header is one line of a few hundred bytes (a snapshot's lists every device).
+    while bytes.count < 1 << 20, !bytes.contains(0x0A) {
+      guard let chunk = try? handle.read(upToCount: 65_536), !chunk.isEmpty else { break }
+      bytes += chunk
+    }
+    guard let end = bytes.firstIndex(of: 0x0A) else {
+      throw SkippedPackage(path: name.description, problem: .package(.partial))
+    }
+    do { return try PackageFormat.decodeHeader(bytes[..<end], expected: name).package } catch {
+      throw SkippedPackage(path: name.description, problem: .package(error))
+    }
+  }
+
+  public func write(_ package: Package) throws {
+    precondition(package.name.device == device, "a device writes only its own packages")
+    try makeFolder(path + "/" + device)
+    try writeAtomically(PackageFormat.encode(package), to: filePath(package.name))
+  }
+
+  public func remove(_ name: PackageName) throws {
+    precondition(name.device == device, "a device removes only its own packages")
+    if unlink(filePath(name)) != 0, errno != ENOENT {
+      throw RemoteError(
+        location: filePath(name), problem: .system(String(cString: strerror(errno))))
+    }
+  }
+
+  private func makeFolder(_ folder: String) throws {
+    if mkdir(folder, 0o700) != 0, errno != EEXIST {
+      throw RemoteError(location: folder, problem: .system(String(cString: strerror(errno))))
+    }
+  }
+
+  /// Writes `bytes` to a temporary file beside `target`, flushes it to the disk, and renames it
+  /// into place: a reader sees the whole file or none.
+  private func writeAtomically(_ bytes: [UInt8], to target: String) throws {
+    let folder = (target as NSString).deletingLastPathComponent
+    let temporary = folder + "/." + (target as NSString).lastPathComponent + ".\(getpid()).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard descriptor >= 0 else {
+      throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
+    }
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += written
+      }
+    }
+    if failure == 0, fsync(descriptor) != 0 { failure = errno }
+    close(descriptor)
+    if failure == 0, rename(temporary, target) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary)
+      throw RemoteError(location: target, problem: .system(String(cString: strerror(failure))))
+    }
+  }
+
+  static func reason(_ error: Error) -> String {
+    (error as NSError).localizedDescription
+  }
+}
+
+extension SkippedPackage: Error {}

@@ -1,0 +1,90 @@
+import Database
+import DocketCore
+import Foundation
+
+/// One line of an issue's history: a change to one field, who made it and when.
+public struct HistoryEntry: Equatable, Sendable {
+  public enum What: Equatable, Sendable {
+    /// The issue was made (its first title).
+    case created(title: String)
+    case deleted
+    case title, detail, priority, completed, createdDate
+    /// A tag put on (true) or taken off.
+    case tag(name: String, on: Bool)
+  }
+
+  public var when: Date
+  /// The clock stamp, which orders the entries.
+  public var stamp: Int64
+  public var deviceID: String
+  /// The device's name as last heard (empty when never heard).
+  public var deviceName: String
+  public var isThisDevice: Bool
+  public var what: What
+  public var old: DatabaseValue
+  public var new: DatabaseValue
+  /// A value that lost a conflict to another device's: kept here, not applied.
+  public var lost: Bool
+}
+
+extension Connection {
+  /// The history of the issue `id`, oldest first.
+  public func history(ofIssue id: UUID) throws -> [HistoryEntry] {
+    var entries: [HistoryEntry] = []
+    let local = try localDeviceID()
+    try forEachRow(
+      """
+      SELECT c.hlc, d.id, d.name, c.entity, c.field, c.old_value, c.new_value, c.lost
+      FROM changes c JOIN sync_devices d ON d.seq = c.device
+      WHERE c.row_id = ? ORDER BY c.hlc, d.id, c.seq
+      """, [id.lowercasedText]
+    ) { row in
+      let hlc = try row.get(0, as: Int64.self)
+      let device = try row.get(1, as: String.self)
+      let field = try row.get(4, as: String.self)
+      let old = try row.get(5, as: DatabaseValue.self)
+      let new = try row.get(6, as: DatabaseValue.self)
+      let what: HistoryEntry.What
+      if try row.get(3, as: String.self) == "link" {
+        what = .tag(name: try tagName(field), on: new == .integer(1))
+      } else {
+        switch field {
+        case "create": what = .created(title: try jsonField(new, "title") ?? "")
+        case "delete": what = .deleted
+        case "title": what = .title
+        case "detail": what = .detail
+        case "priority": what = .priority
+        case "completed": what = .completed
+        default: what = .createdDate
+        }
+      }
+      entries.append(
+        HistoryEntry(
+          when: HybridClock.date(hlc), stamp: hlc, deviceID: device,
+          deviceName: try row.get(2, as: String.self), isThisDevice: device == local, what: what,
+          old: old, new: new, lost: try row.get(7, as: Bool.self)))
+    }
+    return entries
+  }
+
+  /// A tag's name now, or (deleted) the last name it had.
+  func tagName(_ id: String) throws -> String {
+    let canonical =
+      try fetchOne("SELECT canonical FROM sync_tag_aliases WHERE id = ?", [id], as: String.self)
+      ?? id
+    if let name = try fetchOne("SELECT name FROM tags WHERE id = ?", [canonical], as: String.self) {
+      return name
+    }
+    return try fetchOne(
+      """
+      SELECT CASE field WHEN 'create' THEN json_extract(new_value, '$.name')
+        WHEN 'name' THEN new_value ELSE old_value END
+      FROM changes WHERE row_id = ? ORDER BY hlc DESC LIMIT 1
+      """, [id], as: String.self) ?? id
+  }
+
+  private func jsonField(_ value: DatabaseValue, _ key: String) throws -> String? {
+    guard case .text(let json) = value else { return nil }
+    return try fetchOne("SELECT json_extract(?, ?)", [json, "$." + key], as: String.self)
+  }
+}

@@ -1,0 +1,157 @@
+import DocketCore
+import DocketTransfer
+import Foundation
+
+/// A package of changes as a remote keeps it: a device's numbered change file, or a snapshot.
+public struct PackageName: Hashable, Sendable, Comparable, CustomStringConvertible {
+  public enum Kind: String, Sendable {
+    case changes, snapshot
+  }
+
+  public var device: String
+  public var kind: Kind
+  /// A change file's number (1, 2, … per device), or a snapshot's clock stamp.
+  public var number: Int64
+
+  public init(device: String, kind: Kind, number: Int64) {
+    self.device = device
+    self.kind = kind
+    self.number = number
+  }
+
+  public static func < (lhs: PackageName, rhs: PackageName) -> Bool {
+    (lhs.device, lhs.kind.rawValue, lhs.number) < (rhs.device, rhs.kind.rawValue, rhs.number)
+  }
+
+  /// The name as the history of what was read keeps it: `<device>/<number>.changes`.
+  public var description: String {
+    kind == .changes
+      ? "\(device)/\(String(format: "%08lld", number)).changes"
+      : "\(device)/snapshot-\(String(number, radix: 16)).snapshot"
+  }
+}
+
+/// A package's contents.
+public struct Package: Sendable {
+  public var name: PackageName
+  /// The name of the device that wrote it, as it was then.
+  public var deviceName: String
+  /// For a snapshot: for each device, the highest change file number whose changes it holds.
+  public var covers: [String: Int64]
+  public var changes: [Change]
+
+  public init(
+    name: PackageName, deviceName: String, covers: [String: Int64] = [:], changes: [Change]
+  ) {
+    self.name = name
+    self.deviceName = deviceName
+    self.covers = covers
+    self.changes = changes
+  }
+}
+
+/// Why a package could not be read; the rest of a sync goes on without it.
+public enum PackageProblem: Error, Equatable, Sendable {
+  /// Cut short: still being copied by a sync tool, or written by a device that was stopped.
+  case partial
+  /// Not a Docket package at all.
+  case garbage(String)
+  /// A change in it could not be read.
+  case badChange(ChangeFormatError)
+  /// Written by a newer Docket.
+  case newerVersion(Int)
+  /// Its header names another device or number than its file name says.
+  case misplaced
+}
+
+/// The format: a header line, a change per line, an end line with the count, so that a file cut
+/// anywhere is seen to be partial.
+///
+///     {"docket":"changes","version":1,"device":"…","name":"Laptop","number":7,"count":2}
+///     {"h":"…","d":"…","e":"issue","r":"…","f":"title","o":"Old","n":"New","m":1764480000}
+///     …
+///     {"end":2}
+public enum PackageFormat {
+  public static let version = 1
+
+  public static func encode(_ package: Package) -> [UInt8] {
+    var output = OutputBytes(write: { _ in })
+    var header: [(String, JSON)] = [
+      ("docket", .string(package.name.kind.rawValue)), ("version", .number(Double(version))),
+      ("device", .string(package.name.device)), ("name", .string(package.deviceName)),
+      ("number", .string(String(package.name.number))),
+      ("count", .number(Double(package.changes.count))),
+    ]
+    if package.name.kind == .snapshot {
+      header.append(
+        (
+          "covers",
+          .object(
+            package.covers.sorted { $0.key < $1.key }.map { ($0.key, .string(String($0.value))) })
+        ))
+    }
+    JSONWriter.append(.object(header), to: &output)
+    output.append(byte: 0x0A)
+    for change in package.changes {
+      change.appendJSON(to: &output)
+      output.append(byte: 0x0A)
+    }
+    JSONWriter.append(.object([("end", .number(Double(package.changes.count)))]), to: &output)
+    output.append(byte: 0x0A)
+    return output.bytes
+  }
+
+  /// Reads a package's first line: who wrote it, how many changes it has, what it covers.
+  public static func decodeHeader(_ line: ArraySlice<UInt8>, expected: PackageName)
+    throws(PackageProblem) -> (package: Package, count: Int)
+  {
+    let header: JSON
+    do { header = try JSONReader.document(Array(line)) } catch {
+      throw .garbage("the first line is not JSON")
+    }
+    guard let kind = header["docket"]?.string, kind == expected.kind.rawValue else {
+      throw .garbage("not a Docket \(expected.kind.rawValue) file")
+    }
+    guard let version = header["version"]?.number else { throw .garbage("no version") }
+    guard Int(version) <= Self.version else { throw .newerVersion(Int(version)) }
+    guard header["device"]?.string?.lowercased() == expected.device,
+      header["number"]?.string.flatMap({ Int64($0) }) == expected.number
+    else { throw .misplaced }
+    guard let count = header["count"]?.number.map({ Int($0) }), count >= 0 else {
+      throw .garbage("no count")
+    }
+    var covers: [String: Int64] = [:]
+    for (device, value) in header["covers"]?.members ?? [] {
+      if let text = value.string, let number = Int64(text) { covers[device.lowercased()] = number }
+    }
+    return (
+      Package(
+        name: expected, deviceName: header["name"]?.string ?? "", covers: covers, changes: []),
+      count
+    )
+  }
+
+  /// Reads a package; `expected` is what its file name says it is.
+  public static func decode(_ bytes: [UInt8], expected: PackageName) throws(PackageProblem)
+    -> Package
+  {
+    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() } else { throw .partial }
+    guard let first = lines.first else { throw .partial }
+    var (package, count) = try decodeHeader(first, expected: expected)
+    guard lines.count == count + 2,
+      (try? JSONReader.document(Array(lines[lines.count - 1])))?["end"]?.number == Double(count)
+    else { throw .partial }
+    package.changes.reserveCapacity(count)
+    for index in stride(from: 1, through: count, by: 1) {
+      let json: JSON
+      do { json = try JSONReader.document(Array(lines[index])) } catch {
+        throw .badChange(ChangeFormatError(line: index + 1, reason: "not JSON (\(error.position))"))
+      }
+      do { package.changes.append(try Change(json: json, line: index + 1)) } catch {
+        throw .badChange(error)
+      }
+    }
+    return package
+  }
+}

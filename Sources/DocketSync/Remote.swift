@@ -1,0 +1,72 @@
+import Foundation
+
+/// A file in a remote that sync left alone, and why.
+public struct SkippedPackage: Equatable, Sendable {
+  /// Where it is, relative to the remote.
+  public var path: String
+  public var problem: SkippedProblem
+
+  public init(path: String, problem: SkippedProblem) {
+    self.path = path
+    self.problem = problem
+  }
+}
+
+public enum SkippedProblem: Equatable, Sendable {
+  /// A name Docket does not write: a sync tool's conflicted copy, or a file put there by hand.
+  case unknownName
+  case unreadable(String)
+  case package(PackageProblem)
+}
+
+/// What a remote holds: the packages it lists, and what it had to skip to list them.
+public struct RemoteListing: Sendable {
+  public var packages: [PackageName]
+  public var skipped: [SkippedPackage]
+
+  public init(packages: [PackageName], skipped: [SkippedPackage]) {
+    self.packages = packages
+    self.skipped = skipped
+  }
+}
+
+/// Why a remote could not be used at all.
+public struct RemoteError: Error, Equatable, Sendable {
+  public enum Problem: Equatable, Sendable {
+    /// The place does not exist (a folder that is gone or unmounted).
+    case missing
+    /// The system's reason ("Permission denied", "No space left on device").
+    case system(String)
+    /// Set up by a newer Docket.
+    case newerVersion(Int)
+    /// Holds something that is not a Docket remote.
+    case notARemote
+  }
+
+  /// The path or address, and the file where it failed when there is one.
+  public var location: String
+  public var problem: Problem
+
+  public init(location: String, problem: Problem) {
+    self.location = location
+    self.problem = problem
+  }
+}
+
+/// Where sync exchanges packages. A device writes only its own packages and reads everyone's.
+/// The engine talks to a remote only through this, so that other kinds plug in beside the folder.
+public protocol SyncRemote: Sendable {
+  /// How the remote is named in the database's record of what was read.
+  var key: String { get }
+  /// Checks the remote and makes what it needs; fails with a clear `RemoteError`.
+  func prepare() throws
+  /// Every package there, with what was skipped.
+  func list() throws -> RemoteListing
+  func read(_ name: PackageName) throws -> Package
+  /// A package's header alone (who wrote it, what a snapshot covers), without its changes.
+  func header(_ name: PackageName) throws -> Package
+  /// Writes one of this device's packages: all of it or, if it fails, nothing a reader can see.
+  func write(_ package: Package) throws
+  /// Removes one of this device's packages.
+  func remove(_ name: PackageName) throws
+}

@@ -1,0 +1,319 @@
+import Database
+import DocketCore
+import Foundation
+
+/// What a sync did.
+public struct SyncReport: Equatable, Sendable {
+  /// Changes written to the remote.
+  public var pushed = 0
+  /// Changes read that were new here.
+  public var pulled = 0
+  /// Of those, values that lost a conflict (kept in the history).
+  public var lost = 0
+  /// Packages read whose changes were all known already.
+  public var duplicates = 0
+  /// Files left alone, each with why.
+  public var skipped: [SkippedPackage] = []
+  /// Device ids whose older changes were compacted away before this device read them, with no
+  /// snapshot yet that holds them: their later changes were read, the rest waits.
+  public var waiting: [String] = []
+  /// True when this device caught up from a snapshot.
+  public var usedSnapshot = false
+  /// True when this device wrote a snapshot (and removed its change files that it holds).
+  public var wroteSnapshot = false
+
+  public init() {}
+}
+
+/// A sync stopped on purpose after so many packages: for tests of a sync cut off half way.
+public struct SyncInterrupted: Error, Equatable, Sendable {}
+
+/// Push, then pull, then compact, a package at a time.
+///
+/// Every step is its own transaction and leaves the database and the remote consistent, so a
+/// sync cut off anywhere (the process killed, the folder gone) loses nothing and the next one
+/// completes it:
+/// - a package is written whole under a temporary name and renamed; only then is the push
+///   cursor moved. Killed in between, the same changes go again in the next package, and a
+///   reader that gets them twice changes nothing.
+/// - a package read is applied, and recorded as read, in one transaction.
+/// - this device's change files are removed only once a snapshot it has read or written holds
+///   them.
+/// Edits made during a sync are transactions of their own: those made before a package is applied
+/// merge with it by their stamps, those made after have later stamps and are pushed next time.
+public struct SyncEngine: Sendable {
+  public var database: DatabaseQueue
+  public var remote: any SyncRemote
+  /// This device's id and name as other devices will see them.
+  public var device: String
+  public var deviceName: String
+  /// Changes per package pushed.
+  public var batchSize = 1000
+  /// A snapshot is written once this many change files are not yet held by one.
+  public var compactAfter = 64
+  /// A device that is behind reads a snapshot rather than this many files.
+  public var snapshotRather = 32
+  /// For tests: stop after this many packages written or read.
+  public var stopAfter: Int?
+
+  public init(database: DatabaseQueue, remote: any SyncRemote, device: String, deviceName: String) {
+    self.database = database
+    self.remote = remote
+    self.device = device
+    self.deviceName = deviceName
+  }
+
+  public func run() throws -> SyncReport {
+    var report = SyncReport()
+    var steps = 0
+    func step() throws {
+      steps += 1
+      if let stopAfter, steps >= stopAfter { throw SyncInterrupted() }
+    }
+    try remote.prepare()
+    try database.write { try $0.recordLocalDeviceName(deviceName) }
+    try push(&report, step: step)
+    let listing = try remote.list()
+    report.skipped += listing.skipped
+    try pull(listing, &report, step: step)
+    try compact(listing, &report)
+    return report
+  }
+
+  // MARK: - Push
+
+  private func push(_ report: inout SyncReport, step: () throws -> Void) throws {
+    var (cursor, number) = try database.read { db in
+      (
+        try db.setting(Connection.pushedKey).flatMap(Int64.init),
+        try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0
+      )
+    }
+    // The first push to a remote carries everything this device knows, so that nothing it
+    // heard from devices elsewhere is missing there.
+    let everything = cursor == nil
+    let existing = try remote.list().packages.filter { $0.device == device && $0.kind == .changes }
+    number = max(number, existing.map(\.number).max() ?? 0)
+    while true {
+      let batch = try database.read {
+        try $0.changesToPush(after: cursor ?? 0, limit: batchSize, allDevices: everything)
+      }
+      guard let last = batch.last else { break }
+      number += 1
+      try remote.write(
+        Package(
+          name: PackageName(device: device, kind: .changes, number: number),
+          deviceName: deviceName, changes: batch.map(\.change)))
+      let written = number
+      try database.write { db in
+        try db.setSetting(Connection.pushedKey, String(last.seq))
+        try db.setSetting(Connection.fileNumberKey, String(written))
+      }
+      cursor = last.seq
+      report.pushed += batch.count
+      try step()
+    }
+    if cursor == nil {
+      try database.write { try $0.setSetting(Connection.pushedKey, "0") }
+    }
+  }
+
+  // MARK: - Pull
+
+  private func pull(_ listing: RemoteListing, _ report: inout SyncReport, step: () throws -> Void)
+    throws
+  {
+    let key = remote.key
+    var (covered, seen) = try database.read { db in
+      var covered: [String: Int64] = [:]
+      try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
+        covered[try row.get(0, as: String.self)] = try row.get(1, as: Int64.self)
+      }
+      let seen = Set(
+        try db.fetchAll("SELECT name FROM sync_pulled WHERE remote = ?", [key]) {
+          try $0.get(0, as: String.self)
+        })
+      return (covered, seen)
+    }
+    let others = listing.packages.filter { $0.device != device }
+    var present: [String: Set<Int64>] = [:]
+    for name in others where name.kind == .changes {
+      present[name.device, default: []].insert(name.number)
+    }
+
+    // A snapshot, when this device is behind what it holds and the changes it holds are gone
+    // from the remote (compacted) or are many. Each device keeps its latest snapshot; clocks
+    // differ, so each is looked at, by its header.
+    for snapshot in others.filter({ $0.kind == .snapshot && !seen.contains($0.description) })
+      .sorted(by: { $0.number > $1.number })
+    {
+      let header: Package
+      do { header = try remote.header(snapshot) } catch let skipped as SkippedPackage {
+        report.skipped.append(skipped)
+        continue
+      }
+      guard
+        Self.needs(header, covered: covered, present: present, seen: seen, rather: snapshotRather)
+      else { continue }
+      let package: Package
+      do { package = try remote.read(snapshot) } catch let skipped as SkippedPackage {
+        report.skipped.append(skipped)
+        continue
+      }
+      let summary = try database.write { db in
+        let summary = try db.applyChanges(
+          package.changes, deviceNames: [package.name.device: package.deviceName])
+        try db.execute(
+          "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)",
+          [key, snapshot.description])
+        for (device, through) in package.covers where device != self.device {
+          try db.execute(
+            """
+            INSERT INTO sync_covered (remote, device, through) VALUES (?, ?, ?)
+            ON CONFLICT (remote, device) DO UPDATE SET through = max(through, excluded.through)
+            """, [key, device, through])
+        }
+        try db.recordSnapshotCovers(package.covers)
+        if let mine = package.covers[self.device] {
+          try db.setSetting(
+            Connection.compactedKey,
+            String(max(mine, try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0)))
+        }
+        return summary
+      }
+      for (device, through) in package.covers where device != self.device {
+        covered[device] = max(covered[device] ?? 0, through)
+      }
+      report.pulled += summary.received
+      report.lost += summary.lost
+      report.usedSnapshot = true
+      try step()
+    }
+
+    let unread = others.filter {
+      $0.kind == .changes && $0.number > covered[$0.device] ?? 0 && !seen.contains($0.description)
+    }.sorted { ($0.device, $0.number) < ($1.device, $1.number) }
+    for name in unread {
+      let package: Package
+      do { package = try remote.read(name) } catch let skipped as SkippedPackage {
+        report.skipped.append(skipped)
+        continue
+      }
+      let summary = try database.write { db in
+        let summary = try db.applyChanges(
+          package.changes, deviceNames: [name.device: package.deviceName])
+        let through = covered[name.device] ?? 0
+        if name.number == through + 1 {
+          // Contiguous: the mark moves on over this file and any read before it out of order.
+          var next = name.number
+          while try db.fetchOne(
+            "SELECT 1 FROM sync_pulled WHERE remote = ? AND name = ?",
+            [key, PackageName(device: name.device, kind: .changes, number: next + 1).description],
+            as: Int.self) != nil
+          {
+            next += 1
+          }
+          try db.execute(
+            """
+            INSERT INTO sync_covered (remote, device, through) VALUES (?, ?, ?)
+            ON CONFLICT (remote, device) DO UPDATE SET through = excluded.through
+            """, [key, name.device, next])
+          try db.execute(
+            "DELETE FROM sync_pulled WHERE remote = ? AND name > ? AND name <= ?",
+            [
+              key, name.device + "/",
+              PackageName(device: name.device, kind: .changes, number: next).description,
+            ])
+          return (summary, next)
+        }
+        try db.execute(
+          "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)", [key, name.description])
+        return (summary, through)
+      }
+      covered[name.device] = summary.1
+      report.pulled += summary.0.received
+      report.lost += summary.0.lost
+      if summary.0.received == 0 { report.duplicates += 1 }
+      try step()
+    }
+    // Devices with changes this device has not read and no file or snapshot holds any more.
+    for (device, numbers) in present {
+      let through = covered[device] ?? 0
+      if let lowest = numbers.filter({ $0 > through }).min(), lowest > through + 1,
+        !(through + 1..<lowest).allSatisfy({
+          seen.contains(PackageName(device: device, kind: .changes, number: $0).description)
+        })
+      {
+        report.waiting.append(device)
+      }
+    }
+  }
+
+  /// Whether a device that has read up to `covered` should read the snapshot: some file it
+  /// holds is gone from the remote, or reading them all would take many files.
+  static func needs(
+    _ snapshot: Package, covered: [String: Int64], present: [String: Set<Int64>],
+    seen: Set<String>, rather: Int
+  ) -> Bool {
+    var behind = 0
+    for (device, through) in snapshot.covers {
+      let from = covered[device] ?? 0
+      guard through > from else { continue }
+      for number in (from + 1)...through {
+        let name = PackageName(device: device, kind: .changes, number: number)
+        if seen.contains(name.description) { continue }
+        if present[device]?.contains(number) != true { return true }
+        behind += 1
+      }
+    }
+    return behind >= rather
+  }
+
+  // MARK: - Compact
+
+  private func compact(_ listing: RemoteListing, _ report: inout SyncReport) throws {
+    let key = remote.key
+    let mine = listing.packages.filter { $0.device == device }
+    var (compacted, fileNumber, covered, held) = try database.read { db in
+      var covered: [String: Int64] = [:]
+      try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
+        covered[try row.get(0, as: String.self)] = try row.get(1, as: Int64.self)
+      }
+      return (
+        try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0,
+        try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0,
+        covered, try db.snapshotCovers()
+      )
+    }
+    // Change files that no snapshot known here holds yet, all devices'.
+    let snapshots = listing.packages.filter { $0.kind == .snapshot }
+    let loose = listing.packages.filter { name in
+      name.kind == .changes && name.number > held[name.device] ?? 0
+    }.count
+    if loose >= compactAfter, report.skipped.isEmpty, report.waiting.isEmpty {
+      covered[device] = fileNumber
+      let stamp = try database.read { db in
+        try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0
+      }
+      var changes: [Change] = []
+      try database.read { db in try db.forEachWinningChange { changes.append($0) } }
+      let name = PackageName(device: device, kind: .snapshot, number: stamp)
+      try remote.write(
+        Package(name: name, deviceName: deviceName, covers: covered, changes: changes))
+      report.wroteSnapshot = true
+      compacted = fileNumber
+      let through = fileNumber
+      let holds = covered
+      try database.write { db in
+        try db.setSetting(Connection.compactedKey, String(through))
+        try db.recordSnapshotCovers(holds)
+      }
+      for old in snapshots where old.device == device && old != name {
+        try remote.remove(old)
+      }
+    }
+    for name in mine where name.kind == .changes && name.number <= compacted {
+      try remote.remove(name)
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import Database
+import DocketCore
+import Foundation
+
+/// What this device keeps about sync, with its other settings (never synced): the remote, how
+/// far its changes were pushed, what was read, and how the last sync went.
+public struct SyncSettings: Equatable, Sendable {
+  /// The remote as the user gave it (a folder's absolute path), nil when none is set.
+  public var remote: String?
+  /// When the last sync that finished did.
+  public var lastSync: Date?
+  /// Why the last sync failed, when it did (cleared by one that succeeds).
+  public var lastError: String?
+
+  public init(remote: String? = nil, lastSync: Date? = nil, lastError: String? = nil) {
+    self.remote = remote
+    self.lastSync = lastSync
+    self.lastError = lastError
+  }
+}
+
+extension Connection {
+  static let remoteKey = "sync_remote"
+  static let pushedKey = "sync_pushed"
+  static let fileNumberKey = "sync_file_number"
+  static let compactedKey = "sync_compacted_through"
+  static let snapshotCoversKey = "sync_snapshot_covers"
+  static let lastSyncKey = "sync_last"
+  static let lastErrorKey = "sync_last_error"
+
+  func setting(_ key: String) throws -> String? {
+    try fetchOne("SELECT value FROM settings WHERE key = ?", [key], as: String.self)
+  }
+
+  func setSetting(_ key: String, _ value: String?) throws {
+    if let value {
+      try execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [key, value])
+    } else {
+      try execute("DELETE FROM settings WHERE key = ?", [key])
+    }
+  }
+
+  public func syncSettings() throws -> SyncSettings {
+    SyncSettings(
+      remote: try setting(Self.remoteKey),
+      lastSync: try setting(Self.lastSyncKey).flatMap(Double.init).map {
+        Date(timeIntervalSince1970: $0)
+      },
+      lastError: try setting(Self.lastErrorKey))
+  }
+
+  /// Sets the remote (nil removes it). A new remote starts afresh: everything this device knows
+  /// is pushed to it, and everything there is read.
+  public func setRemote(_ remote: String?) throws {
+    try transaction {
+      let old = try setting(Self.remoteKey)
+      guard old != remote else { return }
+      for key in [
+        Self.remoteKey, Self.pushedKey, Self.fileNumberKey, Self.compactedKey,
+        Self.snapshotCoversKey, Self.lastSyncKey,
+        Self.lastErrorKey,
+      ] {
+        try setSetting(key, nil)
+      }
+      try execute("DELETE FROM sync_covered")
+      try execute("DELETE FROM sync_pulled")
+      try setSetting(Self.remoteKey, remote)
+    }
+  }
+
+  /// Records how a sync ended: its time, or its error.
+  public func recordSyncOutcome(at date: Date, error: String?) throws {
+    if let error {
+      try setSetting(Self.lastErrorKey, error)
+    } else {
+      try setSetting(Self.lastSyncKey, String(date.timeIntervalSince1970))
+      try setSetting(Self.lastErrorKey, nil)
+    }
+  }
+
+  /// This device's changes not yet pushed (all it knows, before its first push to a remote).
+  public func unpushedChangeCount() throws -> Int {
+    guard let pushed = try setting(Self.pushedKey).flatMap(Int64.init) else {
+      return try fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
+    }
+    return try localChangeCount(after: pushed)
+  }
+}
+
+extension Connection {
+  /// For each device, the highest change file a snapshot known here holds (`device=number,…`).
+  func snapshotCovers() throws -> [String: Int64] {
+    var covers: [String: Int64] = [:]
+    for pair in (try setting(Self.snapshotCoversKey) ?? "").split(separator: ",") {
+      let parts = pair.split(separator: "=")
+      if parts.count == 2, let number = Int64(parts[1]) { covers[String(parts[0])] = number }
+    }
+    return covers
+  }
+
+  func recordSnapshotCovers(_ covers: [String: Int64]) throws {
+    var merged = try snapshotCovers()
+    for (device, number) in covers { merged[device] = max(merged[device] ?? 0, number) }
+    try setSetting(
+      Self.snapshotCoversKey,
+      merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))
+  }
+}

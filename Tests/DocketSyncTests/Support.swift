@@ -1,0 +1,122 @@
+import Database
+import DocketCore
+import DocketSync
+import Foundation
+import Synchronization
+
+/// A clock for tests that moves only when told to.
+final class TestTime: Sendable {
+  private let current: Mutex<Date>
+  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+  var now: Date { current.withLock { $0 } }
+  func advance(by seconds: TimeInterval) {
+    current.withLock { $0 = $0.addingTimeInterval(seconds) }
+  }
+  func set(_ date: Date) { current.withLock { $0 = date } }
+}
+
+/// A folder of its own for one test, removed when the test ends.
+final class TemporaryDirectory: Sendable {
+  let path: String
+
+  init() throws {
+    path =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "docket-sync-tests-\(UUID().uuidString)"
+      ).path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func path(_ name: String) -> String { path + "/" + name }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}
+
+/// Numbers from a seed, the same every run: SplitMix64.
+struct SeededRandom: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  mutating func uuid() -> UUID {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    for index in 0..<16 { bytes[index] = UInt8.random(in: 0...255, using: &self) }
+    bytes[6] = (bytes[6] & 0x0F) | 0x40
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    return UUID(
+      uuid: (
+        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+        bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+      ))
+  }
+}
+
+/// One device: its own database, its own clock, a folder remote shared with the others.
+final class Replica: @unchecked Sendable {
+  let name: String
+  let time: TestTime
+  let queue: DatabaseQueue
+  let device: String
+  var remotePath: String
+
+  init(_ name: String, remote: String, start: Date = Date(timeIntervalSince1970: 1_800_000_000))
+    throws
+  {
+    self.name = name
+    let time = TestTime(start)
+    self.time = time
+    queue = try DocketDatabase.inMemory(now: { time.now })
+    device = try queue.read { try $0.localDeviceID() }
+    remotePath = remote
+  }
+
+  func engine() -> SyncEngine {
+    SyncEngine(
+      database: queue, remote: FolderRemote(path: remotePath, device: device), device: device,
+      deviceName: name)
+  }
+
+  @discardableResult
+  func sync(stopAfter: Int? = nil, compactAfter: Int = 64) throws -> SyncReport {
+    var engine = engine()
+    engine.stopAfter = stopAfter
+    engine.compactAfter = compactAfter
+    return try engine.run()
+  }
+
+  func dump() throws -> String { try queue.read { try $0.canonicalDump() } }
+
+  @discardableResult
+  func tag(_ name: String, id: UUID = UUID()) throws -> DocketCore.Tag {
+    try queue.write { try $0.createTag(named: name, id: id).tag }
+  }
+
+  @discardableResult
+  func issue(_ title: String, id: UUID = UUID(), tags: [DocketCore.Tag] = []) throws
+    -> DocketCore.Issue
+  {
+    let issue = DocketCore.Issue(
+      id: id, title: title, detail: "", priority: .low, completed: false, created: time.now,
+      tags: tags)
+    try queue.write { try $0.insertIssue(issue) }
+    return issue
+  }
+
+  func fetch(_ id: UUID) throws -> DocketCore.Issue? {
+    try queue.read { try $0.fetchIssue(id: id) }
+  }
+
+  func edit(_ id: UUID, _ change: (inout DocketCore.Issue) -> Void) throws {
+    guard var issue = try fetch(id) else { return }
+    change(&issue)
+    try queue.write { try $0.saveIssue(issue) }
+  }
+}

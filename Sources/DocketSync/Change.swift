@@ -56,6 +56,11 @@ public struct ChangeFormatError: Error, Equatable, Sendable, CustomStringConvert
   public var line: Int
   public var reason: String
   public var description: String { "line \(line): \(reason)" }
+
+  public init(line: Int, reason: String) {
+    self.line = line
+    self.reason = reason
+  }
 }
 
 /// A change as one line of JSON:

@@ -155,6 +155,17 @@ struct Merger {
   private mutating func applyToIssue(_ change: Change, device: Int64) throws {
     let exists = try issueSeq(change.row) != nil
     if change.field == "delete" {
+      // Edits the deleting device had not seen (their values are not the ones it deleted) lost.
+      let deleted = try createValues(change.old)
+      if exists, !deleted.isEmpty {
+        for field in Schema.syncedIssueFields {
+          if let current = try winner(row: change.row, fields: [field]),
+            current.new != deleted[field]
+          {
+            try markLost(current.seq)
+          }
+        }
+      }
       try record(change, device: device)
       if exists { try db.execute("DELETE FROM issues WHERE id = ?", [change.row]) }
       return

@@ -1,0 +1,241 @@
+import Database
+import DocketCore
+import DocketSync
+import Foundation
+import Testing
+
+/// The merge rules of SPEC §10, one conflict at a time, between two devices.
+@Suite struct ConflictTests {
+  let folder: TemporaryDirectory
+  let a: Replica
+  let b: Replica
+
+  init() throws {
+    folder = try TemporaryDirectory()
+    a = try Replica("Laptop", remote: folder.path)
+    b = try Replica("Desktop", remote: folder.path)
+  }
+
+  /// An issue made on A that both devices have.
+  func shared(_ title: String = "Shared") throws -> DocketCore.Issue {
+    let issue = try a.issue(title)
+    try a.sync()
+    try b.sync()
+    return issue
+  }
+
+  func both() throws {
+    try a.sync()
+    try b.sync()
+    try a.sync()
+  }
+
+  @Test func editsOfDifferentFieldsBothSurvive() throws {
+    let issue = try shared()
+    a.time.advance(by: 10)
+    b.time.advance(by: 20)
+    try a.edit(issue.id) { $0.title = "Title from A" }
+    try b.edit(issue.id) { $0.priority = .high }
+    try both()
+    for replica in [a, b] {
+      let merged = try #require(try replica.fetch(issue.id))
+      #expect(merged.title == "Title from A")
+      #expect(merged.priority == .high)
+    }
+    #expect(try a.dump() == b.dump())
+  }
+
+  @Test func theLaterEditOfOneFieldWinsAndTheLoserIsInTheHistory() throws {
+    let issue = try shared()
+    a.time.advance(by: 10)
+    b.time.advance(by: 20)
+    try a.edit(issue.id) { $0.title = "Earlier" }
+    try b.edit(issue.id) { $0.title = "Later" }
+    try both()
+    #expect(try a.fetch(issue.id)?.title == "Later")
+    #expect(try b.fetch(issue.id)?.title == "Later")
+    for replica in [a, b] {
+      let titles = try replica.queue.read { try $0.history(ofIssue: issue.id) }.filter {
+        $0.what == .title
+      }
+      #expect(titles.map(\.new) == [.text("Earlier"), .text("Later")])
+      #expect(titles.map(\.lost) == [true, false])
+      #expect(titles.map(\.deviceName) == ["Laptop", "Desktop"])
+    }
+  }
+
+  @Test func anEditAfterSeeingAnotherIsNotALostConflict() throws {
+    let issue = try shared()
+    a.time.advance(by: 10)
+    try a.edit(issue.id) { $0.title = "First" }
+    try both()
+    b.time.advance(by: 20)
+    try b.edit(issue.id) { $0.title = "Second" }
+    try both()
+    let titles = try a.queue.read { try $0.history(ofIssue: issue.id) }.filter {
+      $0.what == .title
+    }
+    #expect(titles.map(\.lost) == [false, false])
+    #expect(try a.fetch(issue.id)?.title == "Second")
+  }
+
+  @Test(arguments: [true, false]) func aDeleteWinsOverAnEdit(editIsLater: Bool) throws {
+    let issue = try shared()
+    a.time.advance(by: editIsLater ? 10 : 30)
+    b.time.advance(by: 20)
+    try a.queue.write { _ = try $0.deleteIssues([issue.id]) }
+    try b.edit(issue.id) { $0.title = "Edited meanwhile" }
+    try both()
+    #expect(try a.fetch(issue.id) == nil)
+    #expect(try b.fetch(issue.id) == nil)
+    #expect(try a.dump() == b.dump())
+    let history = try b.queue.read { try $0.history(ofIssue: issue.id) }
+    #expect(history.contains { $0.what == .deleted })
+    #expect(history.contains { $0.what == .title && $0.lost })
+  }
+
+  @Test(arguments: [true, false]) func theLaterOfAddAndRemoveOfALinkWins(removeIsLater: Bool)
+    throws
+  {
+    let tag = try a.tag("bug")
+    let issue = try a.issue("Linked", tags: removeIsLater ? [tag] : [])
+    try a.sync()
+    try b.sync()
+    a.time.advance(by: 10)
+    b.time.advance(by: 20)
+    if removeIsLater {
+      // A adds again what B takes off later: B's removal wins.
+      try a.edit(issue.id) { $0.title = "Touched" }
+      try b.edit(issue.id) { $0.tags = [] }
+    } else {
+      // A takes off nothing (it has no link); B adds it later: the add wins over A's earlier
+      // removal after A adds and removes it.
+      try a.edit(issue.id) { $0.tags = [tag] }
+      try a.edit(issue.id) { $0.tags = [] }
+      try b.edit(issue.id) { $0.tags = [tag] }
+    }
+    try both()
+    let expected = removeIsLater ? [String]() : ["bug"]
+    #expect(try a.fetch(issue.id)?.tags.map(\.name) == expected)
+    #expect(try b.fetch(issue.id)?.tags.map(\.name) == expected)
+  }
+
+  @Test func aRemovalMadeLaterOnTheOtherDeviceWinsOverAnAdd() throws {
+    let tag = try a.tag("bug")
+    let issue = try a.issue("Linked")
+    try a.sync()
+    try b.sync()
+    a.time.advance(by: 30)
+    b.time.advance(by: 10)
+    let onB = try b.queue.read { try $0.fetchTags() }.first!
+    try b.edit(issue.id) { $0.tags = [onB] }
+    try b.edit(issue.id) { $0.tags = [] }
+    try a.edit(issue.id) { $0.tags = [tag] }
+    try both()
+    // A's add (at +30 s) is later than B's removal (at +10 s).
+    #expect(try b.fetch(issue.id)?.tags.map(\.name) == ["bug"])
+    #expect(try a.dump() == b.dump())
+  }
+
+  @Test func aTagOfTheSameNameMadeOnTwoDevicesBecomesOneWithEveryLink() throws {
+    let onA = try a.tag("Release")
+    let onB = try b.tag("release")
+    let first = try a.issue("On A", tags: [onA])
+    let second = try b.issue("On B", tags: [onB])
+    try both()
+    for replica in [a, b] {
+      let tags = try replica.queue.read { try $0.fetchTags() }
+      #expect(tags.count == 1)
+      let tag = try #require(tags.first)
+      #expect(tag.id == min(onA.id.lowercasedText, onB.id.lowercasedText).uuid)
+      #expect(try replica.fetch(first.id)?.tags.map(\.id) == [tag.id])
+      #expect(try replica.fetch(second.id)?.tags.map(\.id) == [tag.id])
+    }
+    #expect(try a.dump() == b.dump())
+    // A link made later through either id lands on the one tag.
+    let third = try b.issue("Later on B", tags: [try b.queue.read { try $0.fetchTags() }[0]])
+    try both()
+    #expect(try a.fetch(third.id)?.tags.count == 1)
+  }
+
+  @Test func aDeviceWhoseClockRunsAnHourBehindStillGetsItsLaterEditsApplied() throws {
+    let issue = try shared()
+    // B's clock is an hour behind A's.
+    b.time.advance(by: -3600)
+    a.time.advance(by: 10)
+    try a.edit(issue.id) { $0.title = "From A" }
+    try a.sync()
+    try b.sync()
+    // After seeing A's edit, B edits: later, though its wall clock says an hour earlier.
+    b.time.advance(by: 5)
+    try b.edit(issue.id) { $0.title = "From B, after A" }
+    try both()
+    #expect(try a.fetch(issue.id)?.title == "From B, after A")
+    #expect(try b.fetch(issue.id)?.title == "From B, after A")
+  }
+
+  @Test func aClockThatJumpsBackNeverStampsAnEarlierChange() throws {
+    let issue = try a.issue("Clock")
+    a.time.advance(by: -86_400)
+    try a.edit(issue.id) { $0.title = "After the jump" }
+    let stamps = try a.queue.read { try $0.history(ofIssue: issue.id) }.map(\.stamp)
+    #expect(stamps.count == 2)
+    #expect(stamps[1] > stamps[0])
+    #expect(HybridClock.tick(after: 100 << 16, wall: Date(timeIntervalSince1970: 0)) == (100 << 16) + 1)
+  }
+
+  @Test func anEditThatArrivesKeepsTheSendersTimeAndIsNotRecordedAgain() throws {
+    let issue = try shared()
+    a.time.advance(by: 100)
+    try a.edit(issue.id) { $0.detail = "More" }
+    let sent = try #require(try a.fetch(issue.id)?.modified)
+    try a.sync()
+    b.time.advance(by: 5000)
+    let report = try b.sync()
+    #expect(report.pulled == 1)
+    #expect(try b.fetch(issue.id)?.modified == sent)
+    // Nothing B received goes back: B has no changes of its own to push.
+    #expect(try b.sync().pushed == 0)
+  }
+
+  @Test func applyingTheSameChangesTwiceChangesNothing() throws {
+    let issue = try shared()
+    try a.edit(issue.id) { $0.title = "Twice" }
+    let changes = try a.queue.read { try $0.changesToPush(after: 0, limit: 100, allDevices: true) }
+      .map(\.change)
+    let first = try b.queue.write { try $0.applyChanges(changes) }
+    let before = try b.dump()
+    let second = try b.queue.write { try $0.applyChanges(changes) }
+    #expect(first.received == 1)
+    #expect(second.received == 0)
+    #expect(second.duplicates == changes.count)
+    #expect(try b.dump() == before)
+  }
+
+  @Test func aNewDeviceCatchesUpFromASnapshotAfterTheChangesWereCompacted() throws {
+    for index in 0..<30 { try a.issue("Issue \(index)") }
+    let tag = try a.tag("kept")
+    try a.issue("Tagged", tags: [tag])
+    // Small packages and an early snapshot: A's change files are compacted away.
+    var engine = a.engine()
+    engine.batchSize = 4
+    engine.compactAfter = 3
+    let report = try engine.run()
+    #expect(report.wroteSnapshot)
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device))
+    #expect(files.filter { $0.hasSuffix(".changes") }.isEmpty)
+    #expect(files.filter { $0.hasSuffix(".snapshot") }.count == 1)
+    let caught = try b.sync()
+    #expect(caught.usedSnapshot)
+    #expect(try a.dump() == b.dump())
+    // B's own work, made after, still reaches A.
+    try b.issue("From B")
+    try b.sync()
+    try a.sync()
+    #expect(try a.dump() == b.dump())
+  }
+}
+
+extension String {
+  var uuid: UUID { UUID(text: self)! }
+}

@@ -37,7 +37,9 @@ let package = Package(
     .target(name: "DocketSync", dependencies: ["DocketCore", "DocketTransfer", "Database"]),
     .target(
       name: "DocketCLI",
-      dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization", "Terminal"]),
+      dependencies: [
+        "DocketCore", "DocketTransfer", "DocketSync", "Database", "Localization", "Terminal",
+      ]),
     .target(
       name: "DocketTUI",
       dependencies: [

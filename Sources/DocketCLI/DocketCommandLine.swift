@@ -190,8 +190,11 @@ final class CommandContext {
     case ["help"]: try HelpCommand(context: self).command(arguments.arguments)
     case ["import"]: try ImportCommand(context: self).run()
     case ["export"]: try ExportCommand(context: self).run()
-    case ["sync"], ["remote"]:
-      throw CommandFailure.failed(l10n("error.notYet", .string(arguments.path[0])))
+    case ["sync"]: try SyncCommands(context: self).sync()
+    case ["remote", "set"]: try SyncCommands(context: self).setRemote()
+    case ["remote", "show"], ["remote"]: try SyncCommands(context: self).showRemote()
+    case ["remote", "remove"]: try SyncCommands(context: self).removeRemote()
+    case ["history"]: try SyncCommands(context: self).history()
     default:
       throw CommandFailure.usage(
         l10n("error.usage.unknownCommand", .string(arguments.path.joined(separator: " "))))

@@ -92,7 +92,7 @@ public enum RelativeTime {
 extension Localizer {
   /// The system's reasons (`strerror`, always in English here) that a person meets most, in the
   /// reader's language; others as the system says them.
-  func systemReason(_ reason: String) -> String {
+  public func systemReason(_ reason: String) -> String {
     let keys = [
       "Permission denied": "error.system.permission",
       "No such file or directory": "error.system.noFile",

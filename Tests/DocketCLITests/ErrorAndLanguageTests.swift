@@ -41,12 +41,13 @@ import Testing
     #expect(run.output == "")
   }
 
-  @Test func commandsOfLaterVersionsSaySoWithoutFailingOthers() throws {
-    for command in ["sync", "remote"] {
-      let run = try box.docket([command])
-      #expect(run.status == 1)
-      #expect(run.error == "docket: docket \(command) is not part of this version yet.\n")
-    }
+  @Test func syncWithoutARemoteSaysHowToSetOne() throws {
+    let run = try box.docket(["sync"])
+    #expect(run.status == 1)
+    #expect(run.error == "docket: No remote is set. Set one with: docket remote set PATH\n")
+    #expect(
+      try box.docket(["remote"]).output
+        == "No remote is set. Set one with: docket remote set PATH\n")
     #expect(try box.docket(["list"]).status == 0)
   }
 }

@@ -181,7 +181,8 @@ import Testing
     let stamps = try a.queue.read { try $0.history(ofIssue: issue.id) }.map(\.stamp)
     #expect(stamps.count == 2)
     #expect(stamps[1] > stamps[0])
-    #expect(HybridClock.tick(after: 100 << 16, wall: Date(timeIntervalSince1970: 0)) == (100 << 16) + 1)
+    #expect(
+      HybridClock.tick(after: 100 << 16, wall: Date(timeIntervalSince1970: 0)) == (100 << 16) + 1)
   }
 
   @Test func anEditThatArrivesKeepsTheSendersTimeAndIsNotRecordedAgain() throws {

@@ -63,7 +63,8 @@ import Testing
     #expect(report.pulled == 3)
     let skipped = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.path, $0.problem) })
     #expect(skipped["\(a.device)/00000002.changes"] == .package(.partial))
-    #expect(skipped["\(a.device)/00000003.changes"] == .package(.garbage("the first line is not JSON")))
+    #expect(
+      skipped["\(a.device)/00000003.changes"] == .package(.garbage("the first line is not JSON")))
     #expect(skipped["\(a.device)/00000001 (conflicted copy 2026-11-30).changes"] == .unknownName)
     #expect(skipped["notes.txt"] == .unknownName)
     #expect(try a.dump() == b.dump())
@@ -86,9 +87,13 @@ import Testing
     let name = PackageName(device: a.device, kind: .changes, number: 1)
     var bytes = PackageFormat.encode(Package(name: name, deviceName: "A", changes: []))
     bytes = Array(
-      String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"count\":0", with: "\"count\":1")
-        .replacingOccurrences(of: "{\"end\":0}", with: "{\"h\":\"12\"}\n{\"end\":1}").utf8)
-    #expect(throws: PackageProblem.badChange(ChangeFormatError(line: 2, reason: "no valid device id (d)"))) {
+      String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+        of: "\"count\":0", with: "\"count\":1"
+      )
+      .replacingOccurrences(of: "{\"end\":0}", with: "{\"h\":\"12\"}\n{\"end\":1}").utf8)
+    #expect(
+      throws: PackageProblem.badChange(ChangeFormatError(line: 2, reason: "no valid device id (d)"))
+    ) {
       try PackageFormat.decode(bytes, expected: name)
     }
   }

@@ -175,11 +175,26 @@ extension CommandSpec {
     CommandSpec(
       name: "sample-data", summary: "command.sample.summary", usage: "docket sample-data"),
     CommandSpec(
-      name: "sync", summary: "command.sync.summary", usage: "docket sync", maximumArguments: nil),
+      name: "sync", summary: "command.sync.summary", usage: "docket sync [--json]",
+      options: [json], examples: "command.sync.examples"),
     CommandSpec(
       name: "remote", summary: "command.remote.summary",
-      usage: "docket remote set URL|PATH | docket remote show",
-      maximumArguments: nil),
+      usage: "docket remote set PATH | docket remote show | docket remote remove",
+      options: [json],
+      subcommands: [
+        CommandSpec(
+          name: "set", summary: "command.remote.set.summary", usage: "docket remote set PATH",
+          options: [json], minimumArguments: 1, maximumArguments: nil),
+        CommandSpec(
+          name: "show", summary: "command.remote.show.summary", usage: "docket remote show",
+          options: [json]),
+        CommandSpec(
+          name: "remove", summary: "command.remote.remove.summary", usage: "docket remote remove",
+          options: [json]),
+      ], runsAlone: true),
+    CommandSpec(
+      name: "history", summary: "command.history.summary", usage: "docket history REF [--json]",
+      options: [json], minimumArguments: 1, maximumArguments: 1),
     CommandSpec(
       name: "import", summary: "command.import.summary",
       usage: "docket import FILE|- [--format docket|taskwarrior|github] [--dry-run]",
@@ -217,7 +232,7 @@ extension CommandSpec {
   static let commandNames = [
     "add", "list", "show", "edit", "close", "reopen", "delete", "tag", "awards", "device",
     "sample-data",
-    "sync", "remote",
+    "sync", "remote", "history",
     "import", "export", "completions", "manual", "help",
   ]
 

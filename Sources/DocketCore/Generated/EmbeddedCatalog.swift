@@ -574,6 +574,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "command.history.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Show an issue's changes: when, which device, old and new value."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Änderungen eines Vorgangs: wann, welches Gerät, alter und neuer Wert."
+            }
+          }
+        }
+      },
       "command.import.examples": {
         "extractionState": "manual",
         "localizations": {
@@ -659,19 +676,70 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "command.remote.remove.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Stop syncing; the issues stay on this device."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nicht mehr abgleichen; die Vorgänge bleiben auf diesem Gerät."
+            }
+          }
+        }
+      },
+      "command.remote.set.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sync through a shared folder (Syncthing, a cloud drive, NFS)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Über einen geteilten Ordner abgleichen (Syncthing, Cloud-Laufwerk, NFS)."
+            }
+          }
+        }
+      },
+      "command.remote.show.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Show the remote, the last sync and what waits to be pushed."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Remote, letzten Abgleich und noch zu sendende Änderungen zeigen."
+            }
+          }
+        }
+      },
       "command.remote.summary": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Set or show the sync remote (not part of this version yet)."
+              "value": "Set, show or remove the folder this device syncs through."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Das Sync-Remote setzen oder zeigen (noch nicht Teil dieser Version)."
+              "value": "Den Ordner setzen, zeigen oder entfernen, über den dieses Gerät abgleicht."
             }
           }
         }
@@ -744,19 +812,36 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "command.sync.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket remote set ~/Sync/docket\ndocket sync\ndocket sync --json"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket remote set ~/Sync/docket\ndocket sync\ndocket sync --json"
+            }
+          }
+        }
+      },
       "command.sync.summary": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Sync with the remote (not part of this version yet)."
+              "value": "Sync with the remote: push this device's changes, then pull the others'."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Mit dem Remote abgleichen (noch nicht Teil dieser Version)."
+              "value": "Abgleichen: die Änderungen dieses Geräts senden, dann die der anderen holen."
             }
           }
         }
@@ -1346,23 +1431,6 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
-      "error.notYet": {
-        "extractionState": "manual",
-        "localizations": {
-          "en": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "docket %@ is not part of this version yet."
-            }
-          },
-          "de": {
-            "stringUnit": {
-              "state": "translated",
-              "value": "docket %@ gehört noch nicht zu dieser Version."
-            }
-          }
-        }
-      },
       "error.ref.ambiguous": {
         "extractionState": "manual",
         "localizations": {
@@ -1444,6 +1512,125 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Gib mehr Ziffern an, um einen zu wählen."
+            }
+          }
+        }
+      },
+      "error.remote.holdsDatabase": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The database %@ is inside the remote folder %@. Keep it outside: a folder-sync tool copying a live database file damages it."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Die Datenbank %@ liegt im Remote-Ordner %@. Halte sie außerhalb: ein Sync-Werkzeug, das eine offene Datenbankdatei kopiert, beschädigt sie."
+            }
+          }
+        }
+      },
+      "error.remote.missing": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The remote folder %@ is not there (gone, or not mounted). Nothing was lost; sync again once it is back."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Remote-Ordner %@ ist nicht da (entfernt oder nicht eingehängt). Nichts ging verloren; gleiche wieder ab, sobald er zurück ist."
+            }
+          }
+        }
+      },
+      "error.remote.newer": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The remote %@ was set up by a newer Docket (format %lld). Update Docket on this device."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Remote %@ wurde von einem neueren Docket angelegt (Format %lld). Aktualisiere Docket auf diesem Gerät."
+            }
+          }
+        }
+      },
+      "error.remote.notARemote": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ is not a Docket remote."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ ist kein Docket-Remote."
+            }
+          }
+        }
+      },
+      "error.remote.notFolder": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ is not a folder."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ ist kein Ordner."
+            }
+          }
+        }
+      },
+      "error.remote.postgres": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "PostgreSQL remotes (%@) are not part of this version yet; use a shared folder."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "PostgreSQL als Remote (%@) gehört noch nicht zu dieser Version; nimm einen geteilten Ordner."
+            }
+          }
+        }
+      },
+      "error.remote.system": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The remote %@ cannot be used: %@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Remote %@ kann nicht benutzt werden: %@."
             }
           }
         }
@@ -1536,6 +1723,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "%@ braucht einen Wert, zum Beispiel tag:Bug oder priority:high."
+            }
+          }
+        }
+      },
+      "error.sync.database": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sync stopped: %@. Nothing was lost; sync again."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Abgleich wurde angehalten: %@. Nichts ging verloren; gleiche erneut ab."
             }
           }
         }
@@ -2250,6 +2454,244 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Aufruf:"
+            }
+          }
+        }
+      },
+      "history.change": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@: %@ → %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@: %@ → %@"
+            }
+          }
+        }
+      },
+      "history.created": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "created %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "angelegt: %@"
+            }
+          }
+        }
+      },
+      "history.deleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "deleted"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "gelöscht"
+            }
+          }
+        }
+      },
+      "history.empty": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No changes recorded."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Keine Änderungen verzeichnet."
+            }
+          }
+        }
+      },
+      "history.field.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "status"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Status"
+            }
+          }
+        }
+      },
+      "history.field.created": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "created"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "angelegt"
+            }
+          }
+        }
+      },
+      "history.field.detail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "detail"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beschreibung"
+            }
+          }
+        }
+      },
+      "history.field.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "priority"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priorität"
+            }
+          }
+        }
+      },
+      "history.field.title": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Titel"
+            }
+          }
+        }
+      },
+      "history.lost": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "(lost a conflict, not applied)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "(Konflikt verloren, nicht übernommen)"
+            }
+          }
+        }
+      },
+      "history.quoted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%@”"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%@“"
+            }
+          }
+        }
+      },
+      "history.tagOff": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "tag %@ removed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag %@ entfernt"
+            }
+          }
+        }
+      },
+      "history.tagOn": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "tag %@ added"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag %@ hinzugefügt"
+            }
+          }
+        }
+      },
+      "history.thisDevice": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ (this device)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ (dieses Gerät)"
             }
           }
         }
@@ -4404,6 +4846,183 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "remote.none": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No remote is set. Set one with: docket remote set PATH"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Kein Remote gesetzt. Setze eines mit: docket remote set PFAD"
+            }
+          }
+        }
+      },
+      "remote.removed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Remote removed: %@. The issues stay on this device."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Remote entfernt: %@. Die Vorgänge bleiben auf diesem Gerät."
+            }
+          }
+        }
+      },
+      "remote.set": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Remote: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Remote: %@"
+            }
+          }
+        }
+      },
+      "remote.set.next": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Run “docket sync” to sync now."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mit „docket sync“ jetzt abgleichen."
+            }
+          }
+        }
+      },
+      "remote.show.device": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "This device: %@ (%@)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Dieses Gerät: %@ (%@)"
+            }
+          }
+        }
+      },
+      "remote.show.lastError": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Last error: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Letzter Fehler: %@"
+            }
+          }
+        }
+      },
+      "remote.show.lastSync": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Last sync: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Letzter Abgleich: %@"
+            }
+          }
+        }
+      },
+      "remote.show.remote": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Remote: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Remote: %@"
+            }
+          }
+        }
+      },
+      "remote.show.waiting": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Waiting to be pushed: %lld change"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Waiting to be pushed: %lld changes"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Noch zu senden: %lld Änderung"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Noch zu senden: %lld Änderungen"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
       "reopen.already": {
         "extractionState": "manual",
         "localizations": {
@@ -4621,6 +5240,292 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Offen"
+            }
+          }
+        }
+      },
+      "sync.count.changes": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld change"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld changes"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Änderung"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Änderungen"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "sync.lost": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld value lost a conflict to a later edit; it is kept in its issue's history (docket history REF)."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld values lost a conflict to later edits; they are kept in their issues' history (docket history REF)."
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Wert verlor einen Konflikt gegen eine spätere Änderung; er steht im Verlauf seines Vorgangs (docket history REF)."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Werte verloren einen Konflikt gegen spätere Änderungen; sie stehen im Verlauf ihrer Vorgänge (docket history REF)."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "sync.problem.badChange": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "line %lld cannot be read: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Zeile %lld ist nicht lesbar: %@"
+            }
+          }
+        }
+      },
+      "sync.problem.garbage": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "not a Docket file (%@)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "keine Docket-Datei (%@)"
+            }
+          }
+        }
+      },
+      "sync.problem.misplaced": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "its contents belong under another name"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sein Inhalt gehört unter einen anderen Namen"
+            }
+          }
+        }
+      },
+      "sync.problem.newer": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "written by a newer Docket (format %lld); update Docket on this device"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "von einem neueren Docket geschrieben (Format %lld); aktualisiere Docket auf diesem Gerät"
+            }
+          }
+        }
+      },
+      "sync.problem.partial": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cut short (still being copied, or its writer was stopped); read on a later sync"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "unvollständig (wird noch kopiert, oder sein Schreiber wurde angehalten); wird bei einem späteren Abgleich gelesen"
+            }
+          }
+        }
+      },
+      "sync.problem.unknownName": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "not a name Docket writes (a sync tool's conflicted copy, or a file put there by hand); left alone"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "kein Name, den Docket schreibt (Konfliktkopie eines Sync-Werkzeugs oder von Hand abgelegt); unberührt gelassen"
+            }
+          }
+        }
+      },
+      "sync.problem.unreadable": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cannot be read: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "nicht lesbar: %@"
+            }
+          }
+        }
+      },
+      "sync.result": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "↑ %@, ↓ %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "↑ %@, ↓ %@"
+            }
+          }
+        }
+      },
+      "sync.skipped": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Skipped %@: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Übersprungen: %@: %@"
+            }
+          }
+        }
+      },
+      "sync.usedSnapshot": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Caught up from a snapshot."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Aus einem Schnappschuss aufgeholt."
+            }
+          }
+        }
+      },
+      "sync.waiting": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Older changes of device %@ were compacted before this device read them; they arrive with that device's snapshot."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ältere Änderungen des Geräts %@ wurden zusammengefasst, bevor dieses Gerät sie las; sie kommen mit dem Schnappschuss dieses Geräts."
+            }
+          }
+        }
+      },
+      "sync.wroteSnapshot": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Wrote a snapshot; this device's older change files were removed from the remote."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schnappschuss geschrieben; die älteren Änderungsdateien dieses Geräts wurden aus dem Remote entfernt."
             }
           }
         }

@@ -1,0 +1,191 @@
+import Database
+import DocketCore
+import DocketSync
+import Foundation
+import Localization
+import Terminal
+
+/// `docket remote set|show|remove`, `docket sync` and `docket history REF`.
+struct SyncCommands {
+  let context: CommandContext
+
+  private var l10n: Localizer { context.l10n }
+
+  // MARK: - docket remote
+
+  func setRemote() throws {
+    let given = context.arguments.arguments.joined(separator: " ")
+    if given.contains("://") || given.hasPrefix("postgres") {
+      throw CommandFailure.usage(l10n("error.remote.postgres", .string(SafeText.sanitized(given))))
+    }
+    let path = Self.absolute(given, environment: context.environment)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      guard isDirectory.boolValue else {
+        throw CommandFailure.usage(
+          l10n("error.remote.notFolder", .string(SafeText.sanitized(path))))
+      }
+    } else if mkdir(path, 0o700) != 0 {
+      throw CommandFailure.failed(
+        l10n(
+          "error.remote.system", .string(SafeText.sanitized(path)),
+          .string(l10n.systemReason(String(cString: strerror(errno))))))
+    }
+    // The database never lives in the shared folder: a sync tool copying a live SQLite file
+    // corrupts it.
+    let database = Self.absolute(context.databasePath, environment: context.environment)
+    let real = Self.resolved(path)
+    if Self.resolved((database as NSString).deletingLastPathComponent).hasPrefix(real + "/")
+      || Self.resolved((database as NSString).deletingLastPathComponent) == real
+    {
+      throw CommandFailure.usage(
+        l10n(
+          "error.remote.holdsDatabase", .string(SafeText.sanitized(database)),
+          .string(SafeText.sanitized(path))))
+    }
+    try context.database().write { try $0.setRemote(path) }
+    if context.json {
+      context.printJSON(.object([("remote", .string(path))]))
+      return
+    }
+    context.console.line(l10n("remote.set", .string(SafeText.sanitized(path))))
+    context.console.line(l10n("remote.set.next"))
+  }
+
+  func showRemote() throws {
+    let database = try context.database()
+    let (settings, waiting, device) = try database.read { db in
+      (
+        try db.syncSettings(), try db.unpushedChangeCount(),
+        try db.storedDeviceIdentity(hostName: HostName.current)
+      )
+    }
+    if context.json {
+      context.printJSON(
+        .object([
+          ("remote", settings.remote.map { .string($0) } ?? .null),
+          ("lastSync", settings.lastSync.map { .string(ISOTime.string($0)) } ?? .null),
+          ("lastError", settings.lastError.map { .string($0) } ?? .null),
+          ("unpushedChanges", .number(waiting)),
+          ("device", .string(device?.id.lowercasedText ?? "")),
+        ]))
+      return
+    }
+    guard let remote = settings.remote else {
+      context.console.line(l10n("remote.none"))
+      return
+    }
+    let console = context.console
+    console.line(l10n("remote.show.remote", .string(SafeText.sanitized(remote))))
+    console.line(
+      l10n(
+        "remote.show.lastSync",
+        .string(
+          settings.lastSync.map {
+            ISOTime.local($0) + " (" + l10n.relativeTime($0, now: context.now) + ")"
+          } ?? l10n("show.never"))))
+    if let error = settings.lastError {
+      console.line(l10n("remote.show.lastError", .string(SafeText.sanitized(error))))
+    }
+    console.line(l10n("remote.show.waiting", .integer(waiting)))
+    if let device {
+      console.line(
+        l10n(
+          "remote.show.device", .string(SafeText.sanitized(device.name)),
+          .string(device.id.lowercasedText)))
+    }
+  }
+
+  func removeRemote() throws {
+    let old = try context.database().write { db -> String? in
+      let old = try db.syncSettings().remote
+      try db.setRemote(nil)
+      return old
+    }
+    if context.json {
+      context.printJSON(.object([("removed", old.map { .string($0) } ?? .null)]))
+      return
+    }
+    guard let old else {
+      context.console.line(l10n("remote.none"))
+      return
+    }
+    context.console.line(l10n("remote.removed", .string(SafeText.sanitized(old))))
+  }
+
+  // MARK: - docket sync
+
+  func sync() throws {
+    let database = try context.database()
+    guard let remote = try database.read({ try $0.syncSettings().remote }) else {
+      throw CommandFailure.failed(l10n("remote.none"))
+    }
+    let device = try database.write { try $0.deviceIdentity(hostName: HostName.current) }
+    let engine = SyncEngine(
+      database: database,
+      remote: FolderRemote(path: remote, device: device.id.lowercasedText),
+      device: device.id.lowercasedText, deviceName: device.name)
+    let report: SyncReport
+    do {
+      report = try engine.run()
+    } catch {
+      let message = SyncText.describe(error, l10n)
+      try? database.write { try $0.recordSyncOutcome(at: context.now, error: message) }
+      throw CommandFailure.failed(message)
+    }
+    try database.write { try $0.recordSyncOutcome(at: Date(), error: nil) }
+    if context.json {
+      context.printJSON(SyncText.json(report))
+      return
+    }
+    for line in SyncText.lines(report, l10n) { context.console.line(line) }
+  }
+
+  // MARK: - docket history
+
+  func history() throws {
+    let database = try context.database()
+    let (issue, entries) = try database.read { db in
+      let issue = try context.resolve(context.arguments.arguments[0], in: db)
+      return (issue, try db.history(ofIssue: issue.id))
+    }
+    if context.json {
+      context.printJSON(
+        .object([
+          ("id", .string(issue.id.lowercasedText)),
+          ("changes", .array(entries.map(SyncText.json))),
+        ]))
+      return
+    }
+    let title = issue.title.isEmpty ? l10n("issue.untitled") : SafeText.sanitized(issue.title)
+    context.console.line(context.console.colors ? Style.header.apply(title) : title)
+    if entries.isEmpty {
+      context.console.line(l10n("history.empty"))
+      return
+    }
+    for entry in entries {
+      context.console.line(SyncText.line(entry, l10n))
+    }
+  }
+
+  // MARK: - Paths
+
+  /// `path` made absolute: `~` is the home folder, a relative path is from the working folder.
+  static func absolute(_ path: String, environment: [String: String]) -> String {
+    var path = path
+    if path == "~" || path.hasPrefix("~/") {
+      path = (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+    }
+    if !path.hasPrefix("/") {
+      path = FileManager.default.currentDirectoryPath + "/" + path
+    }
+    return (path as NSString).standardizingPath
+  }
+
+  /// The path with every symbolic link followed, as far as it exists.
+  static func resolved(_ path: String) -> String {
+    guard let real = realpath(path, nil) else { return path }
+    defer { free(real) }
+    return String(cString: real)
+  }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// `docket remote`, `docket sync` and `docket history`, as a person runs them, on two databases
+/// that share a folder.
+@Suite struct SyncCommandTests {
+  let laptop: Sandbox
+  let desktop: Sandbox
+  let remote: String
+
+  init() throws {
+    laptop = try Sandbox()
+    desktop = try Sandbox()
+    remote = laptop.path("shared")
+  }
+
+  func reference(_ run: Run) -> String {
+    run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  @Test func twoDevicesSyncThroughAFolder() throws {
+    let ref = reference(try laptop.docket(["add", "Fix the printer", "-t", "office"]))
+    #expect(try laptop.docket(["remote", "set", remote]).status == 0)
+    #expect(try desktop.docket(["remote", "set", remote]).status == 0)
+    #expect(try desktop.docket(["device", "name", "Desktop"]).status == 0)
+    let first = try laptop.docket(["sync"])
+    #expect(first.output == "↑ 3 changes, ↓ 0 changes\n")
+    let pulled = try desktop.docket(["sync"])
+    #expect(pulled.output == "↑ 0 changes, ↓ 3 changes\n")
+    #expect(try desktop.docket(["list", "--json"]).output.contains("Fix the printer"))
+    // Both edit the title; the later wins, the other stays in the history, marked.
+    try laptop.docket(["edit", ref, "--title", "From the laptop"])
+    try desktop.docket(["edit", ref, "--title", "From the desktop"])
+    try laptop.docket(["sync"])
+    let merged = try desktop.docket(["sync"])
+    #expect(merged.lines.contains { $0.hasPrefix("1 value lost a conflict") })
+    try laptop.docket(["sync"])
+    for side in [laptop, desktop] {
+      let shown = try side.docket(["show", ref, "--json"]).json() as! [String: Any]
+      #expect(shown["title"] as? String == "From the desktop")
+    }
+    let history = try laptop.docket(["history", ref])
+    #expect(history.status == 0)
+    #expect(
+      history.lines.contains {
+        $0.contains("title: “Fix the printer” → “From the laptop”")
+          && $0.hasSuffix("(lost a conflict, not applied)")
+      })
+    #expect(
+      history.lines.contains {
+        $0.contains("  Desktop  title: “Fix the printer” → “From the desktop”")
+      })
+    let json = try laptop.docket(["history", ref, "--json"]).json() as! [String: Any]
+    let changes = json["changes"] as! [[String: Any]]
+    #expect(changes.first?["change"] as? String == "create")
+    #expect(changes.filter { $0["lost"] as? Bool == true }.count == 1)
+  }
+
+  @Test func remoteShowAndRemove() throws {
+    #expect(
+      try laptop.docket(["remote", "show"]).output
+        == "No remote is set. Set one with: docket remote set PATH\n")
+    try laptop.docket(["add", "One"])
+    try laptop.docket(["remote", "set", remote])
+    let shown = try laptop.docket(["remote", "show", "--json"]).json() as! [String: Any]
+    #expect(shown["remote"] as? String == remote)
+    #expect(shown["unpushedChanges"] as? Int == 1)
+    #expect(shown["lastSync"] is NSNull)
+    try laptop.docket(["sync"])
+    let after = try laptop.docket(["remote", "show"])
+    #expect(after.lines.contains("Waiting to be pushed: 0 changes"))
+    #expect(after.lines.contains { $0.hasPrefix("Last sync: ") && !$0.hasSuffix("never") })
+    #expect(try laptop.docket(["remote", "remove"]).output.hasPrefix("Remote removed: "))
+    let sync = try laptop.docket(["sync"])
+    #expect(sync.status == 1)
+    #expect(sync.error.contains("No remote is set"))
+    #expect(try laptop.docket(["list", "--json"]).output.contains("One"))
+  }
+
+  @Test func aRemoteFolderThatHoldsTheDatabaseIsRefused() throws {
+    let run = try laptop.docket(["remote", "set", laptop.folder.path])
+    #expect(run.status == 2)
+    #expect(run.error.contains("is inside the remote folder"))
+    let postgres = try laptop.docket(["remote", "set", "postgres://localhost/docket"])
+    #expect(postgres.status == 2)
+    #expect(postgres.error.contains("PostgreSQL remotes"))
+  }
+
+  @Test func aMissingFolderSaysSoAndIsRemembered() throws {
+    try laptop.docket(["add", "Kept"])
+    try laptop.docket(["remote", "set", remote])
+    try FileManager.default.removeItem(atPath: remote)
+    let run = try laptop.docket(["sync"])
+    #expect(run.status == 1)
+    #expect(run.error.contains("The remote folder \(remote) is not there"))
+    let shown = try laptop.docket(["remote", "show"])
+    #expect(shown.lines.contains { $0.hasPrefix("Last error: The remote folder") })
+    #expect(shown.lines.contains("Waiting to be pushed: 1 change"))
+  }
+
+  @Test func skippedFilesAreNamedInGerman() throws {
+    try laptop.docket(["add", "Eins"])
+    try laptop.docket(["remote", "set", remote])
+    try desktop.docket(["remote", "set", remote])
+    try laptop.docket(["sync"])
+    let device = try FileManager.default.contentsOfDirectory(atPath: remote).first {
+      $0.count == 36
+    }!
+    try "kaputt".write(
+      toFile: remote + "/\(device)/00000002.changes", atomically: true, encoding: .utf8)
+    let run = try desktop.docket(["sync"], environment: ["LANG": "de_DE.UTF-8"])
+    #expect(run.status == 0)
+    #expect(run.lines.first == "↑ 0 Änderungen, ↓ 1 Änderung")
+    #expect(
+      run.lines.contains { $0.hasPrefix("Übersprungen: \(device)/00000002.changes: unvollständig") }
+    )
+  }
+
+  /// `docket sync` killed at moments spread over a long push: the database stays whole, and the
+  /// next sync completes it.
+  @Test func aSyncKilledAnywhereLosesNothing() throws {
+    var lines = ["{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":["]
+    for index in 0..<4000 {
+      lines.append(
+        (index == 0 ? "" : ",")
+          + "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"Issue \(index)\",\"detail\":\"\",\"priority\":\"low\",\"completed\":false,\"created\":\"2026-01-01T00:00:00Z\",\"modified\":null,\"tags\":[]}"
+      )
+    }
+    lines.append("]}")
+    let file = laptop.path("many.json")
+    try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(try laptop.docket(["import", file]).status == 0)
+    try laptop.docket(["remote", "set", remote])
+    for delay in [0.02, 0.05, 0.1, 0.2] {
+      let process = Process()
+      process.executableURL = Sandbox.binary
+      process.arguments = ["--db", laptop.database, "sync"]
+      process.environment = ["HOME": laptop.folder.path, "LANG": "C.UTF-8"]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      Thread.sleep(forTimeInterval: delay)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let check = try laptop.docket(["list", "--limit", "1", "--json"])
+      #expect(check.status == 0)
+    }
+    let finish = try laptop.docket(["sync", "--json"]).json() as! [String: Any]
+    #expect(finish["pulled"] as? Int == 0)
+    try desktop.docket(["remote", "set", remote])
+    #expect(try desktop.docket(["sync"]).status == 0)
+    let count = try desktop.docket(["list", "--filter", "all", "--json"]).json() as! [Any]
+    #expect(count.count == 4000)
+  }
+}

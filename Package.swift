@@ -32,9 +32,10 @@ let package = Package(
     ),
     .target(
       name: "DocketFeatures",
-      dependencies: ["Composable", "DocketCore", "Database", "Localization"]),
+      dependencies: ["Composable", "DocketCore", "DocketSync", "Database", "Localization"]),
     .target(name: "DocketTransfer", dependencies: ["DocketCore", "Database"]),
-    .target(name: "DocketSync", dependencies: ["DocketCore", "DocketTransfer", "Database"]),
+    .target(
+      name: "DocketSync", dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization"]),
     .target(
       name: "DocketCLI",
       dependencies: [
@@ -43,7 +44,8 @@ let package = Package(
     .target(
       name: "DocketTUI",
       dependencies: [
-        "DocketFeatures", "DocketCore", "Composable", "Terminal", "Localization", "Database",
+        "DocketFeatures", "DocketCore", "DocketSync", "Composable", "Terminal", "Localization",
+        "Database",
       ]),
     .executableTarget(name: "docket", dependencies: ["DocketCLI", "DocketTUI", "DocketCore"]),
     .executableTarget(
@@ -68,13 +70,15 @@ let package = Package(
     .testTarget(
       name: "DocketTUITests",
       dependencies: [
-        "DocketTUI", "DocketFeatures", "DocketCore", "Database", "Composable", "ComposableTesting",
-        "Terminal", "docket",
+        "DocketTUI", "DocketFeatures", "DocketCore", "DocketSync", "Database", "Composable",
+        "ComposableTesting", "Terminal", "docket",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "DocketFeaturesTests",
-      dependencies: ["DocketFeatures", "DocketCore", "Database", "Composable", "ComposableTesting"]),
+      dependencies: [
+        "DocketFeatures", "DocketCore", "DocketSync", "Database", "Composable", "ComposableTesting",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -85,4 +85,9 @@ public enum LocalTime {
     return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
       + "\(two(parts.tm_hour)):\(two(parts.tm_min))"
   }
+
+  /// The time of day alone ("14:03").
+  public static func clock(_ date: Date) -> String {
+    String(minutes(date).suffix(5))
+  }
 }

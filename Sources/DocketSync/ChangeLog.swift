@@ -42,6 +42,14 @@ extension Connection {
     }
   }
 
+  /// The row of this device's latest change (0 before any): it grows with every local edit and
+  /// never with what sync receives.
+  public func latestLocalChangeSeq() throws -> Int64 {
+    try fetchOne(
+      "SELECT coalesce(max(seq), 0) FROM changes WHERE device = (SELECT device FROM sync_clock)",
+      as: Int64.self) ?? 0
+  }
+
   /// How many of this device's changes come after row `after`.
   public func localChangeCount(after: Int64) throws -> Int {
     try fetchOne(

@@ -55,7 +55,16 @@ public enum PackageProblem: Error, Equatable, Sendable {
   /// Cut short: still being copied by a sync tool, or written by a device that was stopped.
   case partial
   /// Not a Docket package at all.
-  case garbage(String)
+  case garbage(Garbage)
+
+  public enum Garbage: String, Equatable, Sendable {
+    /// The first line is not JSON.
+    case notJSON
+    /// JSON, but not a Docket package of this kind.
+    case notDocket
+    /// A header without a version or a count.
+    case incompleteHeader
+  }
   /// A change in it could not be read.
   case badChange(ChangeFormatError)
   /// Written by a newer Docket.
@@ -107,18 +116,18 @@ public enum PackageFormat {
   {
     let header: JSON
     do { header = try JSONReader.document(Array(line)) } catch {
-      throw .garbage("the first line is not JSON")
+      throw .garbage(.notJSON)
     }
     guard let kind = header["docket"]?.string, kind == expected.kind.rawValue else {
-      throw .garbage("not a Docket \(expected.kind.rawValue) file")
+      throw .garbage(.notDocket)
     }
-    guard let version = header["version"]?.number else { throw .garbage("no version") }
+    guard let version = header["version"]?.number else { throw .garbage(.incompleteHeader) }
     guard Int(version) <= Self.version else { throw .newerVersion(Int(version)) }
     guard header["device"]?.string?.lowercased() == expected.device,
       header["number"]?.string.flatMap({ Int64($0) }) == expected.number
     else { throw .misplaced }
     guard let count = header["count"]?.number.map({ Int($0) }), count >= 0 else {
-      throw .garbage("no count")
+      throw .garbage(.incompleteHeader)
     }
     var covers: [String: Int64] = [:]
     for (device, value) in header["covers"]?.members ?? [] {

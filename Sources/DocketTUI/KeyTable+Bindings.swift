@@ -41,6 +41,9 @@ extension KeyTable {
       scope: .everywhere, label: "E", commands: [.character("E"): .externalEditor],
       name: "externalEditor", hintIn: [.detail]),
     KeyBinding(
+      scope: .everywhere, label: "H", commands: [.character("H"): .history], name: "history",
+      hintIn: [.detail]),
+    KeyBinding(
       scope: .everywhere, label: "Ctrl-Z", commands: [.control("z"): .suspend], name: "suspend"),
     KeyBinding(
       scope: .everywhere, label: "Ctrl-L", commands: [.control("l"): .redraw], name: "redraw"),

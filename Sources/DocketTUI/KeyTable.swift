@@ -8,7 +8,7 @@ enum KeyCommand: Equatable, Sendable {
   case suspend, redraw
   case filterDown, filterUp, chooseFilter, tagSortMenu, newTag, renameTag, deleteTag
   case issueDown, issueUp, pageDown, pageUp, firstIssue, lastIssue, openIssue
-  case toggleCompleted, deleteIssue, editIssue, sortMenu, showFilters, externalEditor
+  case toggleCompleted, deleteIssue, editIssue, sortMenu, showFilters, externalEditor, history
   // The help, the awards, questions and menus.
   case helpLineDown, helpLineUp, helpPageDown, helpPageUp, closeHelp
   case awardLeft, awardRight, awardUp, awardDown, closeAwards

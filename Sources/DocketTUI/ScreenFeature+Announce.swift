@@ -1,5 +1,6 @@
 import DocketCore
 import DocketFeatures
+import DocketSync
 import Localization
 
 /// What the status line says after each action of the features (a screen reader reads it).
@@ -64,6 +65,16 @@ extension ScreenFeature {
         on ? "tui.announce.tagAdded" : "tui.announce.tagRemoved", .string(tag.name))
     case .list(.failed(let message)), .sidebar(.failed(let message)), .detail(.failed(let message)):
       state.announcement = message
+    case .sync(.finished(let report, _)) where state.announcesSync:
+      state.announcesSync = false
+      state.announcement = SyncWords.result(report, localizer)
+    case .sync(.failed(let message)) where state.announcesSync:
+      state.announcesSync = false
+      state.announcement = message
+    case .detail(.historyToggled):
+      state.announcement = localizer(
+        state.app.detail?.historyShown == true
+          ? "tui.announce.historyShown" : "tui.announce.historyHidden")
     default:
       break
     }

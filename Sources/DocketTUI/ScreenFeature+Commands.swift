@@ -30,7 +30,14 @@ extension ScreenFeature {
       }
       return .send(.app(.sidebar(.showCompletedToggled)))
     case .sync:
-      state.announcement = localizer("tui.syncNotSetUp")
+      state.announcesSync = true
+      return .send(.app(.sync(.syncTapped)))
+    case .history:
+      guard state.app.detail != nil else {
+        state.announcement = localizer("tui.history.noIssue")
+        return .none
+      }
+      return .send(.app(.detail(.historyToggled)))
     case .back:
       // Back: from the detail or the filters to the list (on one pane, as on a phone).
       if state.focus != .list { state.focus = .list }

@@ -58,6 +58,9 @@ public struct ScreenFeature: Reducer {
     public var wantsQuit = false
     /// `q` was pressed while the editor had the detail: quit once its result is in.
     public var quitsWhenEditorReturns = false
+    /// `S` was pressed: the sync's result is said when it comes (a sync that runs by itself,
+    /// every minute, is not).
+    public var announcesSync = false
 
     public init(app: AppFeature.State, columns: Int, rows: Int, screenReader: Bool = false) {
       self.app = app

@@ -1,5 +1,6 @@
 import DocketCore
 import DocketFeatures
+import DocketSync
 import Foundation
 import Localization
 import Terminal
@@ -55,6 +56,10 @@ extension ScreenView {
       buffer.draw(line, x: inner.x, y: y)
       y += 1
     }
+    if detail.historyShown {
+      drawHistory(
+        &buffer, detail.history, x: inner.x, y: y + 1, width: inner.width, maxY: inner.maxY)
+    }
     if detail.confirmingDelete {
       let question = l10n("tui.confirmDelete")
       buffer.fill(
@@ -64,6 +69,33 @@ extension ScreenView {
       buffer.cursor = (inner.x, inner.maxY - 1)
     } else if state.focus == .detail {
       buffer.cursor = (inner.x, inner.y)
+    }
+  }
+
+  /// The history, newest first, as far as the pane reaches: when and which device on one
+  /// line, what changed under it; a value that lost a conflict is marked.
+  func drawHistory(
+    _ buffer: inout Buffer, _ history: [HistoryEntry], x: Int, y start: Int, width: Int, maxY: Int
+  ) {
+    var y = start
+    guard y < maxY else { return }
+    buffer.draw(l10n("tui.history"), x: x, y: y, style: Theme.bold, maxWidth: width)
+    y += 1
+    if history.isEmpty, y < maxY {
+      buffer.draw(l10n("history.empty"), x: x, y: y, style: Theme.dim, maxWidth: width)
+      return
+    }
+    for entry in history.reversed() where y < maxY {
+      buffer.draw(
+        ISOTime.local(entry.when) + "  " + SyncWords.device(entry, l10n), x: x, y: y,
+        style: Theme.dim, maxWidth: width)
+      y += 1
+      for line in Paragraph.lines(SyncWords.change(entry, l10n), width: max(1, width - 2))
+      where y < maxY {
+        buffer.draw(
+          line, x: x + 2, y: y, style: entry.lost ? Theme.error : .plain, maxWidth: width - 2)
+        y += 1
+      }
     }
   }
 }

@@ -59,6 +59,15 @@ public struct ScreenView {
   }
 
   func drawStatus(_ buffer: inout Buffer, _ rect: Rect) {
+    var rect = rect
+    if let sync = syncStatus {
+      // Sync's state on the right: syncing, when it last synced, or why it failed.
+      let width = min(DisplayWidth.of(sync.text) + 1, rect.width / 2)
+      buffer.draw(
+        sync.text, x: rect.maxX - width, y: rect.y, style: sync.isError ? Theme.error : Theme.dim,
+        maxWidth: width)
+      rect.width -= width + 1
+    }
     let message =
       state.app.list.errorMessage ?? state.app.detail?.errorMessage ?? state.app.sidebar
       .errorMessage
@@ -70,6 +79,16 @@ public struct ScreenView {
     buffer.draw(
       " " + message, x: rect.x, y: rect.y, style: isError ? Theme.error : Theme.dim,
       maxWidth: rect.width)
+  }
+
+  /// What the status line says of sync, when a remote is set or a sync was asked for.
+  var syncStatus: (text: String, isError: Bool)? {
+    let sync = state.app.sync
+    if sync.isSyncing { return (l10n("tui.sync.syncing"), false) }
+    if let error = sync.lastError { return (l10n("tui.sync.failed", .string(error)), true) }
+    guard sync.remote != nil else { return nil }
+    guard let last = sync.lastSync else { return (l10n("tui.sync.never"), false) }
+    return (l10n("tui.sync.synced", .string(LocalTime.clock(last))), false)
   }
 
   /// The hint bar, made from the key table: what the keys that work now do, the mode's or the

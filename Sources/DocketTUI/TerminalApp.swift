@@ -48,6 +48,7 @@ public final class TerminalApp {
     ) {
       $0.database = database
       $0.locale = LanguageCode(language)
+      $0.sync = .live(database: database, localizer: DocketStrings.localizer(language: language))
       $0.externalEditor = ExternalEditor { text in
         await MainActor.run {
           // The editor reads the terminal meanwhile: the app's reader leaves it alone.
@@ -71,6 +72,7 @@ public final class TerminalApp {
     watchResizes()
     watchTerminationSignals()
     store.send(.app(.task))
+    store.send(.app(.sync(.task)))
     draw()
     dispatchMain()
   }

@@ -64,7 +64,7 @@ import Testing
     let skipped = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.path, $0.problem) })
     #expect(skipped["\(a.device)/00000002.changes"] == .package(.partial))
     #expect(
-      skipped["\(a.device)/00000003.changes"] == .package(.garbage("the first line is not JSON")))
+      skipped["\(a.device)/00000003.changes"] == .package(.garbage(.notJSON)))
     #expect(skipped["\(a.device)/00000001 (conflicted copy 2026-11-30).changes"] == .unknownName)
     #expect(skipped["notes.txt"] == .unknownName)
     #expect(try a.dump() == b.dump())

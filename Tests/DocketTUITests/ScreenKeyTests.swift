@@ -2,6 +2,7 @@ import Composable
 import ComposableTesting
 import DocketCore
 import DocketFeatures
+import DocketSync
 import Foundation
 import Terminal
 import Testing
@@ -47,10 +48,54 @@ import Testing
     await store.send(.key(.backTab)) { $0.focus = .detail }
     // Esc goes back to the list, as on a phone.
     await store.send(.key(.escape)) { $0.focus = .list }
-    await store.send(.key(.character("S"))) {
-      $0.announcement = "Sync is not part of this version yet."
-    }
     await store.send(.key(.character("q"))) { $0.wantsQuit = true }
+    await store.finish()
+  }
+
+  /// `S` syncs now and says how it went; without a remote, how to set one.
+  @Test func sSyncsNowAndSaysTheResult() async throws {
+    let store = screenStore(
+      try fixture.state(columns: 120, rows: 30), fixture: fixture, clock: clock
+    ) {
+      // Without a remote the sync never starts.
+      $0.sync = SyncClient {
+        Testing.Issue.record("a sync ran without a remote")
+        return SyncReport()
+      }
+    }
+    await store.send(.key(.character("S"))) { $0.announcesSync = true }
+    await store.receive(.app(.sync(.syncTapped))) { $0.app.sync.isSyncing = true }
+    let message = "No remote is set. Set one with: docket remote set PATH"
+    await store.receive(.app(.sync(.failed(message)))) {
+      $0.app.sync.isSyncing = false
+      $0.app.sync.lastError = message
+      $0.announcesSync = false
+      $0.announcement = message
+    }
+    await store.finish()
+  }
+
+  /// `H` shows the issue's history under its detail, kept live, and hides it again.
+  @Test func hShowsAndHidesTheHistory() async throws {
+    let store = makeStore(
+      try fixture.state(columns: 120, rows: 30, select: "Fix login layout on narrow screens"))
+    let id = try #require(store.state.app.detail?.issue.id)
+    await store.send(.key(.character("H")))
+    await store.receive(.app(.detail(.historyToggled))) {
+      $0.app.detail?.historyShown = true
+      $0.announcement = "History shown."
+    }
+    let history = try fixture.queue.read { try $0.history(ofIssue: id) }
+    #expect(history.first.map { if case .created = $0.what { true } else { false } } == true)
+    await store.receive(.app(.detail(.historyLoaded(history)))) {
+      $0.app.detail?.history = history
+    }
+    await store.send(.key(.character("H")))
+    await store.receive(.app(.detail(.historyToggled))) {
+      $0.app.detail?.historyShown = false
+      $0.app.detail?.history = []
+      $0.announcement = "History hidden."
+    }
     await store.finish()
   }
 

@@ -129,7 +129,7 @@ struct SyncCommands {
     do {
       report = try engine.run()
     } catch {
-      let message = SyncText.describe(error, l10n)
+      let message = SafeText.sanitized(SyncWords.failure(error, l10n))
       try? database.write { try $0.recordSyncOutcome(at: context.now, error: message) }
       throw CommandFailure.failed(message)
     }
@@ -164,7 +164,7 @@ struct SyncCommands {
       return
     }
     for entry in entries {
-      context.console.line(SyncText.line(entry, l10n))
+      context.console.line(SafeText.sanitized(SyncWords.line(entry, l10n)))
     }
   }
 

@@ -5343,19 +5343,53 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
-      "sync.problem.garbage": {
+      "sync.problem.garbage.incompleteHeader": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "not a Docket file (%@)"
+              "value": "not a Docket file (its first line lacks the version or the count)"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "keine Docket-Datei (%@)"
+              "value": "keine Docket-Datei (der ersten Zeile fehlt die Version oder die Anzahl)"
+            }
+          }
+        }
+      },
+      "sync.problem.garbage.notDocket": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "not a Docket file of this kind"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "keine Docket-Datei dieser Art"
+            }
+          }
+        }
+      },
+      "sync.problem.garbage.notJSON": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "not a Docket file (its first line is not JSON)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "keine Docket-Datei (die erste Zeile ist kein JSON)"
             }
           }
         }
@@ -6549,6 +6583,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.announce.historyHidden": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "History hidden."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Verlauf ausgeblendet."
+            }
+          }
+        }
+      },
+      "tui.announce.historyShown": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "History shown."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Verlauf eingeblendet."
+            }
+          }
+        }
+      },
       "tui.announce.markedCompleted": {
         "extractionState": "manual",
         "localizations": {
@@ -7270,6 +7338,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.hint.history": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "history"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Verlauf"
+            }
+          }
+        }
+      },
       "tui.hint.move": {
         "extractionState": "manual",
         "localizations": {
@@ -7610,6 +7695,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "tui.hint.sync": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sync"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "abgleichen"
+            }
+          }
+        }
+      },
       "tui.hint.tagNew": {
         "extractionState": "manual",
         "localizations": {
@@ -7742,6 +7844,40 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "ja"
+            }
+          }
+        }
+      },
+      "tui.history": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "History"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Verlauf"
+            }
+          }
+        }
+      },
+      "tui.history.noIssue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Open an issue to see its history."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Öffne einen Vorgang, um seinen Verlauf zu sehen."
             }
           }
         }
@@ -8106,6 +8242,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "eine Zeile blättern"
+            }
+          }
+        }
+      },
+      "tui.key.history": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "show or hide the issue's history"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Verlauf des Vorgangs zeigen oder ausblenden"
             }
           }
         }
@@ -8609,13 +8762,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "sync now (when a remote is set up)"
+              "value": "sync now with the remote (docket remote set PATH sets one)"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "jetzt abgleichen (wenn ein Remote eingerichtet ist)"
+              "value": "jetzt mit dem Remote abgleichen (docket remote set PFAD setzt eines)"
             }
           }
         }
@@ -9521,19 +9674,70 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
-      "tui.syncNotSetUp": {
+      "tui.sync.failed": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Sync is not part of this version yet."
+              "value": "Sync failed: %@"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Abgleich gehört noch nicht zu dieser Version."
+              "value": "Abgleich fehlgeschlagen: %@"
+            }
+          }
+        }
+      },
+      "tui.sync.never": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Not synced yet"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Noch nicht abgeglichen"
+            }
+          }
+        }
+      },
+      "tui.sync.synced": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "✓ Synced %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "✓ Abgeglichen %@"
+            }
+          }
+        }
+      },
+      "tui.sync.syncing": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "⟳ Syncing…"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "⟳ Gleiche ab…"
             }
           }
         }

@@ -11,6 +11,7 @@ public struct AppFeature: Reducer {
     public var list: IssueListFeature.State
     public var detail: DetailFeature.State?
     public var awards: AwardsFeature.State?
+    public var sync = SyncFeature.State()
 
     /// The panes as the device settings left them.
     public init(settings: DeviceSettings = DeviceSettings()) {
@@ -32,6 +33,7 @@ public struct AppFeature: Reducer {
     case list(IssueListFeature.Action)
     case detail(DetailFeature.Action)
     case awards(AwardsFeature.Action)
+    case sync(SyncFeature.Action)
     case failed(String)
 
     public static let sidebarCase = ActionCase(embed: Action.sidebar) {
@@ -46,6 +48,9 @@ public struct AppFeature: Reducer {
     public static let awardsCase = ActionCase(embed: Action.awards) {
       if case .awards(let action) = $0 { action } else { nil }
     }
+    public static let syncCase = ActionCase(embed: Action.sync) {
+      if case .sync(let action) = $0 { action } else { nil }
+    }
   }
 
   @Dependency(\.database) var database
@@ -58,6 +63,7 @@ public struct AppFeature: Reducer {
   public var body: some Reducer<State, Action> {
     Scope(state: \.sidebar, action: Action.sidebarCase) { SidebarFeature() }
     Scope(state: \.list, action: Action.listCase) { IssueListFeature() }
+    Scope(state: \.sync, action: Action.syncCase) { SyncFeature() }
     Reduce(coordinate)
       .ifLet(\.detail, action: Action.detailCase) { DetailFeature() }
       .ifLet(\.awards, action: Action.awardsCase) { AwardsFeature() }
@@ -76,7 +82,9 @@ public struct AppFeature: Reducer {
         .cancel(id: IssueListFeature.CancelID.tags),
         .cancel(id: IssueListFeature.CancelID.debounce),
         .cancel(id: DetailFeature.CancelID.observation),
-        .cancel(id: AwardsFeature.CancelID.observation))
+        .cancel(id: DetailFeature.CancelID.history),
+        .cancel(id: AwardsFeature.CancelID.observation),
+        .merge(SyncFeature.CancelID.allCases.map { .cancel(id: $0) }))
 
     case .sidebar(.delegate(let delegate)):
       return handle(delegate, &state)
@@ -93,7 +101,7 @@ public struct AppFeature: Reducer {
       state.list.errorMessage = message
       return .none
 
-    case .sidebar, .list, .detail, .awards:
+    case .sidebar, .list, .detail, .awards, .sync:
       return .none
     }
   }
@@ -150,7 +158,10 @@ public struct AppFeature: Reducer {
       // Choosing the issue already shown changes nothing.
       if state.detail?.issue.id == id { return .none }
       guard let issue = state.list.issues.first(where: { $0.id == id }) else { return .none }
+      let historyShown = state.detail?.historyShown ?? false
       state.detail = DetailFeature.State(issue: issue, allTags: state.list.tags)
+      // The history, shown for one issue, stays shown for the next.
+      state.detail?.historyShown = historyShown
       return .send(.detail(.task))
 
     case .newIssueRequested:

@@ -1,6 +1,7 @@
 import Composable
 import Database
 import DocketCore
+import DocketSync
 import Foundation
 
 /// The detail pane: one issue, to read or to edit. Editing works on a draft; cancel throws the
@@ -22,6 +23,9 @@ public struct DetailFeature: Reducer {
     public var newTagName: String?
     public var confirmingDelete = false
     public var errorMessage: String?
+    /// The issue's history shows under its detail (`H`), kept live while it does.
+    public var historyShown = false
+    public var history: [HistoryEntry] = []
 
     public init(issue: Issue, editing: Bool = false, isNew: Bool = false, allTags: [Tag] = []) {
       self.issue = issue
@@ -75,6 +79,9 @@ public struct DetailFeature: Reducer {
     case deleteTapped
     case deleteConfirmed
     case deleteCancelled
+    /// Shows or hides the issue's history.
+    case historyToggled
+    case historyLoaded([HistoryEntry])
     case delegate(Delegate)
 
     public enum Delegate: Equatable, Sendable {
@@ -90,7 +97,7 @@ public struct DetailFeature: Reducer {
   }
 
   enum CancelID {
-    case observation
+    case observation, history
   }
 
   @Dependency(\.database) var database
@@ -99,16 +106,27 @@ public struct DetailFeature: Reducer {
 
   public init() {}
 
+  private func observeHistory(_ id: UUID) -> Effect<Action> {
+    .observe(database, localizer, id: CancelID.history, failed: Action.failed) { db in
+      try db.history(ofIssue: id)
+    } send: {
+      .historyLoaded($0)
+    }
+  }
+
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .task:
       let database = self.database
       let id = state.issue.id
-      return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in
-        DetailSnapshot(issue: try db.fetchIssue(id: id), tags: try db.fetchTags())
-      } send: {
-        .loaded($0.issue, $0.tags)
-      }
+      return .merge(
+        .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in
+          DetailSnapshot(issue: try db.fetchIssue(id: id), tags: try db.fetchTags())
+        } send: {
+          .loaded($0.issue, $0.tags)
+        },
+        // Another issue's history, if one was shown, stops; this one's starts if it shows.
+        state.historyShown ? observeHistory(id) : .cancel(id: CancelID.history))
 
     case .loaded(let issue, let tags):
       state.allTags = tags
@@ -117,7 +135,8 @@ public struct DetailFeature: Reducer {
       state.draft?.tags.removeAll { !existing.contains($0.id) }
       guard let issue else {
         return .merge(
-          .cancel(id: CancelID.observation), .send(.delegate(.vanished(state.issue.id))))
+          .cancel(id: CancelID.observation), .cancel(id: CancelID.history),
+          .send(.delegate(.vanished(state.issue.id))))
       }
       state.issue = issue
       return .none
@@ -264,6 +283,18 @@ public struct DetailFeature: Reducer {
 
     case .deleteCancelled:
       state.confirmingDelete = false
+      return .none
+
+    case .historyToggled:
+      state.historyShown.toggle()
+      guard state.historyShown else {
+        state.history = []
+        return .cancel(id: CancelID.history)
+      }
+      return observeHistory(state.issue.id)
+
+    case .historyLoaded(let history):
+      state.history = history
       return .none
 
     case .deleteConfirmed:

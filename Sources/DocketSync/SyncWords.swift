@@ -1,0 +1,138 @@
+import Database
+import DocketCore
+import Foundation
+import Localization
+
+/// What sync says, in the reader's language, for every face: a sync's result, a line of an
+/// issue's history. The words are plain text; a face that shows them on a terminal makes them
+/// safe there.
+public enum SyncWords {
+  /// "↑ 12 changes, ↓ 3 changes"
+  public static func result(_ report: SyncReport, _ l10n: Localizer) -> String {
+    l10n(
+      "sync.result", .string(l10n("sync.count.changes", .integer(report.pushed))),
+      .string(l10n("sync.count.changes", .integer(report.pulled))))
+  }
+
+  /// The device that made a change, as a person knows it.
+  public static func device(_ entry: HistoryEntry, _ l10n: Localizer) -> String {
+    let name = entry.deviceName.isEmpty ? String(entry.deviceID.prefix(8)) : entry.deviceName
+    return entry.isThisDevice ? l10n("history.thisDevice", .string(name)) : name
+  }
+
+  /// `title: “Old” → “New”`, `tag bug added`, `created “Fix it”`, and the mark of a lost value.
+  public static func change(_ entry: HistoryEntry, _ l10n: Localizer) -> String {
+    var text: String
+    switch entry.what {
+    case .created(let title): text = l10n("history.created", .string(quoted(.text(title), l10n)))
+    case .deleted: text = l10n("history.deleted")
+    case .tag(let name, let on): text = l10n(on ? "history.tagOn" : "history.tagOff", .string(name))
+    case .title, .detail, .priority, .completed, .createdDate:
+      text = l10n(
+        "history.change", .string(fieldLabel(entry.what, l10n)),
+        .string(value(entry.old, entry.what, l10n)), .string(value(entry.new, entry.what, l10n)))
+    }
+    if entry.lost { text += "  " + l10n("history.lost") }
+    return text
+  }
+
+  /// `2026-11-30 09:14  Laptop  title: “Old” → “New”`
+  public static func line(_ entry: HistoryEntry, _ l10n: Localizer) -> String {
+    ISOTime.local(entry.when) + "  " + device(entry, l10n) + "  " + change(entry, l10n)
+  }
+
+  /// A field's name in the reader's language.
+  static func fieldLabel(_ what: HistoryEntry.What, _ l10n: Localizer) -> String {
+    switch what {
+    case .title: l10n("history.field.title")
+    case .detail: l10n("history.field.detail")
+    case .priority: l10n("history.field.priority")
+    case .completed: l10n("history.field.completed")
+    default: l10n("history.field.created")
+    }
+  }
+
+  /// A field's name in JSON.
+  public static func fieldName(_ what: HistoryEntry.What) -> String {
+    switch what {
+    case .title: "title"
+    case .detail: "detail"
+    case .priority: "priority"
+    case .completed: "completed"
+    case .createdDate: "created"
+    case .created: "create"
+    case .deleted: "delete"
+    case .tag: "tag"
+    }
+  }
+
+  /// A value as the field shows it: a priority's name, open or completed, a date, quoted text.
+  static func value(_ value: DatabaseValue, _ what: HistoryEntry.What, _ l10n: Localizer) -> String
+  {
+    if value == .null { return "–" }
+    switch (what, value) {
+    case (.priority, .integer(let raw)):
+      return l10n(["priority.low", "priority.medium", "priority.high"][Int(max(0, min(2, raw)))])
+    case (.completed, .integer(let done)):
+      return l10n(done == 1 ? "status.completed" : "status.open")
+    case (.createdDate, .real(let seconds)):
+      return ISOTime.local(Date(timeIntervalSince1970: seconds))
+    default:
+      return quoted(value, l10n)
+    }
+  }
+
+  /// Text on one line, at most 60 characters, in the reader's quotes.
+  static func quoted(_ value: DatabaseValue, _ l10n: Localizer) -> String {
+    guard case .text(let text) = value else { return String(describing: value) }
+    let flat = text.split(omittingEmptySubsequences: true) { $0.isNewline }.joined(separator: " ")
+    let short = flat.count > 60 ? String(flat.prefix(59)) + "…" : flat
+    return l10n("history.quoted", .string(short))
+  }
+
+  // MARK: - Problems
+
+  public static func problem(_ problem: SkippedProblem, _ l10n: Localizer) -> String {
+    switch problem {
+    case .unknownName: l10n("sync.problem.unknownName")
+    case .unreadable(let reason):
+      l10n("sync.problem.unreadable", .string(l10n.systemReason(reason)))
+    case .package(let problem):
+      switch problem {
+      case .partial: l10n("sync.problem.partial")
+      case .garbage(.notJSON): l10n("sync.problem.garbage.notJSON")
+      case .garbage(.notDocket): l10n("sync.problem.garbage.notDocket")
+      case .garbage(.incompleteHeader): l10n("sync.problem.garbage.incompleteHeader")
+      case .badChange(let error):
+        l10n("sync.problem.badChange", .integer(error.line), .string(error.reason))
+      case .newerVersion(let version): l10n("sync.problem.newer", .integer(version))
+      case .misplaced: l10n("sync.problem.misplaced")
+      }
+    }
+  }
+
+  /// Why a sync stopped, naming the place.
+  public static func failure(_ error: any Error, _ l10n: Localizer) -> String {
+    if let error = error as? RemoteError {
+      let place = error.location
+      switch error.problem {
+      case .missing: return l10n("error.remote.missing", .string(place))
+      case .system(let reason):
+        return l10n("error.remote.system", .string(place), .string(l10n.systemReason(reason)))
+      case .newerVersion(let version):
+        return l10n("error.remote.newer", .string(place), .integer(version))
+      case .notARemote: return l10n("error.remote.notARemote", .string(place))
+      }
+    }
+    if let error = error as? SkippedPackage {
+      return l10n(
+        "sync.skipped", .string(error.path),
+        .string(problem(error.problem, l10n)))
+    }
+    return l10n("error.sync.database", .string(describe(error, l10n)))
+  }
+
+  static func describe(_ error: any Error, _ l10n: Localizer) -> String {
+    l10n.message(for: error)
+  }
+}

@@ -57,6 +57,7 @@ if let cliDatabase {
     try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self)
   }
   transferTimings(database: cliDatabase, size: size ?? 0)
+  syncTimings(database: cliDatabase, size: size ?? 0)
   try cliTimings(database: cliDatabase)
   let tuiDatabase = try DocketDatabase.open(path: cliDatabase)
   let keystrokes = try await searchKeystrokeTimings(database: tuiDatabase)

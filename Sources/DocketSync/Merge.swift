@@ -25,14 +25,24 @@ public struct ApplySummary: Equatable, Sendable {
 /// The triggers record nothing while this runs (`sync_clock.applying`), and the issue's `modified`
 /// is the one carried by its latest change: an edit that arrives keeps the sender's time.
 extension Connection {
-  public func applyChanges(_ changes: [Change], deviceNames: [String: String] = [:]) throws
-    -> ApplySummary
-  {
+  /// `bulkFrom`: from how many new issues they are made at once (`insertNew`).
+  public func applyChanges(
+    _ changes: [Change], deviceNames: [String: String] = [:], bulkFrom: Int = Merger.bulkThreshold
+  ) throws -> ApplySummary {
     try transaction {
       try execute("UPDATE sync_clock SET applying = 1")
       var merger = Merger(db: self)
       for (device, name) in deviceNames { try merger.device(device, name: name) }
-      for change in changes { try merger.apply(change) }
+      let (new, rest) = try merger.partitionNew(changes)
+      if new.count >= bulkFrom {
+        // Tags first, so that the new issues' links find them; the merge does not depend on the
+        // order changes come in.
+        for change in rest where change.entity == .tag { try merger.apply(change) }
+        try merger.insertNew(new)
+        for change in rest where change.entity != .tag { try merger.apply(change) }
+      } else {
+        for change in changes { try merger.apply(change) }
+      }
       try execute(
         "UPDATE sync_clock SET applying = 0, hlc = max(hlc, ?)", [merger.summary.latest])
       return merger.summary
@@ -41,7 +51,7 @@ extension Connection {
 }
 
 /// The rules, one change at a time, inside `applyChanges`'s transaction.
-struct Merger {
+public struct Merger {
   let db: Connection
   var summary = ApplySummary()
   private var devices: [String: Int64] = [:]
@@ -87,7 +97,7 @@ struct Merger {
   // MARK: - The history
 
   /// Records a change; `lost` marks a value that lost a conflict.
-  private mutating func record(_ change: Change, device: Int64, lost: Bool = false) throws {
+  mutating func record(_ change: Change, device: Int64, lost: Bool = false) throws {
     if lost { summary.lost += 1 }
     try db.execute(
       """
@@ -111,7 +121,7 @@ struct Merger {
   }
 
   /// The latest recorded change of `row` among `fields` (all of the row's when nil).
-  private func winner(row: String, fields: [String]?) throws -> Winner? {
+  func winner(row: String, fields: [String]?) throws -> Winner? {
     var sql = """
       SELECT c.seq, c.hlc, d.id, c.field, c.old_value, c.new_value, c.modified
       FROM changes c JOIN sync_devices d ON d.seq = c.device WHERE c.row_id = ?
@@ -133,20 +143,20 @@ struct Merger {
     }
   }
 
-  private func isDeleted(_ row: String) throws -> Bool {
+  func isDeleted(_ row: String) throws -> Bool {
     try db.fetchOne(
       "SELECT 1 FROM changes WHERE row_id = ? AND field = 'delete' LIMIT 1", [row], as: Int.self)
       != nil
   }
 
   /// Marks a recorded change as having lost a conflict.
-  private mutating func markLost(_ seq: Int64) throws {
+  mutating func markLost(_ seq: Int64) throws {
     try db.execute("UPDATE changes SET lost = 1 WHERE seq = ?", [seq])
   }
 
   /// Whether the later of two changes of one field was made without seeing the earlier one's
   /// value: then the earlier value lost a conflict; else it was simply edited after.
-  private static func conflicts(earlierNew: DatabaseValue, laterOld: DatabaseValue) -> Bool {
+  static func conflicts(earlierNew: DatabaseValue, laterOld: DatabaseValue) -> Bool {
     earlierNew != laterOld
   }
 
@@ -238,7 +248,7 @@ struct Merger {
 
   /// A create's fields, from its JSON. Times are written as text there (SQLite writes a real in
   /// JSON with 15 digits, which loses the last bits of a time), read back here exactly.
-  private func createValues(_ value: DatabaseValue) throws -> [String: DatabaseValue] {
+  func createValues(_ value: DatabaseValue) throws -> [String: DatabaseValue] {
     guard case .text(let json) = value else { return [:] }
     var values: [String: DatabaseValue] = [:]
     try db.forEachRow("SELECT key, value FROM json_each(?)", [json]) { row in
@@ -316,12 +326,12 @@ struct Merger {
 
   // MARK: - Tags
 
-  private func tagSeq(_ id: String) throws -> Int64? {
+  func tagSeq(_ id: String) throws -> Int64? {
     try db.fetchOne("SELECT seq FROM tags WHERE id = ?", [id], as: Int64.self)
   }
 
   /// The id a tag goes by now (itself, unless merged into another).
-  private func canonicalTag(_ id: String) throws -> String {
+  func canonicalTag(_ id: String) throws -> String {
     try db.fetchOne(
       "SELECT canonical FROM sync_tag_aliases WHERE id = ?", [id], as: String.self) ?? id
   }

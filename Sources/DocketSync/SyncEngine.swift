@@ -51,10 +51,14 @@ public struct SyncEngine: Sendable {
   public var batchSize = 1000
   /// A snapshot is written once this many change files are not yet held by one.
   public var compactAfter = 64
+  /// More changes than this to push go as a snapshot.
+  public var snapshotPushFrom = 20_000
   /// A device that is behind reads a snapshot rather than this many files.
   public var snapshotRather = 32
   /// For tests: stop after this many packages written or read.
   public var stopAfter: Int?
+  /// From how many new issues a package's are made at once.
+  public var bulkFrom = Merger.bulkThreshold
 
   public init(database: DatabaseQueue, remote: any SyncRemote, device: String, deviceName: String) {
     self.database = database
@@ -71,29 +75,48 @@ public struct SyncEngine: Sendable {
       if let stopAfter, steps >= stopAfter { throw SyncInterrupted() }
     }
     try remote.prepare()
-    try database.write { try $0.recordLocalDeviceName(deviceName) }
-    try push(&report, step: step)
+    if try database.read({ try $0.deviceNames()[device] }) != deviceName {
+      try database.write { try $0.recordLocalDeviceName(deviceName) }
+    }
+    // One look at the remote serves the whole sync: this device's files in it change only by
+    // this sync, and others' files that arrive meanwhile are read by the next.
     let listing = try remote.list()
     report.skipped += listing.skipped
+    let pushedFiles = try push(listing, &report, step: step)
     try pull(listing, &report, step: step)
-    try compact(listing, &report)
+    try compact(listing, pushedFiles: pushedFiles, &report)
     return report
   }
 
   // MARK: - Push
 
-  private func push(_ report: inout SyncReport, step: () throws -> Void) throws {
-    var (cursor, number) = try database.read { db in
-      (
-        try db.setting(Connection.pushedKey).flatMap(Int64.init),
-        try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0
+  /// Pushes this device's new changes in packages of `batchSize`; returns how many files it
+  /// wrote. More changes than `snapshotPushFrom` (a first sync of a large database) go as one
+  /// snapshot instead, which a device that joins reads at once.
+  private func push(_ listing: RemoteListing, _ report: inout SyncReport, step: () throws -> Void)
+    throws -> Int
+  {
+    var (cursor, number, waiting) = try database.read { db in
+      let cursor = try db.setting(Connection.pushedKey).flatMap(Int64.init)
+      return (
+        cursor, try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0,
+        try cursor.map { Int64(try db.localChangeCount(after: $0)) } ?? db.latestChangeSeq()
       )
     }
     // The first push to a remote carries everything this device knows, so that nothing it
     // heard from devices elsewhere is missing there.
     let everything = cursor == nil
-    let existing = try remote.list().packages.filter { $0.device == device && $0.kind == .changes }
+    let existing = listing.packages.filter { $0.device == device && $0.kind == .changes }
     number = max(number, existing.map(\.number).max() ?? 0)
+    if waiting >= snapshotPushFrom {
+      // The snapshot stands for a change file of the next number, which is never written: a
+      // device that has not read it sees it missing and reads the snapshot.
+      try writeSnapshot(fileNumber: number + 1, listing, &report)
+      report.pushed += Int(waiting)
+      try step()
+      return 0
+    }
+    var files = 0
     while true {
       let batch = try database.read {
         try $0.changesToPush(after: cursor ?? 0, limit: batchSize, allDevices: everything)
@@ -111,10 +134,53 @@ public struct SyncEngine: Sendable {
       }
       cursor = last.seq
       report.pushed += batch.count
+      files += 1
+      waiting = 0
       try step()
     }
     if cursor == nil {
       try database.write { try $0.setSetting(Connection.pushedKey, "0") }
+    }
+    return files
+  }
+
+  /// Writes a snapshot of everything this database holds, as the change file `fileNumber` and
+  /// every one of this device's before it, and what it has read of the others'; everything in it
+  /// counts as pushed. This device's older snapshots go.
+  private func writeSnapshot(
+    fileNumber: Int64, _ listing: RemoteListing, _ report: inout SyncReport
+  )
+    throws
+  {
+    let key = remote.key
+    // The changes, the clock and the last row, from one read: what the snapshot holds is
+    // exactly what is marked as pushed.
+    let (changes, stamp, latest, read) = try database.read { db in
+      var changes: [Change] = []
+      try db.forEachWinningChange { changes.append($0) }
+      var read: [String: Int64] = [:]
+      try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
+        read[try row.get(0, as: String.self)] = try row.get(1, as: Int64.self)
+      }
+      return (
+        changes, try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0,
+        try db.latestChangeSeq(), read
+      )
+    }
+    var covers = read
+    covers[device] = fileNumber
+    let name = PackageName(device: device, kind: .snapshot, number: stamp)
+    try remote.write(Package(name: name, deviceName: deviceName, covers: covers, changes: changes))
+    try database.write { db in
+      let pushed = try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0
+      try db.setSetting(Connection.pushedKey, String(max(pushed, latest)))
+      try db.setSetting(Connection.fileNumberKey, String(fileNumber))
+      try db.setSetting(Connection.compactedKey, String(fileNumber))
+      try db.recordSnapshotCovers(covers)
+    }
+    report.wroteSnapshot = true
+    for old in listing.packages where old.device == device && old.kind == .snapshot && old != name {
+      try remote.remove(old)
     }
   }
 
@@ -162,7 +228,8 @@ public struct SyncEngine: Sendable {
       }
       let summary = try database.write { db in
         let summary = try db.applyChanges(
-          package.changes, deviceNames: [package.name.device: package.deviceName])
+          package.changes, deviceNames: [package.name.device: package.deviceName],
+          bulkFrom: bulkFrom)
         try db.execute(
           "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)",
           [key, snapshot.description])
@@ -201,7 +268,7 @@ public struct SyncEngine: Sendable {
       }
       let summary = try database.write { db in
         let summary = try db.applyChanges(
-          package.changes, deviceNames: [name.device: package.deviceName])
+          package.changes, deviceNames: [name.device: package.deviceName], bulkFrom: bulkFrom)
         let through = covered[name.device] ?? 0
         if name.number == through + 1 {
           // Contiguous: the mark moves on over this file and any read before it out of order.
@@ -271,49 +338,35 @@ public struct SyncEngine: Sendable {
 
   // MARK: - Compact
 
-  private func compact(_ listing: RemoteListing, _ report: inout SyncReport) throws {
-    let key = remote.key
-    let mine = listing.packages.filter { $0.device == device }
-    var (compacted, fileNumber, covered, held) = try database.read { db in
-      var covered: [String: Int64] = [:]
-      try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
-        covered[try row.get(0, as: String.self)] = try row.get(1, as: Int64.self)
-      }
-      return (
-        try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0,
+  /// Writes a snapshot once `compactAfter` change files are not held by one (counting the files
+  /// this sync pushed), and removes this device's change files that a snapshot holds.
+  private func compact(_ listing: RemoteListing, pushedFiles: Int, _ report: inout SyncReport)
+    throws
+  {
+    let (held, fileNumber, compactedBefore) = try database.read { db in
+      (
+        try db.snapshotCovers(),
         try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0,
-        covered, try db.snapshotCovers()
+        try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0
       )
     }
-    // Change files that no snapshot known here holds yet, all devices'.
-    let snapshots = listing.packages.filter { $0.kind == .snapshot }
-    let loose = listing.packages.filter { name in
-      name.kind == .changes && name.number > held[name.device] ?? 0
-    }.count
-    if loose >= compactAfter, report.skipped.isEmpty, report.waiting.isEmpty {
-      covered[device] = fileNumber
-      let stamp = try database.read { db in
-        try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0
-      }
-      var changes: [Change] = []
-      try database.read { db in try db.forEachWinningChange { changes.append($0) } }
-      let name = PackageName(device: device, kind: .snapshot, number: stamp)
-      try remote.write(
-        Package(name: name, deviceName: deviceName, covers: covered, changes: changes))
-      report.wroteSnapshot = true
+    var compacted = compactedBefore
+    let loose =
+      listing.packages.filter { name in
+        name.kind == .changes && name.number > held[name.device] ?? 0
+      }.count + pushedFiles
+    if !report.wroteSnapshot, loose >= compactAfter, report.skipped.isEmpty,
+      report.waiting.isEmpty
+    {
+      try writeSnapshot(fileNumber: fileNumber, listing, &report)
       compacted = fileNumber
-      let through = fileNumber
-      let holds = covered
-      try database.write { db in
-        try db.setSetting(Connection.compactedKey, String(through))
-        try db.recordSnapshotCovers(holds)
-      }
-      for old in snapshots where old.device == device && old != name {
-        try remote.remove(old)
-      }
     }
-    for name in mine where name.kind == .changes && name.number <= compacted {
-      try remote.remove(name)
+    // This device's files: those listed, and those this sync wrote.
+    var mine = Set(
+      listing.packages.filter { $0.device == device && $0.kind == .changes }.map(\.number))
+    if pushedFiles > 0 { mine.formUnion((fileNumber - Int64(pushedFiles) + 1)...fileNumber) }
+    for number in mine.sorted() where number <= compacted {
+      try remote.remove(PackageName(device: device, kind: .changes, number: number))
     }
   }
 }

@@ -22,12 +22,7 @@ public struct ImportSummary: Equatable, Sendable {
 /// says (its fields, its tags, its dates). Tags are matched by id where the file has ids, else by
 /// name ignoring case, and made where there is none.
 ///
-/// Many new issues at once are written in bulk: the triggers that keep the full-text index and the
-/// counts row by row are set aside for the import, the rows are written with what the triggers
-/// would have worked out, and the index and counts are brought up to date once, after the rows
-/// (the full-text index in one statement over the new rows). On the 91 000-entry changelog
-/// corpus (`make bench`), the full-text index is the largest part: 3.1 s of 9.6 s into an empty
-/// database, its prefix indexes (for search as you type) three quarters of that.
+/// Many new issues at once are written in bulk (`insertIssuesInBulk`, in DocketCore).
 extension Connection {
   /// Fewer new issues than this are written row by row, as any other write.
   static let bulkThreshold = 500
@@ -160,85 +155,18 @@ extension Connection {
     }
   }
 
-  /// Many new issues: the rows with what the triggers would have worked out (sort keys, tag
-  /// lists, open flags), then the full-text index and the counts once, then the triggers back.
-  /// All inside the caller's transaction, so a failure anywhere leaves the database as it was.
+  /// Many new issues at once, written in bulk (`insertIssuesInBulk`) and recorded as made.
   private func insertInBulk(
     _ issues: [(IncomingIssue, [Int64])], progress: ((Int) -> Void)?, done: Int
   ) throws {
-    var triggers: [(name: String, sql: String)] = []
-    try forEachRow(
-      """
-      SELECT name, sql FROM sqlite_master
-      WHERE type = 'trigger' AND tbl_name IN ('issues', 'issue_tags') ORDER BY name
-      """
-    ) { row in triggers.append((try row.get(0, as: String.self), try row.get(1, as: String.self))) }
-    for trigger in triggers { try execute("DROP TRIGGER \"\(trigger.name)\"") }
-    // Into a database smaller than the import, the secondary indexes are built again after the
-    // rows: one sort each, where a row at a time puts each row into each index in turn. Measured
-    // with the changelog corpus (91 000 issues): into an empty database, rows and indexes 4.6 s
-    // kept, 3.3 s built after; into one of 100 000, 4.1 s kept, 4.8 s built after.
-    let existing = try fetchOne("SELECT count(*) FROM issues", as: Int.self) ?? 0
-    var indexes: [(name: String, sql: String)] = []
-    if existing < issues.count {
-      try forEachRow(
-        """
-        SELECT name, sql FROM sqlite_master
-        WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('issues', 'issue_tags')
-        ORDER BY name
-        """
-      ) { row in indexes.append((try row.get(0, as: String.self), try row.get(1, as: String.self)))
-      }
-      for index in indexes { try execute("DROP INDEX \"\(index.name)\"") }
+    let rows = issues.map { issue, tagRows in
+      BulkIssueRow(
+        id: issue.id.lowercasedText, title: issue.title, detail: issue.detail,
+        priority: issue.priority.rawValue, completed: issue.completed,
+        created: issue.created.timeIntervalSince1970,
+        modified: issue.modified?.timeIntervalSince1970, tagRows: tagRows)
     }
-    // A larger page cache for the index pages the rows touch (random ids land all over the id
-    // index); the usual size again afterwards. 16 MiB measured best: 64 MiB was slower (and the
-    // import's peak 190 MiB), the default 2 MiB slower still.
-    let cacheSize = try fetchOne("PRAGMA cache_size", as: Int.self) ?? -2000
-    try execute("PRAGMA cache_size = -16384")
-    defer { try? execute("PRAGMA cache_size = \(cacheSize)") }
-    let first = (try fetchOne("SELECT coalesce(max(seq), 0) FROM issues", as: Int64.self) ?? 0) + 1
-    var seq = first
-    var open = 0
-    var tagCounts: [Int64: (total: Int, open: Int)] = [:]
-    for (index, (issue, tagRows)) in issues.enumerated() {
-      try execute(
-        """
-        INSERT INTO issues (seq, id, title, detail, priority, completed, created, modified,
-          title_key, tag_seqs)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          seq, issue.id, issue.title, issue.detail, issue.priority.rawValue, issue.completed,
-          issue.created, issue.modified, SortKey.fold(issue.title),
-          tagRows.map(String.init).joined(separator: ","),
-        ])
-      let isOpen = issue.completed ? 0 : 1
-      open += isOpen
-      for row in tagRows {
-        try execute(
-          "INSERT INTO issue_tags (issue_seq, tag_seq, issue_open) VALUES (?, ?, ?)",
-          [seq, row, isOpen])
-        tagCounts[row, default: (0, 0)].total += 1
-        tagCounts[row, default: (0, 0)].open += isOpen
-      }
-      seq += 1
-      if index % 1000 == 999 { progress?(done + index + 1) }
-    }
-    try execute(
-      "INSERT INTO issue_fts (rowid, title, detail) SELECT seq, title, detail FROM issues WHERE seq >= ?",
-      [first])
-    try execute(
-      "UPDATE issue_counts SET open_count = open_count + ?, completed_count = completed_count + ?",
-      [open, issues.count - open])
-    for (row, counts) in tagCounts {
-      try execute(
-        "UPDATE tags SET total_count = total_count + ?, open_count = open_count + ? WHERE seq = ?",
-        [counts.total, counts.open, row])
-    }
-    for index in indexes { try execute(index.sql) }
-    for trigger in triggers { try execute(trigger.sql) }
-    try recordCreations(issuesFrom: first)
+    try insertIssuesInBulk(rows, recordingCreations: true) { progress?(done + $0) }
   }
 }
 

@@ -70,6 +70,8 @@ import Testing
     let folder = try TemporaryDirectory()
     let count = Int.random(in: 3...5, using: &random)
     let compact = compactAfter ?? (random.next() % 2 == 0 ? 3 : 1000)
+    // Half the seeds make every new issue of a package at once, half a change at a time.
+    let bulkFrom = random.next() % 2 == 0 ? 1 : 1_000_000
     let base = Date(timeIntervalSince1970: 1_800_000_000)
     var replicas: [Replica] = []
     for index in 0..<count {
@@ -93,7 +95,7 @@ import Testing
       do {
         switch roll {
         case 0..<12:
-          try replica.sync(compactAfter: compact)
+          try replica.sync(compactAfter: compact, bulkFrom: bulkFrom)
         case 12..<27:
           try replica.issue("issue \(random.next() % 1000)", id: random.uuid())
         case 27..<37 where !issues.isEmpty:
@@ -146,7 +148,7 @@ import Testing
     }
     // A full round, twice: the first brings everything to the remote, the second to everyone.
     for _ in 0..<2 {
-      for replica in replicas { try replica.sync(compactAfter: compact) }
+      for replica in replicas { try replica.sync(compactAfter: compact, bulkFrom: bulkFrom) }
     }
     let expected = try replicas[0].dump()
     for replica in replicas.dropFirst() {

@@ -85,10 +85,13 @@ final class Replica: @unchecked Sendable {
   }
 
   @discardableResult
-  func sync(stopAfter: Int? = nil, compactAfter: Int = 64) throws -> SyncReport {
+  func sync(stopAfter: Int? = nil, compactAfter: Int = 64, bulkFrom: Int = Merger.bulkThreshold)
+    throws -> SyncReport
+  {
     var engine = engine()
     engine.stopAfter = stopAfter
     engine.compactAfter = compactAfter
+    engine.bulkFrom = bulkFrom
     return try engine.run()
   }
 

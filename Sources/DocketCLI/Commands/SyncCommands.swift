@@ -120,7 +120,9 @@ struct SyncCommands {
     guard let remote = try database.read({ try $0.syncSettings().remote }) else {
       throw CommandFailure.failed(l10n("remote.none"))
     }
-    let device = try database.write { try $0.deviceIdentity(hostName: HostName.current) }
+    let device =
+      try database.read { try $0.storedDeviceIdentity(hostName: HostName.current) }
+      ?? database.write { try $0.deviceIdentity(hostName: HostName.current) }
     let engine = SyncEngine(
       database: database,
       remote: FolderRemote(path: remote, device: device.id.lowercasedText),

@@ -193,20 +193,22 @@ extension Connection {
           FROM sync_clock c, tags t
         """)
     }
-    try execute(
-      """
-      INSERT INTO changes (hlc, device, entity, row_id, field, new_value, modified)
-        SELECT c.hlc, c.device, 'issue', i.id, 'create', \(Schema.issueJSON("i")), i.modified
-        FROM sync_clock c, issues i WHERE i.seq >= ?
-      """, [first])
+    // Each issue's links right after it: a device that reads them a package at a time finds an
+    // issue and its links together.
     try execute(
       """
       INSERT INTO changes (hlc, device, entity, row_id, field, old_value, new_value, modified)
-        SELECT c.hlc, c.device, 'link', i.id, t.id, 0, 1, i.modified
-        FROM sync_clock c, issue_tags l JOIN issues i ON i.seq = l.issue_seq
-          JOIN tags t ON t.seq = l.tag_seq
-        WHERE l.issue_seq >= ?
-      """, [first])
+        SELECT hlc, device, entity, row_id, field, old_value, new_value, modified FROM (
+          SELECT i.seq AS issue, 0 AS kind, c.hlc, c.device, 'issue' AS entity, i.id AS row_id,
+            'create' AS field, NULL AS old_value, \(Schema.issueJSON("i")) AS new_value, i.modified
+          FROM sync_clock c, issues i WHERE i.seq >= ?
+          UNION ALL
+          SELECT l.issue_seq, 1, c.hlc, c.device, 'link', i.id, t.id, 0, 1, i.modified
+          FROM sync_clock c, issue_tags l JOIN issues i ON i.seq = l.issue_seq
+            JOIN tags t ON t.seq = l.tag_seq
+          WHERE l.issue_seq >= ?)
+        ORDER BY issue, kind
+      """, [first, first])
   }
 }
 

@@ -30,9 +30,9 @@ public struct SyncClient: Sendable {
               guard let remote = try database.read({ try $0.syncSettings().remote }) else {
                 throw SyncFailure(localizer("remote.none"))
               }
-              let device = try database.write {
-                try $0.deviceIdentity(hostName: HostName.current)
-              }
+              let device =
+                try database.read { try $0.storedDeviceIdentity(hostName: HostName.current) }
+                ?? database.write { try $0.deviceIdentity(hostName: HostName.current) }
               let id = device.id.lowercasedText
               let engine = SyncEngine(
                 database: database, remote: FolderRemote(path: remote, device: id), device: id,

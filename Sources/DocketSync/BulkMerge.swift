@@ -23,11 +23,19 @@ extension Merger {
         byRow[change.row, default: []].append(change)
       }
     }
+    // A short history is read whole (a device catching up has next to none), a long one asked
+    // a row at a time.
+    let history = try db.fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
+    var known: Set<String>?
+    if history < byRow.count {
+      known = Set(
+        try db.fetchAll("SELECT DISTINCT row_id FROM changes") { try $0.get(0, as: String.self) })
+    }
     var new: [String: [Change]] = [:]
     for (row, changes) in byRow {
       let creates = changes.contains { $0.entity == .issue && $0.field == "create" }
       let deletes = changes.contains { $0.entity == .issue && $0.field == "delete" }
-      if creates, !deletes, try !isKnown(row) {
+      if creates, !deletes, try !(known?.contains(row) ?? isKnown(row)) {
         new[row] = changes
       } else {
         rest += changes
@@ -42,6 +50,26 @@ extension Merger {
 
   /// Makes the issues of `rows` and records their changes.
   mutating func insertNew(_ rows: [String: [Change]]) throws {
+    // The tags the links name, looked up before the history's indexes go.
+    var tags = TagRows()
+    for changes in rows.values {
+      for change in changes where change.entity == .link { _ = try tags.row(change.field, self) }
+    }
+    let count = rows.values.reduce(0) { $0 + $1.count }
+    // Into a short history, its indexes are built again after the rows (one sort each, where a
+    // row at a time goes into each index in turn), as an import does with the issues'.
+    let history = try db.fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
+    var indexes: [(name: String, sql: String)] = []
+    if history < count {
+      try db.forEachRow(
+        """
+        SELECT name, sql FROM sqlite_master
+        WHERE type = 'index' AND tbl_name = 'changes' AND sql IS NOT NULL
+        """
+      ) { row in indexes.append((try row.get(0, as: String.self), try row.get(1, as: String.self)))
+      }
+      for index in indexes { try db.execute("DROP INDEX \"\(index.name)\"") }
+    }
     var issues: [BulkIssueRow] = []
     issues.reserveCapacity(rows.count)
     for (row, changes) in rows.sorted(by: { $0.key < $1.key }) {
@@ -75,17 +103,13 @@ extension Merger {
       }
       let latest = changes.max { $0.stamp < $1.stamp }
       // Links: by tag, the latest change through an id of it that was not deleted.
-      var links: [String: Change] = [:]
+      var links: [Int64: Change] = [:]
       for change in changes where change.entity == .link {
-        if try isDeleted(change.field) { continue }
-        let tag = try canonicalTag(change.field)
-        if let current = links[tag], current.stamp > change.stamp { continue }
-        links[tag] = change
+        guard let seq = try tags.row(change.field, self) else { continue }
+        if let current = links[seq], current.stamp > change.stamp { continue }
+        links[seq] = change
       }
-      var tagRows: [Int64] = []
-      for (tag, change) in links where change.new == .integer(1) {
-        if let seq = try tagSeq(tag) { tagRows.append(seq) }
-      }
+      let tagRows = links.filter { $0.value.new == .integer(1) }.map(\.key)
       for (index, change) in changes.enumerated() {
         try record(change, device: try device(change.stamp.device), lost: lost[index])
         summary.received += 1
@@ -114,6 +138,20 @@ extension Merger {
           created: real(fields["created"]?.value) ?? 0, modified: latest?.modified,
           tagRows: tagRows.sorted()))
     }
+    for index in indexes { try db.execute(index.sql) }
     try db.insertIssuesInBulk(issues, recordingCreations: false)
+  }
+}
+
+/// The rows of tags by id, as the new issues' links name them: nil for an id that was deleted or
+/// whose tag is not here. Looked up once per id.
+struct TagRows {
+  private var rows: [String: Int64?] = [:]
+
+  mutating func row(_ id: String, _ merger: Merger) throws -> Int64? {
+    if let known = rows[id] { return known }
+    let row = try merger.isDeleted(id) ? nil : merger.tagSeq(try merger.canonicalTag(id))
+    rows[id] = row
+    return row
   }
 }

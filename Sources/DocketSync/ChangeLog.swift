@@ -21,13 +21,14 @@ extension Connection {
   public func changesToPush(after: Int64, limit: Int, allDevices: Bool = false) throws
     -> [(seq: Int64, change: Change)]
   {
-    try fetchAll(
+    // Two statements, so that this device's are read through their index.
+    let which = allDevices ? "" : "AND c.device = (SELECT device FROM sync_clock)"
+    return try fetchAll(
       """
       SELECT c.seq, c.hlc, d.id, c.entity, c.row_id, c.field, c.old_value, c.new_value, c.modified
       FROM changes c JOIN sync_devices d ON d.seq = c.device
-      WHERE c.seq > ? AND (? OR c.device = (SELECT device FROM sync_clock))
-      ORDER BY c.seq LIMIT ?
-      """, [after, allDevices, limit]
+      WHERE c.seq > ? \(which) ORDER BY c.seq LIMIT ?
+      """, [after, limit]
     ) { row in
       (
         try row.get(0, as: Int64.self),

@@ -1,5 +1,6 @@
 import Database
 import DocketCore
+import DocketTransfer
 import Foundation
 
 /// What applying a set of changes did.
@@ -246,18 +247,23 @@ public struct Merger {
     try db.fetchOne("SELECT seq FROM issues WHERE id = ?", [id], as: Int64.self)
   }
 
-  /// A create's fields, from its JSON. Times are written as text there (SQLite writes a real in
-  /// JSON with 15 digits, which loses the last bits of a time), read back here exactly.
+  /// A create's fields, from its JSON: text as text, numbers as whole numbers, and the time
+  /// (written as text there: SQLite writes a real in JSON with 15 digits, which loses the last
+  /// bits of a time) read back exactly.
   func createValues(_ value: DatabaseValue) throws -> [String: DatabaseValue] {
-    guard case .text(let json) = value else { return [:] }
+    guard case .text(let json) = value,
+      let members = (try? JSONReader.document(Array(json.utf8)))?.members
+    else { return [:] }
     var values: [String: DatabaseValue] = [:]
-    try db.forEachRow("SELECT key, value FROM json_each(?)", [json]) { row in
-      let key = try row.get(0, as: String.self)
-      var value = try row.get(1, as: DatabaseValue.self)
-      if key == "created", case .text(let text) = value, let number = Double(text) {
-        value = .real(number)
+    for (key, member) in members {
+      switch member {
+      case .string(let text):
+        values[key] = key == "created" ? Double(text).map { .real($0) } ?? .null : .text(text)
+      case .number(let number):
+        values[key] = key == "created" ? .real(number) : .integer(Int64(number))
+      default:
+        values[key] = .null
       }
-      values[key] = value
     }
     return values
   }

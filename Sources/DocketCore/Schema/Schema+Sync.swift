@@ -70,6 +70,8 @@ extension Schema {
       CREATE UNIQUE INDEX changes_by_row ON changes (row_id, field, hlc, device);
       -- Tags and links by field: the links waiting for a tag, the tags made with a name.
       CREATE INDEX changes_by_field ON changes (entity, field) WHERE entity != 'issue';
+      -- A device's changes in order: this device's to push, its latest for the app to notice.
+      CREATE INDEX changes_by_device ON changes (device, seq);
 
       -- The name key a tag was made with: tags made with the same key on two devices are one.
       ALTER TABLE tags ADD COLUMN sync_key TEXT NOT NULL DEFAULT '';

@@ -56,20 +56,10 @@ extension Merger {
       for change in changes where change.entity == .link { _ = try tags.row(change.field, self) }
     }
     let count = rows.values.reduce(0) { $0 + $1.count }
-    // Into a short history, its indexes are built again after the rows (one sort each, where a
-    // row at a time goes into each index in turn), as an import does with the issues'.
-    let history = try db.fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
-    var indexes: [(name: String, sql: String)] = []
-    if history < count {
-      try db.forEachRow(
-        """
-        SELECT name, sql FROM sqlite_master
-        WHERE type = 'index' AND tbl_name = 'changes' AND sql IS NOT NULL
-        """
-      ) { row in indexes.append((try row.get(0, as: String.self), try row.get(1, as: String.self)))
-      }
-      for index in indexes { try db.execute("DROP INDEX \"\(index.name)\"") }
-    }
+    try db.settingChangeIndexesAside(for: count) { try insertRows(rows, tags: &tags) }
+  }
+
+  private mutating func insertRows(_ rows: [String: [Change]], tags: inout TagRows) throws {
     var issues: [BulkIssueRow] = []
     issues.reserveCapacity(rows.count)
     for (row, changes) in rows.sorted(by: { $0.key < $1.key }) {
@@ -138,7 +128,6 @@ extension Merger {
           created: real(fields["created"]?.value) ?? 0, modified: latest?.modified,
           tagRows: tagRows.sorted()))
     }
-    for index in indexes { try db.execute(index.sql) }
     try db.insertIssuesInBulk(issues, recordingCreations: false)
   }
 }

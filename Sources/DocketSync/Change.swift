@@ -95,7 +95,11 @@ extension Change {
       ChangeFormatError(line: line, reason: reason)
     }
     guard case .object = json else { throw fail("not a JSON object") }
-    guard let stampText = json["h"]?.string, let hlc = Int64(stampText), hlc > 0 else {
+    // A stamp is milliseconds since 1970 shifted 16 bits: anything past the year 4200 is not
+    // one, and would push every clock that saw it beyond reach.
+    guard let stampText = json["h"]?.string, let hlc = Int64(stampText), hlc > 0,
+      hlc < Self.latestStamp
+    else {
       throw fail("no valid stamp (h)")
     }
     guard let device = json["d"]?.string, UUID(text: device) != nil else {
@@ -121,6 +125,32 @@ extension Change {
       field: field.lowercased(), modified: modified)
     self.old = try Self.value(json["o"], field: self.field, entity: entity, line: line)
     self.new = try Self.value(json["n"], field: self.field, entity: entity, line: line)
+    guard Self.isValid(self.new, field: self.field, entity: entity) else {
+      throw fail("\(self.field) has no valid new value (n)")
+    }
+  }
+
+  /// About the year 4200: no clock gets there, and stamps that high still have room to count.
+  static let latestStamp: Int64 = 1 << 62
+
+  /// Whether a change's new value is one its field can take: text for a title or detail, 0 to 2
+  /// for a priority, 0 or 1 for completed and for a link, a time for created, a name for a tag, a
+  /// JSON object for a create.
+  static func isValid(_ value: DatabaseValue, field: String, entity: Entity) -> Bool {
+    switch (entity, field, value) {
+    case (.link, _, .integer(let on)): return on == 0 || on == 1
+    case (.link, _, _): return false
+    case (_, "delete", _): return true
+    case (_, "create", .text(let json)):
+      return (try? JSONReader.document(Array(json.utf8)))?.members != nil
+    case (_, "create", _): return false
+    case (.tag, "name", .text(let name)): return TagName.normalized(name) != nil
+    case (.issue, "title", .text), (.issue, "detail", .text): return true
+    case (.issue, "priority", .integer(let priority)): return (0...2).contains(priority)
+    case (.issue, "completed", .integer(let done)): return done == 0 || done == 1
+    case (.issue, "created", .real(let seconds)): return seconds.isFinite
+    default: return false
+    }
   }
 
   static func isKnown(field: String, of entity: Entity) -> Bool {

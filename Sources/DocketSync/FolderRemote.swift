@@ -1,4 +1,5 @@
 import DocketCore
+import DocketTransfer
 import Foundation
 
 /// A shared folder as a remote (Syncthing, a cloud drive, NFS):
@@ -21,12 +22,14 @@ public struct FolderRemote: SyncRemote {
     self.device = device
   }
 
-  public var key: String { "folder:" + path }
-
   static let marker = "docket-remote.json"
   static let version = 1
 
-  public func prepare() throws {
+  /// Checks the folder and makes what it needs: the marker that names it (made, with a random id,
+  /// by the first device), and this device's folder. Returns the remote's id: a folder emptied
+  /// and set up again is another remote, whatever its path, and one reached by another path (a
+  /// link, a new mount point) the same.
+  public func prepare() throws -> String {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw RemoteError(location: path, problem: .missing)
@@ -35,21 +38,25 @@ public struct FolderRemote: SyncRemote {
       throw RemoteError(location: path, problem: .system(String(cString: strerror(ENOTDIR))))
     }
     let markerPath = path + "/" + Self.marker
+    let id: String
     if let data = FileManager.default.contents(atPath: markerPath) {
-      let text = String(decoding: data, as: UTF8.self)
-      guard text.contains("\"docket\":\"remote\"") else {
+      guard let marker = try? JSONReader.document(Array(data)), marker["docket"]?.string == "remote"
+      else {
         throw RemoteError(location: markerPath, problem: .notARemote)
       }
-      if let range = text.range(of: "\"version\":"),
-        let version = Int(text[range.upperBound...].prefix { $0.isNumber }), version > Self.version
-      {
-        throw RemoteError(location: markerPath, problem: .newerVersion(version))
+      if let version = marker["version"]?.number, version > Double(Self.version) {
+        throw RemoteError(
+          location: markerPath, problem: .newerVersion(version < 1e9 ? Int(version) : Int.max))
       }
+      id = marker["id"]?.string ?? ""
     } else {
+      id = UUID().lowercasedText
       try writeAtomically(
-        Array("{\"docket\":\"remote\",\"version\":\(Self.version)}\n".utf8), to: markerPath)
+        Array("{\"docket\":\"remote\",\"version\":\(Self.version),\"id\":\"\(id)\"}\n".utf8),
+        to: markerPath)
     }
     try makeFolder(path + "/" + device)
+    return id
   }
 
   public func list() throws -> RemoteListing {
@@ -60,7 +67,8 @@ public struct FolderRemote: SyncRemote {
       throw RemoteError(location: path, problem: .missing)
     }
     for entry in top.sorted() where !entry.hasPrefix(".") && entry != Self.marker {
-      guard let device = UUID(text: entry)?.lowercasedText, device == entry.lowercased() else {
+      // Device folders are named in lower case, as Docket writes them.
+      guard let device = UUID(text: entry)?.lowercasedText, device == entry else {
         skipped.append(SkippedPackage(path: entry, problem: .unknownName))
         continue
       }
@@ -99,8 +107,9 @@ public struct FolderRemote: SyncRemote {
     }
     if file.hasPrefix("snapshot-"), file.hasSuffix(".snapshot") {
       let hex = file.dropFirst(9).dropLast(9)
-      if !hex.isEmpty, hex.count <= 16, hex.allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
-        let number = Int64(hex, radix: 16)
+      // Only the name Docket writes: lower case, no leading zeros.
+      if !hex.isEmpty, hex.count <= 16, let number = Int64(hex, radix: 16), number > 0,
+        String(number, radix: 16) == hex
       {
         return PackageName(device: device, kind: .snapshot, number: number)
       }

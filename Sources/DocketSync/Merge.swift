@@ -259,13 +259,19 @@ public struct Merger {
       switch member {
       case .string(let text):
         values[key] = key == "created" ? Double(text).map { .real($0) } ?? .null : .text(text)
+      case .number(let number) where key == "created":
+        values[key] = number.isFinite ? .real(number) : .null
       case .number(let number):
-        values[key] = key == "created" ? .real(number) : .integer(Int64(number))
+        values[key] = abs(number) < 1e15 ? .integer(Int64(number)) : .null
       default:
         values[key] = .null
       }
     }
-    return values
+    // A field whose value it cannot take (a priority of 7) is left out: the issue keeps its
+    // default there, as the device that made it could never have had otherwise.
+    return values.filter { key, value in
+      !Schema.syncedIssueFields.contains(key) || Change.isValid(value, field: key, entity: .issue)
+    }
   }
 
   /// Makes an issue from every change recorded for it: each field from its latest change, its

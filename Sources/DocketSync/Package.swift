@@ -71,6 +71,9 @@ public enum PackageProblem: Error, Equatable, Sendable {
   case newerVersion(Int)
   /// Its header names another device or number than its file name says.
   case misplaced
+  /// Read, but the database would not take it (the system's or SQLite's reason); read again next
+  /// time.
+  case rejected(String)
 }
 
 /// The format: a header line, a change per line, an end line with the count, so that a file cut
@@ -121,14 +124,20 @@ public enum PackageFormat {
     guard let kind = header["docket"]?.string, kind == expected.kind.rawValue else {
       throw .garbage(.notDocket)
     }
-    guard let version = header["version"]?.number else { throw .garbage(.incompleteHeader) }
-    guard Int(version) <= Self.version else { throw .newerVersion(Int(version)) }
+    guard let version = header["version"]?.number, version >= 1, version == version.rounded()
+    else { throw .garbage(.incompleteHeader) }
+    guard version <= Double(Self.version) else {
+      throw .newerVersion(version < 1e9 ? Int(version) : Int(1e9))
+    }
     guard header["device"]?.string?.lowercased() == expected.device,
       header["number"]?.string.flatMap({ Int64($0) }) == expected.number
     else { throw .misplaced }
-    guard let count = header["count"]?.number.map({ Int($0) }), count >= 0 else {
+    guard let number = header["count"]?.number, number >= 0, number < 1e9,
+      number == number.rounded()
+    else {
       throw .garbage(.incompleteHeader)
     }
+    let count = Int(number)
     var covers: [String: Int64] = [:]
     for (device, value) in header["covers"]?.members ?? [] {
       if let text = value.string, let number = Int64(text) { covers[device.lowercased()] = number }

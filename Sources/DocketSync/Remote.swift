@@ -56,10 +56,9 @@ public struct RemoteError: Error, Equatable, Sendable {
 /// Where sync exchanges packages. A device writes only its own packages and reads everyone's.
 /// The engine talks to a remote only through this, so that other kinds plug in beside the folder.
 public protocol SyncRemote: Sendable {
-  /// How the remote is named in the database's record of what was read.
-  var key: String { get }
-  /// Checks the remote and makes what it needs; fails with a clear `RemoteError`.
-  func prepare() throws
+  /// Checks the remote and makes what it needs; fails with a clear `RemoteError`. Returns the
+  /// remote's id, which names it in the database's record of what was pushed and read.
+  func prepare() throws -> String
   /// Every package there, with what was skipped.
   func list() throws -> RemoteListing
   func read(_ name: PackageName) throws -> Package

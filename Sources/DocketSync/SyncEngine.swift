@@ -14,8 +14,9 @@ public struct SyncReport: Equatable, Sendable {
   public var duplicates = 0
   /// Files left alone, each with why.
   public var skipped: [SkippedPackage] = []
-  /// Device ids whose older changes were compacted away before this device read them, with no
-  /// snapshot yet that holds them: their later changes were read, the rest waits.
+  /// The devices (by name, or the start of their id) whose older changes were compacted away
+  /// before this device read them, with no snapshot yet that holds them: their later changes
+  /// were read, the rest waits.
   public var waiting: [String] = []
   /// True when this device caught up from a snapshot.
   public var usedSnapshot = false
@@ -59,6 +60,8 @@ public struct SyncEngine: Sendable {
   public var stopAfter: Int?
   /// From how many new issues a package's are made at once.
   public var bulkFrom = Merger.bulkThreshold
+  /// How long a sync waits for another sync of the same database to end.
+  public var lockWait: Duration = .seconds(10)
 
   public init(database: DatabaseQueue, remote: any SyncRemote, device: String, deviceName: String) {
     self.database = database
@@ -74,7 +77,12 @@ public struct SyncEngine: Sendable {
       steps += 1
       if let stopAfter, steps >= stopAfter { throw SyncInterrupted() }
     }
-    try remote.prepare()
+    let lock = try SyncLock(database: database.path, wait: lockWait)
+    defer { lock.release() }
+    let id = try remote.prepare()
+    if try database.read({ try $0.setting(Connection.remoteIDKey) }) != id {
+      try database.write { try $0.adoptRemote(id) }
+    }
     if try database.read({ try $0.deviceNames()[device] }) != deviceName {
       try database.write { try $0.recordLocalDeviceName(deviceName) }
     }
@@ -82,9 +90,11 @@ public struct SyncEngine: Sendable {
     // this sync, and others' files that arrive meanwhile are read by the next.
     let listing = try remote.list()
     report.skipped += listing.skipped
-    let pushedFiles = try push(listing, &report, step: step)
-    try pull(listing, &report, step: step)
-    try compact(listing, pushedFiles: pushedFiles, &report)
+    let pushedFiles = try push(listing, remote: id, &report, step: step)
+    try pull(listing, remote: id, &report, step: step)
+    // Files that could not be read may mean the folder went away in the middle: then say that.
+    if !report.skipped.isEmpty { _ = try remote.prepare() }
+    try compact(listing, remote: id, pushedFiles: pushedFiles, &report)
     return report
   }
 
@@ -93,9 +103,10 @@ public struct SyncEngine: Sendable {
   /// Pushes this device's new changes in packages of `batchSize`; returns how many files it
   /// wrote. More changes than `snapshotPushFrom` (a first sync of a large database) go as one
   /// snapshot instead, which a device that joins reads at once.
-  private func push(_ listing: RemoteListing, _ report: inout SyncReport, step: () throws -> Void)
-    throws -> Int
-  {
+  private func push(
+    _ listing: RemoteListing, remote key: String, _ report: inout SyncReport,
+    step: () throws -> Void
+  ) throws -> Int {
     var (cursor, number, waiting) = try database.read { db in
       let cursor = try db.setting(Connection.pushedKey).flatMap(Int64.init)
       return (
@@ -111,7 +122,8 @@ public struct SyncEngine: Sendable {
     if waiting >= snapshotPushFrom {
       // The snapshot stands for a change file of the next number, which is never written: a
       // device that has not read it sees it missing and reads the snapshot.
-      try writeSnapshot(fileNumber: number + 1, listing, &report)
+      try writeSnapshot(
+        fileNumber: number + 1, countsAsPushed: true, listing, remote: key, &report)
       report.pushed += Int(waiting)
       try step()
       return 0
@@ -145,14 +157,14 @@ public struct SyncEngine: Sendable {
   }
 
   /// Writes a snapshot of everything this database holds, as the change file `fileNumber` and
-  /// every one of this device's before it, and what it has read of the others'; everything in it
-  /// counts as pushed. This device's older snapshots go.
+  /// every one of this device's before it, and what it has read of the others'. With
+  /// `countsAsPushed` (a push made as a snapshot, `fileNumber` a number no file has) everything in
+  /// it counts as pushed; otherwise (compaction) this device's changes after its last file still
+  /// go out in the next one. This device's older snapshots go.
   private func writeSnapshot(
-    fileNumber: Int64, _ listing: RemoteListing, _ report: inout SyncReport
-  )
-    throws
-  {
-    let key = remote.key
+    fileNumber: Int64, countsAsPushed: Bool, _ listing: RemoteListing, remote key: String,
+    _ report: inout SyncReport
+  ) throws {
     // The changes, the clock and the last row, from one read: what the snapshot holds is
     // exactly what is marked as pushed.
     let (changes, stamp, latest, read) = try database.read { db in
@@ -172,8 +184,10 @@ public struct SyncEngine: Sendable {
     let name = PackageName(device: device, kind: .snapshot, number: stamp)
     try remote.write(Package(name: name, deviceName: deviceName, covers: covers, changes: changes))
     try database.write { db in
-      let pushed = try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0
-      try db.setSetting(Connection.pushedKey, String(max(pushed, latest)))
+      if countsAsPushed {
+        let pushed = try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0
+        try db.setSetting(Connection.pushedKey, String(max(pushed, latest)))
+      }
       try db.setSetting(Connection.fileNumberKey, String(fileNumber))
       try db.setSetting(Connection.compactedKey, String(fileNumber))
       try db.recordSnapshotCovers(covers)
@@ -186,10 +200,10 @@ public struct SyncEngine: Sendable {
 
   // MARK: - Pull
 
-  private func pull(_ listing: RemoteListing, _ report: inout SyncReport, step: () throws -> Void)
-    throws
-  {
-    let key = remote.key
+  private func pull(
+    _ listing: RemoteListing, remote key: String, _ report: inout SyncReport,
+    step: () throws -> Void
+  ) throws {
     var (covered, seen) = try database.read { db in
       var covered: [String: Int64] = [:]
       try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
@@ -214,40 +228,45 @@ public struct SyncEngine: Sendable {
       .sorted(by: { $0.number > $1.number })
     {
       let header: Package
-      do { header = try remote.header(snapshot) } catch let skipped as SkippedPackage {
-        report.skipped.append(skipped)
-        continue
-      }
+      guard let read = fetch({ try remote.header(snapshot) }, snapshot, &report) else { continue }
+      header = read
       guard
-        Self.needs(header, covered: covered, present: present, seen: seen, rather: snapshotRather)
+        Self.needs(
+          header, covered: covered, present: present, seen: seen, rather: snapshotRather,
+          myself: device)
       else { continue }
       let package: Package
-      do { package = try remote.read(snapshot) } catch let skipped as SkippedPackage {
-        report.skipped.append(skipped)
-        continue
-      }
-      let summary = try database.write { db in
-        let summary = try db.applyChanges(
-          package.changes, deviceNames: [package.name.device: package.deviceName],
-          bulkFrom: bulkFrom)
-        try db.execute(
-          "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)",
-          [key, snapshot.description])
-        for (device, through) in package.covers where device != self.device {
-          try db.execute(
-            """
-            INSERT INTO sync_covered (remote, device, through) VALUES (?, ?, ?)
-            ON CONFLICT (remote, device) DO UPDATE SET through = max(through, excluded.through)
-            """, [key, device, through])
-        }
-        try db.recordSnapshotCovers(package.covers)
-        if let mine = package.covers[self.device] {
-          try db.setSetting(
-            Connection.compactedKey,
-            String(max(mine, try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0)))
-        }
-        return summary
-      }
+      guard let read = fetch({ try remote.read(snapshot) }, snapshot, &report) else { continue }
+      package = read
+      guard
+        let summary = applying(
+          package, &report,
+          {
+            try database.write { db in
+              let summary = try db.applyChanges(
+                package.changes, deviceNames: [package.name.device: package.deviceName],
+                bulkFrom: bulkFrom)
+              try db.execute(
+                "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)",
+                [key, snapshot.description])
+              for (device, through) in package.covers where device != self.device {
+                try db.execute(
+                  """
+                  INSERT INTO sync_covered (remote, device, through) VALUES (?, ?, ?)
+                  ON CONFLICT (remote, device) DO UPDATE SET through = max(through, excluded.through)
+                  """, [key, device, through])
+              }
+              try db.recordSnapshotCovers(package.covers)
+              if let mine = package.covers[self.device] {
+                try db.setSetting(
+                  Connection.compactedKey,
+                  String(
+                    max(mine, try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0)))
+              }
+              return summary
+            }
+          })
+      else { continue }
       for (device, through) in package.covers where device != self.device {
         covered[device] = max(covered[device] ?? 0, through)
       }
@@ -262,41 +281,49 @@ public struct SyncEngine: Sendable {
     }.sorted { ($0.device, $0.number) < ($1.device, $1.number) }
     for name in unread {
       let package: Package
-      do { package = try remote.read(name) } catch let skipped as SkippedPackage {
-        report.skipped.append(skipped)
-        continue
-      }
-      let summary = try database.write { db in
-        let summary = try db.applyChanges(
-          package.changes, deviceNames: [name.device: package.deviceName], bulkFrom: bulkFrom)
-        let through = covered[name.device] ?? 0
-        if name.number == through + 1 {
-          // Contiguous: the mark moves on over this file and any read before it out of order.
-          var next = name.number
-          while try db.fetchOne(
-            "SELECT 1 FROM sync_pulled WHERE remote = ? AND name = ?",
-            [key, PackageName(device: name.device, kind: .changes, number: next + 1).description],
-            as: Int.self) != nil
+      guard let read = fetch({ try remote.read(name) }, name, &report) else { continue }
+      package = read
+      guard
+        let summary = applying(
+          package, &report,
           {
-            next += 1
-          }
-          try db.execute(
-            """
-            INSERT INTO sync_covered (remote, device, through) VALUES (?, ?, ?)
-            ON CONFLICT (remote, device) DO UPDATE SET through = excluded.through
-            """, [key, name.device, next])
-          try db.execute(
-            "DELETE FROM sync_pulled WHERE remote = ? AND name > ? AND name <= ?",
-            [
-              key, name.device + "/",
-              PackageName(device: name.device, kind: .changes, number: next).description,
-            ])
-          return (summary, next)
-        }
-        try db.execute(
-          "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)", [key, name.description])
-        return (summary, through)
-      }
+            try database.write { db in
+              let summary = try db.applyChanges(
+                package.changes, deviceNames: [name.device: package.deviceName], bulkFrom: bulkFrom)
+              let through = covered[name.device] ?? 0
+              if name.number == through + 1 {
+                // Contiguous: the mark moves on over this file and any read before it out of order.
+                var next = name.number
+                while try db.fetchOne(
+                  "SELECT 1 FROM sync_pulled WHERE remote = ? AND name = ?",
+                  [
+                    key,
+                    PackageName(device: name.device, kind: .changes, number: next + 1).description,
+                  ],
+                  as: Int.self) != nil
+                {
+                  next += 1
+                }
+                try db.execute(
+                  """
+                  INSERT INTO sync_covered (remote, device, through) VALUES (?, ?, ?)
+                  ON CONFLICT (remote, device) DO UPDATE SET through = excluded.through
+                  """, [key, name.device, next])
+                try db.execute(
+                  "DELETE FROM sync_pulled WHERE remote = ? AND name > ? AND name <= ?",
+                  [
+                    key, name.device + "/",
+                    PackageName(device: name.device, kind: .changes, number: next).description,
+                  ])
+                return (summary, next)
+              }
+              try db.execute(
+                "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)",
+                [key, name.description])
+              return (summary, through)
+            }
+          })
+      else { continue }
       covered[name.device] = summary.1
       report.pulled += summary.0.received
       report.lost += summary.0.lost
@@ -304,15 +331,48 @@ public struct SyncEngine: Sendable {
       try step()
     }
     // Devices with changes this device has not read and no file or snapshot holds any more.
-    for (device, numbers) in present {
+    let names = try database.read { try $0.deviceNames() }
+    for (device, numbers) in present.sorted(by: { $0.key < $1.key }) {
       let through = covered[device] ?? 0
       if let lowest = numbers.filter({ $0 > through }).min(), lowest > through + 1,
         !(through + 1..<lowest).allSatisfy({
           seen.contains(PackageName(device: device, kind: .changes, number: $0).description)
         })
       {
-        report.waiting.append(device)
+        let name = names[device] ?? ""
+        report.waiting.append(name.isEmpty ? String(device.prefix(8)) : name)
       }
+    }
+  }
+
+  /// A package read, or (a file cut short, garbage, gone since the listing, unreadable) nil and
+  /// the reason in the report: the rest of the sync goes on.
+  private func fetch(
+    _ body: () throws -> Package, _ name: PackageName, _ report: inout SyncReport
+  ) -> Package? {
+    do { return try body() } catch let skipped as SkippedPackage {
+      report.skipped.append(skipped)
+    } catch let error as RemoteError {
+      let reason =
+        if case .system(let reason) = error.problem { reason } else { "\(error.problem)" }
+      report.skipped.append(SkippedPackage(path: name.description, problem: .unreadable(reason)))
+    } catch {
+      report.skipped.append(
+        SkippedPackage(path: name.description, problem: .unreadable("\(error)")))
+    }
+    return nil
+  }
+
+  /// Applies a package in its transaction, or (the database would not take it) nil and the
+  /// reason in the report: nothing of it is kept, and it is read again next time.
+  private func applying<Value>(
+    _ package: Package, _ report: inout SyncReport, _ body: () throws -> Value
+  ) -> Value? {
+    do { return try body() } catch {
+      report.skipped.append(
+        SkippedPackage(
+          path: package.name.description, problem: .package(.rejected(String(describing: error)))))
+      return nil
     }
   }
 
@@ -320,10 +380,11 @@ public struct SyncEngine: Sendable {
   /// holds is gone from the remote, or reading them all would take many files.
   static func needs(
     _ snapshot: Package, covered: [String: Int64], present: [String: Set<Int64>],
-    seen: Set<String>, rather: Int
+    seen: Set<String>, rather: Int, myself: String
   ) -> Bool {
     var behind = 0
-    for (device, through) in snapshot.covers {
+    // This device's own changes are here already.
+    for (device, through) in snapshot.covers where device != myself {
       let from = covered[device] ?? 0
       guard through > from else { continue }
       for number in (from + 1)...through {
@@ -340,9 +401,9 @@ public struct SyncEngine: Sendable {
 
   /// Writes a snapshot once `compactAfter` change files are not held by one (counting the files
   /// this sync pushed), and removes this device's change files that a snapshot holds.
-  private func compact(_ listing: RemoteListing, pushedFiles: Int, _ report: inout SyncReport)
-    throws
-  {
+  private func compact(
+    _ listing: RemoteListing, remote key: String, pushedFiles: Int, _ report: inout SyncReport
+  ) throws {
     let (held, fileNumber, compactedBefore) = try database.read { db in
       (
         try db.snapshotCovers(),
@@ -355,10 +416,11 @@ public struct SyncEngine: Sendable {
       listing.packages.filter { name in
         name.kind == .changes && name.number > held[name.device] ?? 0
       }.count + pushedFiles
-    if !report.wroteSnapshot, loose >= compactAfter, report.skipped.isEmpty,
-      report.waiting.isEmpty
-    {
-      try writeSnapshot(fileNumber: fileNumber, listing, &report)
+    // A snapshot holds only what this device has read: files it skipped or waits for are not
+    // claimed by it, so they do not stop it.
+    if !report.wroteSnapshot, loose >= compactAfter {
+      try writeSnapshot(
+        fileNumber: fileNumber, countsAsPushed: false, listing, remote: key, &report)
       compacted = fileNumber
     }
     // This device's files: those listed, and those this sync wrote.

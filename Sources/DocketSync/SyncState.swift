@@ -21,6 +21,7 @@ public struct SyncSettings: Equatable, Sendable {
 
 extension Connection {
   static let remoteKey = "sync_remote"
+  static let remoteIDKey = "sync_remote_id"
   static let pushedKey = "sync_pushed"
   static let fileNumberKey = "sync_file_number"
   static let compactedKey = "sync_compacted_through"
@@ -49,23 +50,30 @@ extension Connection {
       lastError: try setting(Self.lastErrorKey))
   }
 
-  /// Sets the remote (nil removes it). A new remote starts afresh: everything this device knows
-  /// is pushed to it, and everything there is read.
+  /// Sets the remote (nil removes it). What was pushed to and read from a remote is kept with
+  /// the remote's id: set again to the same remote (by another path, too), sync goes on where it
+  /// was; another remote starts afresh (`adoptRemote`).
   public func setRemote(_ remote: String?) throws {
     try transaction {
-      let old = try setting(Self.remoteKey)
-      guard old != remote else { return }
-      for key in [
-        Self.remoteKey, Self.pushedKey, Self.fileNumberKey, Self.compactedKey,
-        Self.snapshotCoversKey, Self.lastSyncKey,
-        Self.lastErrorKey,
-      ] {
-        try setSetting(key, nil)
-      }
-      try execute("DELETE FROM sync_covered")
-      try execute("DELETE FROM sync_pulled")
+      guard try setting(Self.remoteKey) != remote else { return }
       try setSetting(Self.remoteKey, remote)
+      try setSetting(Self.lastSyncKey, nil)
+      try setSetting(Self.lastErrorKey, nil)
     }
+  }
+
+  /// Makes `id` the remote this database syncs with. Another remote than the last starts afresh:
+  /// everything this device knows is pushed to it, and everything there is read.
+  func adoptRemote(_ id: String) throws {
+    guard try setting(Self.remoteIDKey) != id else { return }
+    for key in [
+      Self.pushedKey, Self.fileNumberKey, Self.compactedKey, Self.snapshotCoversKey,
+    ] {
+      try setSetting(key, nil)
+    }
+    try execute("DELETE FROM sync_covered")
+    try execute("DELETE FROM sync_pulled")
+    try setSetting(Self.remoteIDKey, id)
   }
 
   /// Records how a sync ended: its time, or its error.

@@ -107,6 +107,7 @@ public enum SyncWords {
         l10n("sync.problem.badChange", .integer(error.line), .string(error.reason))
       case .newerVersion(let version): l10n("sync.problem.newer", .integer(version))
       case .misplaced: l10n("sync.problem.misplaced")
+      case .rejected(let reason): l10n("sync.problem.rejected", .string(reason))
       }
     }
   }
@@ -124,6 +125,7 @@ public enum SyncWords {
       case .notARemote: return l10n("error.remote.notARemote", .string(place))
       }
     }
+    if error is SyncBusy { return l10n("error.sync.busy") }
     if let error = error as? SkippedPackage {
       return l10n(
         "sync.skipped", .string(error.path),

@@ -131,7 +131,7 @@ import Testing
     try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
     #expect(try laptop.docket(["import", file]).status == 0)
     try laptop.docket(["remote", "set", remote])
-    for delay in [0.02, 0.05, 0.1, 0.2] {
+    for delay in [0.02, 0.04, 0.06, 0.08, 0.1, 0.13, 0.16, 0.2] {
       let process = Process()
       process.executableURL = Sandbox.binary
       process.arguments = ["--db", laptop.database, "sync"]
@@ -142,8 +142,20 @@ import Testing
       Thread.sleep(forTimeInterval: delay)
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      let check = try laptop.docket(["list", "--limit", "1", "--json"])
-      #expect(check.status == 0)
+      // The database opens and is whole, its search index too.
+      let check = Process()
+      check.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+      check.arguments = [
+        laptop.database,
+        "PRAGMA integrity_check; INSERT INTO issue_fts(issue_fts) VALUES ('integrity-check');",
+      ]
+      let pipe = Pipe()
+      check.standardOutput = pipe
+      try check.run()
+      check.waitUntilExit()
+      let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(check.terminationStatus == 0 && said == "ok\n", "after a kill at \(delay) s: \(said)")
+      #expect(try laptop.docket(["list", "--limit", "1", "--json"]).status == 0)
     }
     let finish = try laptop.docket(["sync", "--json"]).json() as! [String: Any]
     #expect(finish["pulled"] as? Int == 0)

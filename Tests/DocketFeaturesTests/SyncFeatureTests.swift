@@ -83,7 +83,7 @@ final class FakeSync: Sendable {
   @Test func withoutARemoteNothingRunsBySelfAndSSaysHowToSetOne() async throws {
     let store = makeStore()
     await store.send(.task)
-    await store.receive(.loaded(SyncSettings()))
+    await store.receive(.loaded(SyncSettings())) { $0.hasLoaded = true }
     await store.receive(.changesRecorded(latest)) { $0.latestChange = self.latest }
     // An edit, a minute: nothing, without a remote.
     try fx.issue("Edited")
@@ -108,6 +108,7 @@ final class FakeSync: Sendable {
     await store.receive(.loaded(SyncSettings(remote: "/tmp/docket-remote-for-tests"))) {
       $0.remote = "/tmp/docket-remote-for-tests"
       $0.isSyncing = true
+      $0.hasLoaded = true
     }
     await store.receive(.changesRecorded(latest)) { $0.latestChange = self.latest }
     await store.receive(.finished(Self.report(pushed: 2), at: fx.now)) {
@@ -160,6 +161,7 @@ final class FakeSync: Sendable {
     await store.receive(.loaded(SyncSettings(remote: "/tmp/docket-remote-for-tests"))) {
       $0.remote = "/tmp/docket-remote-for-tests"
       $0.isSyncing = true
+      $0.hasLoaded = true
     }
     await store.receive(.changesRecorded(latest)) { $0.latestChange = self.latest }
     // Asked twice meanwhile: one more run, not two.

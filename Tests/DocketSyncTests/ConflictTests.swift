@@ -98,26 +98,31 @@ import Testing
     throws
   {
     let tag = try a.tag("bug")
-    let issue = try a.issue("Linked", tags: removeIsLater ? [tag] : [])
+    let issue = try a.issue("Linked")
     try a.sync()
     try b.sync()
-    a.time.advance(by: 10)
-    b.time.advance(by: 20)
+    let onB = try #require(try b.queue.read { try $0.fetchTags() }.first)
     if removeIsLater {
-      // A adds again what B takes off later: B's removal wins.
-      try a.edit(issue.id) { $0.title = "Touched" }
+      // A puts the tag on (at +10 s); B, which had it on and takes it off, does so later (+20 s).
+      try b.edit(issue.id) { $0.tags = [onB] }
+      b.time.advance(by: 20)
       try b.edit(issue.id) { $0.tags = [] }
-    } else {
-      // A takes off nothing (it has no link); B adds it later: the add wins over A's earlier
-      // removal after A adds and removes it.
+      a.time.advance(by: 10)
       try a.edit(issue.id) { $0.tags = [tag] }
-      try a.edit(issue.id) { $0.tags = [] }
-      try b.edit(issue.id) { $0.tags = [tag] }
+    } else {
+      // B puts it on and takes it off early (+10 s); A puts it on later (+20 s).
+      b.time.advance(by: 5)
+      try b.edit(issue.id) { $0.tags = [onB] }
+      b.time.advance(by: 5)
+      try b.edit(issue.id) { $0.tags = [] }
+      a.time.advance(by: 20)
+      try a.edit(issue.id) { $0.tags = [tag] }
     }
     try both()
     let expected = removeIsLater ? [String]() : ["bug"]
     #expect(try a.fetch(issue.id)?.tags.map(\.name) == expected)
     #expect(try b.fetch(issue.id)?.tags.map(\.name) == expected)
+    #expect(try a.dump() == b.dump())
   }
 
   @Test func aRemovalMadeLaterOnTheOtherDeviceWinsOverAnAdd() throws {

@@ -105,10 +105,10 @@ import Testing
     try a.issue("While the folder is gone")
     #expect(throws: RemoteError(location: folder.path, problem: .missing)) { try run(a) }
     try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
-    // The folder is back, empty (a new one): nothing this device made is lost.
-    try a.queue.write { try $0.setRemote(nil) }
-    try a.queue.write { try $0.setRemote(folder.path) }
-    _ = try run(a)
+    // The folder is back, empty: another remote (its marker has another id), to which this device
+    // pushes everything it knows.
+    let again = try run(a)
+    #expect(again.pushed == 2)
     _ = try run(b)
     #expect(try b.queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) } == 2)
     #expect(try a.dump() == b.dump())
@@ -137,4 +137,143 @@ import Testing
     #expect(!aFiles.isEmpty && !bFiles.isEmpty)
     #expect(!aFiles.contains { $0.hasPrefix(".") })
   }
+
+  @Test func theSameRemoteSetAgainGoesOnWhereItWas() throws {
+    try a.issue("One")
+    _ = try run(a)
+    try a.queue.write { try $0.setRemote(nil) }
+    // Set again, by another path to the same folder: nothing is pushed twice.
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.path + "-link", withDestinationPath: folder.path)
+    defer { try? FileManager.default.removeItem(atPath: folder.path + "-link") }
+    try a.queue.write { try $0.setRemote(folder.path + "-link") }
+    a.remotePath = folder.path + "-link"
+    try a.issue("Two")
+    #expect(try run(a).pushed == 1)
+    _ = try run(b)
+    #expect(try a.dump() == b.dump())
+  }
+
+  @Test func changesWithValuesTheirFieldCannotTakeAreSkippedWithTheLine() throws {
+    let issue = try a.issue("Valid")
+    _ = try run(a)
+    for (number, line) in [
+      (
+        2,
+        "{\"h\":\"\(1 << 40)\",\"d\":\"\(a.device)\",\"e\":\"issue\",\"r\":\"\(issue.id.lowercasedText)\",\"f\":\"priority\",\"n\":7}"
+      ),
+      (
+        3,
+        "{\"h\":\"9223372036854775807\",\"d\":\"\(a.device)\",\"e\":\"issue\",\"r\":\"\(issue.id.lowercasedText)\",\"f\":\"title\",\"n\":\"x\"}"
+      ),
+      (
+        4,
+        "{\"h\":\"\(1 << 40)\",\"d\":\"\(a.device)\",\"e\":\"issue\",\"r\":\"\(issue.id.lowercasedText)\",\"f\":\"title\"}"
+      ),
+    ] {
+      let text =
+        "{\"docket\":\"changes\",\"version\":1,\"device\":\"\(a.device)\",\"name\":\"A\",\"number\":\"\(number)\",\"count\":1}\n\(line)\n{\"end\":1}\n"
+      try text.write(
+        toFile: folder.path(a.device) + String(format: "/%08d.changes", number), atomically: true,
+        encoding: .utf8)
+    }
+    try "{\"docket\":\"changes\",\"version\":1e300,\"count\":1e300}\n".write(
+      toFile: folder.path(a.device) + "/00000005.changes", atomically: true, encoding: .utf8)
+    let report = try run(b)
+    let problems = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.path, $0.problem) })
+    #expect(
+      problems["\(a.device)/00000002.changes"]
+        == .package(
+          .badChange(ChangeFormatError(line: 2, reason: "priority has no valid new value (n)"))))
+    #expect(
+      problems["\(a.device)/00000003.changes"]
+        == .package(.badChange(ChangeFormatError(line: 2, reason: "no valid stamp (h)"))))
+    #expect(
+      problems["\(a.device)/00000004.changes"]
+        == .package(
+          .badChange(ChangeFormatError(line: 2, reason: "title has no valid new value (n)"))))
+    #expect(problems["\(a.device)/00000005.changes"] == .package(.newerVersion(1_000_000_000)))
+    #expect(try b.fetch(issue.id)?.priority == .low)
+    // The clock was not pushed to the end of time: B's next edit stamps normally.
+    try b.edit(issue.id) { $0.title = "Edited on B" }
+    let stamps = try b.queue.read { try $0.history(ofIssue: issue.id) }.map(\.stamp)
+    #expect(stamps.allSatisfy { $0 < 1 << 58 })
+  }
+
+  @Test func namesDocketDoesNotWriteAreLeftAlone() throws {
+    try a.issue("One")
+    _ = try run(a)
+    let upper = a.device.uppercased()
+    try FileManager.default.createDirectory(
+      atPath: folder.path(upper), withIntermediateDirectories: true)
+    try "x".write(
+      toFile: folder.path(a.device) + "/snapshot-00ff.snapshot", atomically: true, encoding: .utf8)
+    let report = try run(b)
+    let problems = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.path, $0.problem) })
+    #expect(problems[upper] == .unknownName)
+    #expect(problems["\(a.device)/snapshot-00ff.snapshot"] == .unknownName)
+    #expect(report.pulled == 1)
+  }
+
+  @Test func oneSyncOfADatabaseAtATime() throws {
+    let database = try DocketDatabase.open(path: folder.path + "-db/docket.sqlite")
+    defer { try? FileManager.default.removeItem(atPath: folder.path + "-db") }
+    let device = try database.read { try $0.localDeviceID() }
+    var engine = SyncEngine(
+      database: database, remote: FolderRemote(path: folder.path, device: device), device: device,
+      deviceName: "C")
+    engine.lockWait = .milliseconds(200)
+    let held = try SyncLock(database: database.path)
+    #expect(throws: SyncBusy.self) { try engine.run() }
+    held.release()
+    #expect(try engine.run().pushed == 0)
+  }
+
+  /// An edit made while a sync runs, after its push: the snapshot that sync writes holds it, and
+  /// it still goes out as a change file, for the devices that do not read that snapshot.
+  @Test func anEditMadeDuringASyncIsPushedByTheNext() throws {
+    try b.issue("From B")
+    _ = try run(b)
+    let issue = try a.issue("From A")
+    _ = try run(a)
+    _ = try run(b)
+    try b.issue("Another from B")
+    _ = try run(b)
+    // A reads B's new file; meanwhile the person edits on A. Then A compacts.
+    var engine = a.engine()
+    engine.compactAfter = 1
+    let hooked = HookedRemote(base: FolderRemote(path: folder.path, device: a.device)) {
+      try? self.a.edit(issue.id) { $0.title = "Edited during the sync" }
+    }
+    engine.remote = hooked
+    let report = try engine.run()
+    #expect(report.wroteSnapshot)
+    _ = try run(a)
+    _ = try run(b)
+    #expect(try b.fetch(issue.id)?.title == "Edited during the sync")
+    #expect(try a.dump() == b.dump())
+  }
+}
+
+/// A remote that runs `onRead` once, when the first package is read.
+final class HookedRemote: SyncRemote, @unchecked Sendable {
+  let base: FolderRemote
+  private var onRead: (() -> Void)?
+
+  init(base: FolderRemote, onRead: @escaping () -> Void) {
+    self.base = base
+    self.onRead = onRead
+  }
+
+  func prepare() throws -> String { try base.prepare() }
+  func list() throws -> RemoteListing { try base.list() }
+  func header(_ name: PackageName) throws -> Package { try base.header(name) }
+  func read(_ name: PackageName) throws -> Package {
+    let package = try base.read(name)
+    onRead?()
+    onRead = nil
+    return package
+  }
+  func write(_ package: Package) throws { try base.write(package) }
+  func remove(_ name: PackageName) throws { try base.remove(name) }
 }

@@ -15,7 +15,7 @@ struct SyncCommands {
 
   func setRemote() throws {
     let given = context.arguments.arguments.joined(separator: " ")
-    if given.contains("://") || given.hasPrefix("postgres") {
+    if given.contains("://") {
       throw CommandFailure.usage(l10n("error.remote.postgres", .string(SafeText.sanitized(given))))
     }
     let path = Self.absolute(given, environment: context.environment)
@@ -135,7 +135,7 @@ struct SyncCommands {
       try? database.write { try $0.recordSyncOutcome(at: context.now, error: message) }
       throw CommandFailure.failed(message)
     }
-    try database.write { try $0.recordSyncOutcome(at: Date(), error: nil) }
+    try database.write { try $0.recordSyncOutcome(at: context.now, error: nil) }
     if context.json {
       context.printJSON(SyncText.json(report))
       return
@@ -147,8 +147,21 @@ struct SyncCommands {
 
   func history() throws {
     let database = try context.database()
-    let (issue, entries) = try database.read { db in
-      let issue = try context.resolve(context.arguments.arguments[0], in: db)
+    let reference = context.arguments.arguments[0]
+    let (issue, entries) = try database.read { db -> (Issue, [HistoryEntry]) in
+      // A deleted issue's history is reached by its full id.
+      if let id = UUID(text: reference), try db.fetchIssue(id: id) == nil {
+        let entries = try db.history(ofIssue: id)
+        if !entries.isEmpty {
+          let title = entries.reversed().lazy.compactMap { entry -> String? in
+            if case .created(let title) = entry.what { return title }
+            if entry.what == .title, case .text(let title) = entry.new { return title }
+            return nil
+          }.first
+          return (Issue(id: id, title: title ?? "", created: entries[0].when), entries)
+        }
+      }
+      let issue = try context.resolve(reference, in: db)
       return (issue, try db.history(ofIssue: issue.id))
     }
     if context.json {

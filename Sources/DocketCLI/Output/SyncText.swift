@@ -50,6 +50,7 @@ enum SyncText {
     case .package(.badChange): "badChange"
     case .package(.newerVersion): "newerVersion"
     case .package(.misplaced): "misplaced"
+    case .package(.rejected): "rejected"
     }
   }
 

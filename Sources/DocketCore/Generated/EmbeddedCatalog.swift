@@ -1727,6 +1727,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "error.sync.busy": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Another sync of this database is running and did not end within 10 seconds. Nothing was lost; sync again."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein anderer Abgleich dieser Datenbank läuft und endete nicht binnen 10 Sekunden. Nichts ging verloren; gleiche erneut ab."
+            }
+          }
+        }
+      },
       "error.sync.database": {
         "extractionState": "manual",
         "localizations": {
@@ -5445,6 +5462,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "sync.problem.rejected": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "the database would not take it (%@); read again next time"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "die Datenbank nahm sie nicht an (%@); wird beim nächsten Mal erneut gelesen"
+            }
+          }
+        }
+      },
       "sync.problem.unknownName": {
         "extractionState": "manual",
         "localizations": {
@@ -5536,13 +5570,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Older changes of device %@ were compacted before this device read them; they arrive with that device's snapshot."
+              "value": "Older changes of device %@ were compacted before this device read them; they arrive with that device's next snapshot."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Ältere Änderungen des Geräts %@ wurden zusammengefasst, bevor dieses Gerät sie las; sie kommen mit dem Schnappschuss dieses Geräts."
+              "value": "Ältere Änderungen des Geräts %@ wurden zusammengefasst, bevor dieses Gerät sie las; sie kommen mit dem nächsten Schnappschuss jenes Geräts."
             }
           }
         }

@@ -21,6 +21,8 @@ public struct SyncFeature: Reducer {
     public var lastError: String?
     /// This device's latest recorded change: a later one is an edit to sync.
     public var latestChange: Int64?
+    /// The settings have been read once.
+    public var hasLoaded = false
 
     public init() {}
   }
@@ -64,12 +66,13 @@ public struct SyncFeature: Reducer {
     case .task:
       let database = self.database
       return .merge(
-        .run { send in
-          await send(.loaded(try database.read { try $0.syncSettings() }))
-        } catch: { [localizer] error, send in
-          await send(.failed(localizer.message(for: error)))
-        }
-        .cancellable(id: CancelID.settings),
+        // The settings, kept live: `docket remote set` or `remove` in a shell, or a sync there,
+        // show here.
+        .observe(database, localizer, id: CancelID.settings, failed: Action.failed) { db in
+          try db.syncSettings()
+        } send: {
+          .loaded($0)
+        },
         .observe(database, localizer, id: CancelID.changes, failed: Action.failed) { db in
           try db.latestLocalChangeSeq()
         } send: {
@@ -89,11 +92,15 @@ public struct SyncFeature: Reducer {
       return .merge(CancelID.all.map { .cancel(id: $0) })
 
     case .loaded(let settings):
+      let isNew = !state.hasLoaded || settings.remote != state.remote
+      state.hasLoaded = true
       state.remote = settings.remote
-      state.lastSync = settings.lastSync
-      state.lastError = settings.lastError
-      // Opening the app with a remote set brings it up to date.
-      return state.remote == nil ? .none : start(&state)
+      if !state.isSyncing {
+        state.lastSync = settings.lastSync
+        state.lastError = settings.lastError
+      }
+      // Opening the app with a remote set, or setting one, brings it up to date.
+      return isNew && state.remote != nil ? start(&state) : .none
 
     case .changesRecorded(let latest):
       defer { state.latestChange = latest }

@@ -227,17 +227,15 @@ public struct SyncEngine: Sendable {
     for snapshot in others.filter({ $0.kind == .snapshot && !seen.contains($0.description) })
       .sorted(by: { $0.number > $1.number })
     {
-      let header: Package
-      guard let read = fetch({ try remote.header(snapshot) }, snapshot, &report) else { continue }
-      header = read
+      guard let header = fetch({ try remote.header(snapshot) }, snapshot, &report) else {
+        continue
+      }
       guard
         Self.needs(
           header, covered: covered, present: present, seen: seen, rather: snapshotRather,
           myself: device)
       else { continue }
-      let package: Package
-      guard let read = fetch({ try remote.read(snapshot) }, snapshot, &report) else { continue }
-      package = read
+      guard let package = fetch({ try remote.read(snapshot) }, snapshot, &report) else { continue }
       guard
         let summary = applying(
           package, &report,
@@ -280,9 +278,7 @@ public struct SyncEngine: Sendable {
       $0.kind == .changes && $0.number > covered[$0.device] ?? 0 && !seen.contains($0.description)
     }.sorted { ($0.device, $0.number) < ($1.device, $1.number) }
     for name in unread {
-      let package: Package
-      guard let read = fetch({ try remote.read(name) }, name, &report) else { continue }
-      package = read
+      guard let package = fetch({ try remote.read(name) }, name, &report) else { continue }
       guard
         let summary = applying(
           package, &report,

@@ -8,17 +8,17 @@ import Testing
 /// full round of syncs: every device must hold the same data. A failure names its seed, and the
 /// history of the first row that differs; `DOCKET_SYNC_SEED=<seed>` replays it.
 @Suite struct ConvergenceTests {
-  /// 32 seeds in every test run; `DOCKET_SYNC_SEEDS=500` runs more, `DOCKET_SYNC_SEED=17`
+  /// 16 seeds of 1 000 operations in every test run; `DOCKET_SYNC_SEEDS=500` runs more, `DOCKET_SYNC_SEED=17`
   /// replays one.
   static let seeds: [UInt64] = {
     let environment = ProcessInfo.processInfo.environment
     if let one = environment["DOCKET_SYNC_SEED"].flatMap(UInt64.init) { return [one] }
-    let count = environment["DOCKET_SYNC_SEEDS"].flatMap(UInt64.init) ?? 32
+    let count = environment["DOCKET_SYNC_SEEDS"].flatMap(UInt64.init) ?? 16
     return Array(1...max(1, count))
   }()
 
   @Test(arguments: seeds) func converges(seed: UInt64) throws {
-    try Self.run(seed: seed, operations: 400)
+    try Self.run(seed: seed, operations: 1000)
   }
 
   /// Many operations on one seed, with snapshots written often.

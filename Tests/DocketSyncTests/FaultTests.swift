@@ -255,6 +255,27 @@ import Testing
   }
 }
 
+extension FaultTests {
+  /// The folder goes (unmounted) while a sync reads it: the sync says so, keeps what it read,
+  /// and the next one, with the folder back, completes it.
+  @Test func aFolderThatGoesInTheMiddleOfAPull() throws {
+    for index in 0..<9 { try a.issue("Issue \(index)") }
+    _ = try run(a)
+    let moved = folder.path + "-unmounted"
+    var engine = b.engine()
+    engine.batchSize = 3
+    engine.remote = HookedRemote(base: FolderRemote(path: folder.path, device: b.device)) {
+      try? FileManager.default.moveItem(atPath: self.folder.path, toPath: moved)
+    }
+    #expect(throws: RemoteError(location: folder.path, problem: .missing)) { try engine.run() }
+    let partial = try b.queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) }
+    #expect(partial == 3)
+    try FileManager.default.moveItem(atPath: moved, toPath: folder.path)
+    #expect(try run(b).pulled == 6)
+    #expect(try a.dump() == b.dump())
+  }
+}
+
 /// A remote that runs `onRead` once, when the first package is read.
 final class HookedRemote: SyncRemote, @unchecked Sendable {
   let base: FolderRemote

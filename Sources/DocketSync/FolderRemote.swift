@@ -28,8 +28,8 @@ public struct FolderRemote: SyncRemote {
   /// Checks the folder and makes what it needs: the marker that names it (made, with a random id,
   /// by the first device), and this device's folder. Returns the remote's id: a folder emptied
   /// and set up again is another remote, whatever its path, and one reached by another path (a
-  /// link, a new mount point) the same.
-  public func prepare() throws -> String {
+  /// link, a new mount point) the same. With `expecting`, makes nothing and checks the id.
+  public func prepare(expecting: String?) throws -> String {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw RemoteError(location: path, problem: .missing)
@@ -38,25 +38,60 @@ public struct FolderRemote: SyncRemote {
       throw RemoteError(location: path, problem: .system(String(cString: strerror(ENOTDIR))))
     }
     let markerPath = path + "/" + Self.marker
-    let id: String
-    if let data = FileManager.default.contents(atPath: markerPath) {
-      guard let marker = try? JSONReader.document(Array(data)), marker["docket"]?.string == "remote"
-      else {
-        throw RemoteError(location: markerPath, problem: .notARemote)
-      }
-      if let version = marker["version"]?.number, version > Double(Self.version) {
-        throw RemoteError(
-          location: markerPath, problem: .newerVersion(version < 1e9 ? Int(version) : Int.max))
-      }
-      id = marker["id"]?.string ?? ""
-    } else {
-      id = UUID().lowercasedText
-      try writeAtomically(
-        Array("{\"docket\":\"remote\",\"version\":\(Self.version),\"id\":\"\(id)\"}\n".utf8),
-        to: markerPath)
+    var id = try readMarker(markerPath)
+    if let expecting {
+      guard id == expecting else { throw RemoteError(location: path, problem: .replaced) }
+      return expecting
+    }
+    if id == nil || id == "" {
+      // The first device names the remote. Made beside and linked into place, which fails if
+      // another device made it meanwhile: then theirs counts.
+      let made = UUID().lowercasedText
+      try createExclusively(
+        Array("{\"docket\":\"remote\",\"version\":\(Self.version),\"id\":\"\(made)\"}\n".utf8),
+        at: markerPath, replacingUnnamed: id == "")
+      id = try readMarker(markerPath)
     }
     try makeFolder(path + "/" + device)
+    guard let id, !id.isEmpty else { throw RemoteError(location: markerPath, problem: .notARemote) }
     return id
+  }
+
+  /// The id in the marker: nil when there is no marker, "" for one without an id.
+  private func readMarker(_ markerPath: String) throws -> String? {
+    let descriptor = open(markerPath, O_RDONLY | O_CLOEXEC)
+    if descriptor < 0 {
+      if errno == ENOENT { return nil }
+      throw RemoteError(location: markerPath, problem: .system(String(cString: strerror(errno))))
+    }
+    close(descriptor)
+    guard let data = FileManager.default.contents(atPath: markerPath),
+      let marker = try? JSONReader.document(Array(data)), marker["docket"]?.string == "remote"
+    else {
+      throw RemoteError(location: markerPath, problem: .notARemote)
+    }
+    if let version = marker["version"]?.number, version > Double(Self.version) {
+      throw RemoteError(
+        location: markerPath, problem: .newerVersion(version < 1e9 ? Int(version) : Int.max))
+    }
+    return marker["id"]?.string ?? ""
+  }
+
+  /// Writes `bytes` as `target` only if there is no `target` yet (or, with `replacingUnnamed`,
+  /// over a marker without an id): a temporary file linked into place.
+  private func createExclusively(_ bytes: [UInt8], at target: String, replacingUnnamed: Bool)
+    throws
+  {
+    let temporary = path + "/." + Self.marker + ".\(getpid()).tmp"
+    try write(bytes, toTemporary: temporary, for: target)
+    defer { unlink(temporary) }
+    if replacingUnnamed {
+      if rename(temporary, target) != 0 {
+        throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
+      }
+    } else if link(temporary, target) != 0, errno != EEXIST {
+      throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
+    }
   }
 
   public func list() throws -> RemoteListing {
@@ -177,7 +212,17 @@ public struct FolderRemote: SyncRemote {
   private func writeAtomically(_ bytes: [UInt8], to target: String) throws {
     let folder = (target as NSString).deletingLastPathComponent
     let temporary = folder + "/." + (target as NSString).lastPathComponent + ".\(getpid()).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    try write(bytes, toTemporary: temporary, for: target)
+    if rename(temporary, target) != 0 {
+      let failure = errno
+      unlink(temporary)
+      throw RemoteError(location: target, problem: .system(String(cString: strerror(failure))))
+    }
+  }
+
+  /// Writes `bytes` to `temporary` and flushes it to the disk; errors name `target`.
+  private func write(_ bytes: [UInt8], toTemporary temporary: String, for target: String) throws {
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
     }
@@ -196,7 +241,6 @@ public struct FolderRemote: SyncRemote {
     }
     if failure == 0, fsync(descriptor) != 0 { failure = errno }
     close(descriptor)
-    if failure == 0, rename(temporary, target) != 0 { failure = errno }
     if failure != 0 {
       unlink(temporary)
       throw RemoteError(location: target, problem: .system(String(cString: strerror(failure))))

@@ -41,6 +41,9 @@ public struct RemoteError: Error, Equatable, Sendable {
     case newerVersion(Int)
     /// Holds something that is not a Docket remote.
     case notARemote
+    /// Another remote than the one this sync began with is there now (a mount that went away
+    /// and left an empty folder, a folder replaced).
+    case replaced
   }
 
   /// The path or address, and the file where it failed when there is one.
@@ -57,8 +60,9 @@ public struct RemoteError: Error, Equatable, Sendable {
 /// The engine talks to a remote only through this, so that other kinds plug in beside the folder.
 public protocol SyncRemote: Sendable {
   /// Checks the remote and makes what it needs; fails with a clear `RemoteError`. Returns the
-  /// remote's id, which names it in the database's record of what was pushed and read.
-  func prepare() throws -> String
+  /// remote's id, which names it in the database's record of what was pushed and read. With
+  /// `expecting`, makes nothing, and fails unless the remote is still the one of that id.
+  func prepare(expecting: String?) throws -> String
   /// Every package there, with what was skipped.
   func list() throws -> RemoteListing
   func read(_ name: PackageName) throws -> Package

@@ -1,3 +1,4 @@
+import CSQLite
 import Database
 import DocketCore
 import Foundation
@@ -79,7 +80,7 @@ public struct SyncEngine: Sendable {
     }
     let lock = try SyncLock(database: database.path, wait: lockWait)
     defer { lock.release() }
-    let id = try remote.prepare()
+    let id = try remote.prepare(expecting: nil)
     if try database.read({ try $0.setting(Connection.remoteIDKey) }) != id {
       try database.write { try $0.adoptRemote(id) }
     }
@@ -92,8 +93,9 @@ public struct SyncEngine: Sendable {
     report.skipped += listing.skipped
     let pushedFiles = try push(listing, remote: id, &report, step: step)
     try pull(listing, remote: id, &report, step: step)
-    // Files that could not be read may mean the folder went away in the middle: then say that.
-    if !report.skipped.isEmpty { _ = try remote.prepare() }
+    // Files that could not be read may mean the folder went away in the middle (or a mount left
+    // an empty folder in its place): then say that, before compaction writes anything.
+    if !report.skipped.isEmpty { _ = try remote.prepare(expecting: id) }
     try compact(listing, remote: id, pushedFiles: pushedFiles, &report)
     return report
   }
@@ -237,7 +239,7 @@ public struct SyncEngine: Sendable {
       else { continue }
       guard let package = fetch({ try remote.read(snapshot) }, snapshot, &report) else { continue }
       guard
-        let summary = applying(
+        let summary = try applying(
           package, &report,
           {
             try database.write { db in
@@ -280,7 +282,7 @@ public struct SyncEngine: Sendable {
     for name in unread {
       guard let package = fetch({ try remote.read(name) }, name, &report) else { continue }
       guard
-        let summary = applying(
+        let summary = try applying(
           package, &report,
           {
             try database.write { db in
@@ -359,15 +361,19 @@ public struct SyncEngine: Sendable {
     return nil
   }
 
-  /// Applies a package in its transaction, or (the database would not take it) nil and the
-  /// reason in the report: nothing of it is kept, and it is read again next time.
+  /// Applies a package in its transaction, or (the database would not take its data: a
+  /// constraint it breaks, a value of the wrong type) nil and the reason in the report: nothing
+  /// of it is kept, and it is read again next time. Any other failure (the database busy, full or
+  /// failing) stops the sync.
   private func applying<Value>(
     _ package: Package, _ report: inout SyncReport, _ body: () throws -> Value
-  ) -> Value? {
-    do { return try body() } catch {
+  ) throws -> Value? {
+    do { return try body() } catch let error as SQLiteError
+      where error.isConstraintViolation || error.code == SQLITE_MISMATCH
+      || error.code == SQLITE_TOOBIG || error.code == SQLITE_RANGE
+    {
       report.skipped.append(
-        SkippedPackage(
-          path: package.name.description, problem: .package(.rejected(String(describing: error)))))
+        SkippedPackage(path: package.name.description, problem: .package(.rejected(error.message))))
       return nil
     }
   }

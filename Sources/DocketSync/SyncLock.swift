@@ -20,7 +20,15 @@ public struct SyncLock {
     }
     let deadline = ContinuousClock.now + wait
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-      guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+      if errno == EINTR { continue }
+      guard errno == EWOULDBLOCK else {
+        // A file system without locks (some network and FUSE ones): sync goes on unlocked, as
+        // it would with one sync at a time.
+        close(descriptor)
+        self.descriptor = -1
+        return
+      }
+      guard ContinuousClock.now < deadline else {
         close(descriptor)
         throw SyncBusy()
       }

@@ -123,6 +123,7 @@ public enum SyncWords {
       case .newerVersion(let version):
         return l10n("error.remote.newer", .string(place), .integer(version))
       case .notARemote: return l10n("error.remote.notARemote", .string(place))
+      case .replaced: return l10n("error.remote.replaced", .string(place))
       }
     }
     if error is SyncBusy { return l10n("error.sync.busy") }

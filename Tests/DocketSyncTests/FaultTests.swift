@@ -276,6 +276,40 @@ extension FaultTests {
   }
 }
 
+extension FaultTests {
+  /// A mount that goes away in the middle of a pull and leaves an empty folder: the sync stops
+  /// there, before it writes anything into that folder.
+  @Test func aMountThatLeavesAnEmptyFolderStopsTheSync() throws {
+    for index in 0..<9 { try a.issue("Issue \(index)") }
+    _ = try run(a)
+    let moved = folder.path + "-unmounted"
+    var engine = b.engine()
+    engine.compactAfter = 1
+    engine.remote = HookedRemote(base: FolderRemote(path: folder.path, device: b.device)) {
+      try? FileManager.default.moveItem(atPath: self.folder.path, toPath: moved)
+      try? FileManager.default.createDirectory(
+        atPath: self.folder.path, withIntermediateDirectories: true)
+    }
+    #expect(throws: RemoteError(location: folder.path, problem: .replaced)) { try engine.run() }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    try FileManager.default.removeItem(atPath: folder.path)
+    try FileManager.default.moveItem(atPath: moved, toPath: folder.path)
+    _ = try run(b)
+    #expect(try a.dump() == b.dump())
+  }
+
+  /// A marker without an id (written before markers had one) is given one, once.
+  @Test func aMarkerWithoutAnIdIsGivenOne() throws {
+    try "{\"docket\":\"remote\",\"version\":1}\n".write(
+      toFile: folder.path("docket-remote.json"), atomically: true, encoding: .utf8)
+    let remote = FolderRemote(path: folder.path, device: a.device)
+    let id = try remote.prepare(expecting: nil)
+    #expect(UUID(text: id) != nil)
+    #expect(try remote.prepare(expecting: nil) == id)
+    #expect(try FolderRemote(path: folder.path, device: b.device).prepare(expecting: nil) == id)
+  }
+}
+
 /// A remote that runs `onRead` once, when the first package is read.
 final class HookedRemote: SyncRemote, @unchecked Sendable {
   let base: FolderRemote
@@ -286,7 +320,7 @@ final class HookedRemote: SyncRemote, @unchecked Sendable {
     self.onRead = onRead
   }
 
-  func prepare() throws -> String { try base.prepare() }
+  func prepare(expecting: String?) throws -> String { try base.prepare(expecting: expecting) }
   func list() throws -> RemoteListing { try base.list() }
   func header(_ name: PackageName) throws -> Package { try base.header(name) }
   func read(_ name: PackageName) throws -> Package {

@@ -1618,6 +1618,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "error.remote.replaced": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The remote %@ is not the one this sync began with (a mount gone, leaving an empty folder?). Nothing was lost; sync again once it is back."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Remote %@ ist nicht mehr das, mit dem dieser Abgleich begann (ein Laufwerk ausgehängt, ein leerer Ordner geblieben?). Nichts ging verloren; gleiche wieder ab, sobald es zurück ist."
+            }
+          }
+        }
+      },
       "error.remote.system": {
         "extractionState": "manual",
         "localizations": {

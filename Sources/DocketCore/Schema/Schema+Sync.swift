@@ -199,6 +199,10 @@ extension Connection {
   {
     let history = try fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
     var indexes: [(name: String, sql: String)] = []
+    // Measured with the changelog corpus (91 294 issues and their links), whole import: into an
+    // empty history 10.5 s set aside (12.3 s kept, in a version that also sorted the changes);
+    // into the benchmark's history of 251 000 changes, 19.6 s and 316 MiB set aside against
+    // 16.8 s kept.
     if count > 1000, history < count {
       try forEachRow(
         """

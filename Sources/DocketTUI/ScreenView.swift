@@ -88,7 +88,10 @@ public struct ScreenView {
     if let error = sync.lastError { return (l10n("tui.sync.failed", .string(error)), true) }
     guard sync.remote != nil else { return nil }
     guard let last = sync.lastSync else { return (l10n("tui.sync.never"), false) }
-    return (l10n("tui.sync.synced", .string(LocalTime.clock(last))), false)
+    // The time alone today; the date too on another day.
+    let when = LocalTime.minutes(last)
+    let today = when.prefix(10) == LocalTime.minutes(now).prefix(10)
+    return (l10n("tui.sync.synced", .string(today ? LocalTime.clock(last) : when)), false)
   }
 
   /// The hint bar, made from the key table: what the keys that work now do, the mode's or the

@@ -35,7 +35,8 @@ let package = Package(
       dependencies: ["Composable", "DocketCore", "DocketSync", "Database", "Localization"]),
     .target(name: "DocketTransfer", dependencies: ["DocketCore", "Database"]),
     .target(
-      name: "DocketSync", dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization"]),
+      name: "DocketSync",
+      dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization"]),
     .target(
       name: "DocketCLI",
       dependencies: [

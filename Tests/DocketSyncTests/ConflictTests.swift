@@ -242,6 +242,34 @@ import Testing
   }
 }
 
+extension ConflictTests {
+  /// A device away while the others compacted the changes it had not read: its own work made
+  /// meanwhile still goes out, and it catches up from the snapshot.
+  @Test func aDeviceAwayWhileOthersCompactedStillMergesItsWork() throws {
+    let shared = try a.issue("Shared")
+    try a.sync()
+    try b.sync()
+    // B goes away and works; A works on and compacts its files away.
+    try b.edit(shared.id) { $0.detail = "Written while away" }
+    let away = try b.issue("Made while away")
+    for index in 0..<12 { try a.issue("A \(index)") }
+    var engine = a.engine()
+    engine.batchSize = 2
+    engine.compactAfter = 2
+    #expect(try engine.run().wroteSnapshot)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device))
+        .filter { $0.hasSuffix(".changes") }.isEmpty)
+    let back = try b.sync()
+    #expect(back.usedSnapshot)
+    #expect(back.pushed == 2)
+    try a.sync()
+    #expect(try a.fetch(away.id)?.title == "Made while away")
+    #expect(try a.fetch(shared.id)?.detail == "Written while away")
+    #expect(try a.dump() == b.dump())
+  }
+}
+
 extension String {
   var uuid: UUID { UUID(text: self)! }
 }

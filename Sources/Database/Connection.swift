@@ -41,10 +41,27 @@ public final class Connection {
     try Connection(filename: ":memory:", displayPath: ":memory:")
   }
 
-  private init(filename: String, displayPath: String) throws {
+  /// Opens a database file to read only, as a file that nothing changes while it is open (a copy
+  /// received from elsewhere): no lock is taken and no journal file is made beside it.
+  public static func immutable(path: String) throws -> Connection {
+    try Connection(
+      filename: immutableURI(path), displayPath: path,
+      flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+  }
+
+  static func immutableURI(_ path: String) -> String {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+      + "?immutable=1"
+  }
+
+  private init(
+    filename: String, displayPath: String,
+    flags: Int32 = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+  ) throws {
     var pointer: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-    let status = sqlite3_open_v2(filename, &pointer, flags, nil)
+    let status = sqlite3_open_v2(filename, &pointer, flags | SQLITE_OPEN_NOMUTEX, nil)
     guard status == SQLITE_OK, let pointer else {
       let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(pointer)

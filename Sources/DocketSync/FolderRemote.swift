@@ -140,13 +140,14 @@ public struct FolderRemote: SyncRemote {
     {
       return PackageName(device: device, kind: .changes, number: number)
     }
-    if file.hasPrefix("snapshot-"), file.hasSuffix(".snapshot") {
-      let hex = file.dropFirst(9).dropLast(9)
+    for (suffix, kind) in [(".snapshot", PackageName.Kind.snapshot), (".sqlite", .image)]
+    where file.hasPrefix("snapshot-") && file.hasSuffix(suffix) {
+      let hex = file.dropFirst(9).dropLast(suffix.count)
       // Only the name Docket writes: lower case, no leading zeros.
       if !hex.isEmpty, hex.count <= 16, let number = Int64(hex, radix: 16), number > 0,
         String(number, radix: 16) == hex
       {
-        return PackageName(device: device, kind: .snapshot, number: number)
+        return PackageName(device: device, kind: kind, number: number)
       }
     }
     return nil
@@ -191,6 +192,33 @@ public struct FolderRemote: SyncRemote {
     precondition(package.name.device == device, "a device writes only its own packages")
     try makeFolder(path + "/" + device)
     try writeAtomically(PackageFormat.encode(package), to: filePath(package.name))
+  }
+
+  public func imageFile(_ name: PackageName) -> String? {
+    FileManager.default.fileExists(atPath: filePath(name)) ? filePath(name) : nil
+  }
+
+  public func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {
+    precondition(name.device == device, "a device writes only its own images")
+    let target = filePath(name)
+    let temporary =
+      path + "/" + device + "/." + (target as NSString).lastPathComponent
+      + ".\(getpid()).tmp"
+    unlink(temporary)
+    do {
+      try make(temporary)
+      let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+      if descriptor >= 0 {
+        fsync(descriptor)
+        close(descriptor)
+      }
+      if rename(temporary, target) != 0 {
+        throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
+      }
+    } catch {
+      unlink(temporary)
+      throw error
+    }
   }
 
   public func remove(_ name: PackageName) throws {

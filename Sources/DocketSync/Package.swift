@@ -5,7 +5,8 @@ import Foundation
 /// A package of changes as a remote keeps it: a device's numbered change file, or a snapshot.
 public struct PackageName: Hashable, Sendable, Comparable, CustomStringConvertible {
   public enum Kind: String, Sendable {
-    case changes, snapshot
+    /// A device's numbered change file; a snapshot; a snapshot's database image, beside it.
+    case changes, snapshot, image
   }
 
   public var device: String
@@ -25,9 +26,11 @@ public struct PackageName: Hashable, Sendable, Comparable, CustomStringConvertib
 
   /// The name as the history of what was read keeps it: `<device>/<number>.changes`.
   public var description: String {
-    kind == .changes
-      ? "\(device)/\(String(format: "%08lld", number)).changes"
-      : "\(device)/snapshot-\(String(number, radix: 16)).snapshot"
+    switch kind {
+    case .changes: "\(device)/\(String(format: "%08lld", number)).changes"
+    case .snapshot: "\(device)/snapshot-\(String(number, radix: 16)).snapshot"
+    case .image: "\(device)/snapshot-\(String(number, radix: 16)).sqlite"
+    }
   }
 }
 

@@ -72,4 +72,9 @@ public protocol SyncRemote: Sendable {
   func write(_ package: Package) throws
   /// Removes one of this device's packages.
   func remove(_ name: PackageName) throws
+  /// A snapshot's database image as a file here, to read (nil when the remote has none to give).
+  func imageFile(_ name: PackageName) -> String?
+  /// Writes one of this device's images: `make` writes it at the path it is given, which then
+  /// goes into place whole.
+  func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws
 }

@@ -21,6 +21,8 @@ public struct SyncReport: Equatable, Sendable {
   public var waiting: [String] = []
   /// True when this device caught up from a snapshot.
   public var usedSnapshot = false
+  /// True when it did so by taking in the snapshot's database image.
+  public var usedImage = false
   /// True when this device wrote a snapshot (and removed its change files that it holds).
   public var wroteSnapshot = false
 
@@ -55,6 +57,8 @@ public struct SyncEngine: Sendable {
   public var compactAfter = 64
   /// More changes than this to push go as a snapshot.
   public var snapshotPushFrom = 20_000
+  /// A snapshot of this many changes or more comes with a database image.
+  public var imageFrom = 20_000
   /// A device that is behind reads a snapshot rather than this many files.
   public var snapshotRather = 32
   /// For tests: stop after this many packages written or read.
@@ -185,6 +189,7 @@ public struct SyncEngine: Sendable {
     covers[device] = fileNumber
     let name = PackageName(device: device, kind: .snapshot, number: stamp)
     try remote.write(Package(name: name, deviceName: deviceName, covers: covers, changes: changes))
+    if changes.count >= imageFrom { try writeImage(number: stamp) }
     try database.write { db in
       if countsAsPushed {
         let pushed = try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0
@@ -195,7 +200,8 @@ public struct SyncEngine: Sendable {
       try db.recordSnapshotCovers(covers)
     }
     report.wroteSnapshot = true
-    for old in listing.packages where old.device == device && old.kind == .snapshot && old != name {
+    for old in listing.packages
+    where old.device == device && old.kind != .changes && old.number != name.number {
       try remote.remove(old)
     }
   }
@@ -237,6 +243,18 @@ public struct SyncEngine: Sendable {
           header, covered: covered, present: present, seen: seen, rather: snapshotRather,
           myself: device)
       else { continue }
+      if let count = takeImage(of: header, listing: listing, remote: key) {
+        // Caught up from the image: the settings and what was read are as if the snapshot had
+        // been applied.
+        for (device, through) in header.covers where device != self.device {
+          covered[device] = max(covered[device] ?? 0, through)
+        }
+        report.pulled += count
+        report.usedSnapshot = true
+        report.usedImage = true
+        try step()
+        continue
+      }
       guard let package = fetch({ try remote.read(snapshot) }, snapshot, &report) else { continue }
       guard
         let summary = try applying(
@@ -246,23 +264,7 @@ public struct SyncEngine: Sendable {
               let summary = try db.applyChanges(
                 package.changes, deviceNames: [package.name.device: package.deviceName],
                 bulkFrom: bulkFrom)
-              try db.execute(
-                "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)",
-                [key, snapshot.description])
-              for (device, through) in package.covers where device != self.device {
-                try db.execute(
-                  """
-                  INSERT INTO sync_covered (remote, device, through) VALUES (?, ?, ?)
-                  ON CONFLICT (remote, device) DO UPDATE SET through = max(through, excluded.through)
-                  """, [key, device, through])
-              }
-              try db.recordSnapshotCovers(package.covers)
-              if let mine = package.covers[self.device] {
-                try db.setSetting(
-                  Connection.compactedKey,
-                  String(
-                    max(mine, try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0)))
-              }
+              try db.recordSnapshotRead(package, remote: key, myself: self.device)
               return summary
             }
           })

@@ -270,6 +270,59 @@ extension ConflictTests {
   }
 }
 
+extension ConflictTests {
+  /// A new device takes in a large snapshot's database image (here every snapshot has one): the
+  /// same data, its own device and settings kept, and sync goes on both ways after.
+  @Test func aNewDeviceTakesInASnapshotsImage() throws {
+    let tag = try a.tag("kept")
+    for index in 0..<30 { try a.issue("Issue \(index)", tags: index % 3 == 0 ? [tag] : []) }
+    var engine = a.engine()
+    engine.snapshotPushFrom = 10
+    engine.imageFrom = 1
+    #expect(try engine.run().wroteSnapshot)
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device))
+    #expect(files.filter { $0.hasSuffix(".sqlite") }.count == 1)
+    try b.queue.write { try $0.setRemote(self.folder.path) }
+    let device = b.device
+    let caught = try b.sync()
+    #expect(caught.usedImage)
+    #expect(caught.pulled > 30)
+    #expect(try b.queue.read { try $0.localDeviceID() } == device)
+    #expect(try b.queue.read { try $0.syncSettings().remote } == folder.path)
+    #expect(try a.dump() == b.dump())
+    #expect(
+      try b.queue.read { db in
+        try db.fetchOne(
+          "SELECT count(*) FROM issue_fts WHERE issue_fts MATCH 'issue'", as: Int.self)
+      } == 30)
+    try b.issue("From B after")
+    try b.sync()
+    try a.issue("From A after")
+    try a.sync()
+    try b.sync()
+    #expect(try a.dump() == b.dump())
+  }
+
+  /// An image that is not a database is passed over: the snapshot is applied as usual.
+  @Test func aBrokenImageFallsBackToTheSnapshot() throws {
+    for index in 0..<12 { try a.issue("Issue \(index)") }
+    var engine = a.engine()
+    engine.snapshotPushFrom = 10
+    engine.imageFrom = 1
+    _ = try engine.run()
+    let image = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device)).first {
+        $0.hasSuffix(".sqlite")
+      })
+    try "not a database".write(
+      toFile: folder.path(a.device) + "/" + image, atomically: true, encoding: .utf8)
+    let caught = try b.sync()
+    #expect(caught.usedSnapshot)
+    #expect(!caught.usedImage)
+    #expect(try a.dump() == b.dump())
+  }
+}
+
 extension String {
   var uuid: UUID { UUID(text: self)! }
 }

@@ -72,6 +72,8 @@ import Testing
     let compact = compactAfter ?? (random.next() % 2 == 0 ? 3 : 1000)
     // Half the seeds make every new issue of a package at once, half a change at a time.
     let bulkFrom = random.next() % 2 == 0 ? 1 : 1_000_000
+    // Half the seeds write every snapshot's database image too, which a new device takes in.
+    let imageFrom = random.next() % 2 == 0 ? 1 : 1_000_000
     let base = Date(timeIntervalSince1970: 1_800_000_000)
     var replicas: [Replica] = []
     for index in 0..<count {
@@ -98,7 +100,7 @@ import Testing
       do {
         switch roll {
         case 0..<12:
-          try replica.sync(compactAfter: compact, bulkFrom: bulkFrom)
+          try replica.sync(compactAfter: compact, bulkFrom: bulkFrom, imageFrom: imageFrom)
         case 12..<27:
           let id = random.uuid()
           try replica.issue("issue \(random.next() % 1000)", id: id)
@@ -154,7 +156,9 @@ import Testing
     }
     // A full round, twice: the first brings everything to the remote, the second to everyone.
     for _ in 0..<2 {
-      for replica in replicas { try replica.sync(compactAfter: compact, bulkFrom: bulkFrom) }
+      for replica in replicas {
+        try replica.sync(compactAfter: compact, bulkFrom: bulkFrom, imageFrom: imageFrom)
+      }
     }
     let expected = try replicas[0].dump()
     for replica in replicas.dropFirst() {

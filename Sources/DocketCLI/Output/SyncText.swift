@@ -29,6 +29,7 @@ enum SyncText {
       ("pulled", .number(report.pulled)),
       ("lost", .number(report.lost)),
       ("usedSnapshot", .bool(report.usedSnapshot)),
+      ("usedImage", .bool(report.usedImage)),
       ("wroteSnapshot", .bool(report.wroteSnapshot)),
       (
         "skipped",

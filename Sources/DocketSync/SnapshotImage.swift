@@ -6,89 +6,156 @@ import Foundation
 /// settings and its record of what it read), written beside a large snapshot. A device whose
 /// database is empty catches up by taking it in page by page (SQLite's backup API) instead of
 /// applying the snapshot's changes one issue at a time and building the search index again:
-/// on 100 000 issues, about 1.5 s against 12 s. Anything wrong with an image (cut short, not a
-/// database, another schema) and the snapshot is applied as usual.
+/// on 100 000 issues, 2.8 s against 12 s. Anything wrong with an image (cut short, not a
+/// database, another schema, of another snapshot) and the snapshot is applied as usual.
 extension SyncEngine {
-  /// Writes the image of snapshot `number` from this database.
-  func writeImage(number: Int64) throws {
-    let name = PackageName(device: device, kind: .image, number: number)
-    try remote.writeImage(name) { path in
-      try database.withConnection { db in try db.execute("VACUUM INTO ?", [path]) }
-      chmod(path, 0o600)
-      let image = try Connection(path: path)
-      try image.executeScript(
-        """
-        DELETE FROM settings; DELETE FROM sync_covered; DELETE FROM sync_pulled;
-        UPDATE sync_clock SET applying = 0;
-        PRAGMA journal_mode = DELETE;
-        """)
+  /// The settings key, in an image, naming the snapshot it belongs to: its device, number and
+  /// what it covers.
+  static let imageOfKey = "image_of"
+
+  static func imageIdentity(_ snapshot: PackageName, covers: [String: Int64]) -> String {
+    snapshot.description + " "
+      + covers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+  }
+
+  /// Writes the image of `snapshot`, made here in a temporary file (SQLite's journal files never
+  /// go into the shared folder) and copied in whole. An image is only a speed-up: one that
+  /// cannot be written is left out, and the snapshot serves alone.
+  func writeImage(of snapshot: PackageName, covers: [String: Int64]) {
+    let name = PackageName(device: device, kind: .image, number: snapshot.number)
+    let local = NSTemporaryDirectory() + "docket-image-\(UUID().lowercasedText).sqlite"
+    defer { Self.removeDatabaseFiles(local) }
+    do {
+      try database.withConnection { db in try db.execute("VACUUM INTO ?", [local]) }
+      chmod(local, 0o600)
+      do {
+        let image = try Connection(path: local)
+        // Deleted rows are overwritten: nothing of this device's settings stays in free pages.
+        try image.executeScript(
+          """
+          PRAGMA secure_delete = ON;
+          DELETE FROM settings; DELETE FROM sync_covered; DELETE FROM sync_pulled;
+          UPDATE sync_clock SET applying = 0;
+          PRAGMA journal_mode = DELETE;
+          """)
+        try image.execute(
+          "INSERT INTO settings (key, value) VALUES (?, ?)",
+          [Self.imageOfKey, Self.imageIdentity(snapshot, covers: covers)])
+      }
+      try remote.writeImage(name) { path in
+        try FileManager.default.copyItem(atPath: local, toPath: path)
+      }
+    } catch {
+      try? remote.remove(name)
     }
   }
 
   /// Takes in the image of `snapshot` (whose header says what it covers) if this database is
-  /// empty and the image is sound, as one transaction; returns how many changes came with it, or
-  /// nil when the snapshot is to be applied as usual.
+  /// empty and the image is sound; returns how many changes came with it, or nil when the
+  /// snapshot is to be applied as usual.
   func takeImage(of snapshot: Package, listing: RemoteListing, remote key: String) -> Int? {
     let name = PackageName(device: snapshot.name.device, kind: .image, number: snapshot.name.number)
     guard listing.packages.contains(name), let file = remote.imageFile(name) else { return nil }
+    let copy = NSTemporaryDirectory() + "docket-image-\(UUID().lowercasedText).sqlite"
+    defer { Self.removeDatabaseFiles(copy) }
     do {
-      let empty = try database.read { db in
-        try db.fetchOne(
-          """
-          SELECT (SELECT count(*) FROM issues) + (SELECT count(*) FROM tags)
-            + (SELECT count(*) FROM changes)
-          """, as: Int.self) == 0
-      }
-      guard empty else { return nil }
-      // A local copy, checked, and made this device's before it goes in.
-      let copy = NSTemporaryDirectory() + "docket-image-\(UUID().lowercasedText).sqlite"
-      defer { unlink(copy) }
+      // What this database is now; checked again, on the writer, just before it is replaced.
+      let before = try database.read { db in try Self.localState(db) }
+      guard before.isEmpty else { return nil }
       try FileManager.default.copyItem(atPath: file, toPath: copy)
-      let checked = try Connection.immutable(path: copy)
-      guard try checked.fetchOne("PRAGMA application_id", as: Int32.self) == Schema.applicationID,
-        try checked.fetchOne("PRAGMA user_version", as: Int.self) == Schema.migrator.latestVersion,
-        try checked.fetchOne("PRAGMA quick_check", as: String.self) == "ok"
-      else { return nil }
-      let (settings, hlc, name) = try database.read { db in
-        (
-          try db.fetchAll("SELECT key, value FROM settings") {
-            (try $0.get(0, as: String.self), try $0.get(1, as: String.self))
-          },
-          try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0,
-          try db.deviceNames()[device] ?? deviceName
-        )
-      }
-      let image = try Connection(path: copy)
-      let count = try image.transaction {
-        try image.execute("DELETE FROM settings")
-        for (key, value) in settings {
-          try image.execute("INSERT INTO settings (key, value) VALUES (?, ?)", [key, value])
-        }
-        try image.execute(
-          """
-          INSERT INTO sync_devices (id, name) VALUES (?, ?)
-          ON CONFLICT (id) DO UPDATE SET name = excluded.name
-          """, [device, name])
-        try image.execute(
-          """
-          UPDATE sync_clock SET applying = 0, hlc = max(hlc, ?),
-            device = (SELECT seq FROM sync_devices WHERE id = ?)
-          """, [hlc, device])
-        try image.execute("DELETE FROM sync_covered")
-        try image.execute("DELETE FROM sync_pulled")
-        try image.recordSnapshotRead(snapshot, remote: key, myself: device)
-        return try image.fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
-      }
-      try database.withConnection { db in
+      guard try isSound(copy, of: snapshot) else { return nil }
+      let count = try makeOwn(copy, snapshot: snapshot, state: before, remote: key)
+      let taken = try database.withConnection { db -> Bool in
+        // Nothing written here meanwhile (by the app, or by `docket` in another shell), or the
+        // image is not taken.
+        guard try Self.localState(db) == before else { return false }
         try db.replaceContents(withDatabaseAt: copy)
         // The pages went into the write-ahead log; into the file with them, or every later open
         // reads a log as large as the database (0.65 s for 100 000 issues).
         _ = try db.fetchOne("PRAGMA wal_checkpoint(TRUNCATE)", as: Int.self)
+        return true
       }
-      return count
+      return taken ? count : nil
     } catch {
       return nil
     }
+  }
+
+  /// A database this device could take in as its own: Docket's, of this schema exactly (no
+  /// table, index, trigger or view more or less), whole, with its clock, and the image of this
+  /// snapshot.
+  private func isSound(_ path: String, of snapshot: Package) throws -> Bool {
+    let image = try Connection.immutable(path: path)
+    func schema(_ db: Connection) throws -> [String] {
+      try db.fetchAll(
+        "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY name"
+      ) { try $0.get(0, as: String.self) }
+    }
+    let ours = try database.read { try schema($0) }
+    return try image.fetchOne("PRAGMA application_id", as: Int32.self) == Schema.applicationID
+      && image.fetchOne("PRAGMA user_version", as: Int.self) == Schema.migrator.latestVersion
+      && schema(image) == ours
+      && image.fetchOne("PRAGMA quick_check", as: String.self) == "ok"
+      && image.fetchOne("SELECT count(*) FROM sync_clock", as: Int.self) == 1
+      && image.fetchOne(
+        "SELECT value FROM settings WHERE key = ?", [Self.imageOfKey], as: String.self)
+        == Self.imageIdentity(snapshot.name, covers: snapshot.covers)
+  }
+
+  /// Makes the image at `path` this device's: its settings, its device and clock, what it has
+  /// read (the snapshot). Returns how many changes it holds.
+  private func makeOwn(_ path: String, snapshot: Package, state: LocalState, remote key: String)
+    throws -> Int
+  {
+    let image = try Connection(path: path)
+    try image.execute("PRAGMA journal_mode = DELETE")
+    return try image.transaction {
+      try image.execute("DELETE FROM settings")
+      for (key, value) in state.settings {
+        try image.execute("INSERT INTO settings (key, value) VALUES (?, ?)", [key, value])
+      }
+      try image.execute(
+        """
+        INSERT INTO sync_devices (id, name) VALUES (?, ?)
+        ON CONFLICT (id) DO UPDATE SET name = excluded.name
+        """, [device, deviceName])
+      try image.execute(
+        """
+        UPDATE sync_clock SET applying = 0, hlc = max(hlc, ?),
+          device = (SELECT seq FROM sync_devices WHERE id = ?)
+        """, [state.clock, device])
+      try image.execute("DELETE FROM sync_covered")
+      try image.execute("DELETE FROM sync_pulled")
+      try image.recordSnapshotRead(snapshot, remote: key, myself: device)
+      return try image.fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
+    }
+  }
+
+  /// What a database holds that an image must not overwrite: its rows, its settings, its clock.
+  struct LocalState: Equatable {
+    var rows: Int
+    var settings: [String: String]
+    var clock: Int64
+    var isEmpty: Bool { rows == 0 }
+  }
+
+  static func localState(_ db: Connection) throws -> LocalState {
+    var settings: [String: String] = [:]
+    try db.forEachRow("SELECT key, value FROM settings") { row in
+      settings[try row.get(0, as: String.self)] = try row.get(1, as: String.self)
+    }
+    return LocalState(
+      rows: try db.fetchOne(
+        """
+        SELECT (SELECT count(*) FROM issues) + (SELECT count(*) FROM tags)
+          + (SELECT count(*) FROM changes)
+        """, as: Int.self) ?? 0,
+      settings: settings,
+      clock: try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0)
+  }
+
+  static func removeDatabaseFiles(_ path: String) {
+    for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
   }
 }
 

@@ -188,8 +188,11 @@ public struct SyncEngine: Sendable {
     var covers = read
     covers[device] = fileNumber
     let name = PackageName(device: device, kind: .snapshot, number: stamp)
+    // An image left from an earlier snapshot of the same stamp is not this one's.
+    let image = PackageName(device: device, kind: .image, number: stamp)
+    if listing.packages.contains(image) { try remote.remove(image) }
     try remote.write(Package(name: name, deviceName: deviceName, covers: covers, changes: changes))
-    if changes.count >= imageFrom { try writeImage(number: stamp) }
+    if changes.count >= imageFrom { writeImage(of: name, covers: covers) }
     try database.write { db in
       if countsAsPushed {
         let pushed = try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0

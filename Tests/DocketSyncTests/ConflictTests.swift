@@ -289,6 +289,18 @@ extension ConflictTests {
     #expect(caught.pulled > 30)
     #expect(try b.queue.read { try $0.localDeviceID() } == device)
     #expect(try b.queue.read { try $0.syncSettings().remote } == folder.path)
+    // The image carried none of A's settings; B notes the snapshot as read, as if applied.
+    let image = try Connection.immutable(
+      path: folder.path(a.device) + "/" + files.first { $0.hasSuffix(".sqlite") }!)
+    #expect(
+      try image.fetchAll("SELECT key FROM settings") { try $0.get(0, as: String.self) }
+        == ["image_of"])
+    #expect(try image.fetchOne("SELECT count(*) FROM sync_covered", as: Int.self) == 0)
+    let read = try b.queue.read { db in
+      try db.fetchAll("SELECT name FROM sync_pulled") { try $0.get(0, as: String.self) }
+    }
+    #expect(read.count == 1 && read[0].hasSuffix(".snapshot"))
+    #expect(try b.sync().pulled == 0)
     #expect(try a.dump() == b.dump())
     #expect(
       try b.queue.read { db in
@@ -300,6 +312,30 @@ extension ConflictTests {
     try a.issue("From A after")
     try a.sync()
     try b.sync()
+    #expect(try a.dump() == b.dump())
+  }
+
+  /// A device that has data of its own does not take an image; one whose image cannot be
+  /// written still syncs.
+  @Test func anImageOnlyForAnEmptyDatabaseAndOnlyASpeedUp() throws {
+    for index in 0..<12 { try a.issue("Issue \(index)") }
+    var engine = a.engine()
+    engine.snapshotPushFrom = 10
+    engine.imageFrom = 1
+    engine.remote = FailingImages(base: FolderRemote(path: folder.path, device: a.device))
+    #expect(try engine.run().wroteSnapshot)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device))
+        .filter { $0.hasSuffix(".sqlite") || $0.hasPrefix(".") }.isEmpty)
+    engine.remote = FolderRemote(path: folder.path, device: a.device)
+    try a.issue("More")
+    engine.snapshotPushFrom = 1
+    #expect(try engine.run().wroteSnapshot)
+    try b.issue("B's own")
+    let caught = try b.sync()
+    #expect(caught.usedSnapshot)
+    #expect(!caught.usedImage)
+    try a.sync()
     #expect(try a.dump() == b.dump())
   }
 
@@ -325,4 +361,19 @@ extension ConflictTests {
 
 extension String {
   var uuid: UUID { UUID(text: self)! }
+}
+
+/// A folder remote whose images cannot be written (a full disk, say).
+struct FailingImages: SyncRemote {
+  let base: FolderRemote
+  func prepare(expecting: String?) throws -> String { try base.prepare(expecting: expecting) }
+  func list() throws -> RemoteListing { try base.list() }
+  func header(_ name: PackageName) throws -> Package { try base.header(name) }
+  func read(_ name: PackageName) throws -> Package { try base.read(name) }
+  func write(_ package: Package) throws { try base.write(package) }
+  func remove(_ name: PackageName) throws { try base.remove(name) }
+  func imageFile(_ name: PackageName) -> String? { base.imageFile(name) }
+  func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {
+    throw RemoteError(location: name.description, problem: .system("No space left on device"))
+  }
 }

@@ -82,13 +82,16 @@ extension SyncEngine {
   }
 
   /// A database this device could take in as its own: Docket's, of this schema exactly (no
-  /// table, index, trigger or view more or less), whole, with its clock, and the image of this
-  /// snapshot.
+  /// table, index, trigger or view more or less; SQLite's own tables, such as the statistics
+  /// `ANALYZE` keeps, aside), whole, with its clock, and the image of this snapshot.
   private func isSound(_ path: String, of snapshot: Package) throws -> Bool {
     let image = try Connection.immutable(path: path)
     func schema(_ db: Connection) throws -> [String] {
       try db.fetchAll(
-        "SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master ORDER BY name"
+        """
+        SELECT type || ' ' || name || ' ' || coalesce(sql, '') FROM sqlite_master
+        WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+        """
       ) { try $0.get(0, as: String.self) }
     }
     let ours = try database.read { try schema($0) }

@@ -32,6 +32,9 @@ extension Connection {
   public func history(ofIssue id: UUID) throws -> [HistoryEntry] {
     var entries: [HistoryEntry] = []
     let local = try localDeviceID()
+    // This device before its first sync has no name recorded yet: its name now.
+    let localName =
+      try storedDeviceIdentity(hostName: HostName.current)?.name ?? HostName.current
     try forEachRow(
       """
       SELECT c.hlc, d.id, d.name, c.entity, c.field, c.old_value, c.new_value, c.lost
@@ -41,6 +44,7 @@ extension Connection {
     ) { row in
       let hlc = try row.get(0, as: Int64.self)
       let device = try row.get(1, as: String.self)
+      let recorded = try row.get(2, as: String.self)
       let field = try row.get(4, as: String.self)
       let old = try row.get(5, as: DatabaseValue.self)
       let new = try row.get(6, as: DatabaseValue.self)
@@ -61,7 +65,8 @@ extension Connection {
       entries.append(
         HistoryEntry(
           when: HybridClock.date(hlc), stamp: hlc, deviceID: device,
-          deviceName: try row.get(2, as: String.self), isThisDevice: device == local, what: what,
+          deviceName: device == local && recorded.isEmpty ? localName : recorded,
+          isThisDevice: device == local, what: what,
           old: old, new: new, lost: try row.get(7, as: Bool.self)))
     }
     return entries

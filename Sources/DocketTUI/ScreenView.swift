@@ -85,8 +85,9 @@ public struct ScreenView {
   var syncStatus: (text: String, isError: Bool)? {
     let sync = state.app.sync
     if sync.isSyncing { return (l10n("tui.sync.syncing"), false) }
-    if let error = sync.lastError { return (l10n("tui.sync.failed", .string(error)), true) }
+    // Without a remote there is nothing to show: `S` then says how to set one, once.
     guard sync.remote != nil else { return nil }
+    if let error = sync.lastError { return (l10n("tui.sync.failed", .string(error)), true) }
     guard let last = sync.lastSync else { return (l10n("tui.sync.never"), false) }
     // The time alone today; the date too on another day.
     let when = LocalTime.minutes(last)

@@ -10,11 +10,7 @@ import Testing
   let a: Replica
   let b: Replica
 
-  init() throws {
-    folder = try TemporaryDirectory()
-    a = try Replica("Laptop", remote: folder.path)
-    b = try Replica("Desktop", remote: folder.path)
-  }
+  init() throws { (folder, a, b) = try Replica.pair() }
 
   /// An issue made on A that both devices have.
   func shared(_ title: String = "Shared") throws -> DocketCore.Issue {
@@ -333,6 +329,10 @@ extension ConflictTests {
     try a.issue("More")
     engine.snapshotPushFrom = 1
     #expect(try engine.run().wroteSnapshot)
+    // There is an image now; B, with data of its own, does not take it.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device))
+        .filter { $0.hasSuffix(".sqlite") }.count == 1)
     try b.issue("B's own")
     let caught = try b.sync()
     #expect(caught.usedSnapshot)
@@ -358,6 +358,19 @@ extension ConflictTests {
     #expect(caught.usedSnapshot)
     #expect(!caught.usedImage)
     #expect(try a.dump() == b.dump())
+  }
+}
+
+extension ConflictTests {
+  /// Before its first sync, and once named, this device's changes show under its name.
+  @Test func theHistoryNamesThisDeviceBeforeItsFirstSync() throws {
+    let issue = try a.issue("Named")
+    func names() throws -> [String] {
+      try a.queue.read { try $0.history(ofIssue: issue.id) }.map(\.deviceName)
+    }
+    #expect(try names() == [HostName.current])
+    try a.queue.write { try $0.setDeviceName("Laptop") }
+    #expect(try names() == ["Laptop"])
   }
 }
 

@@ -10,11 +10,7 @@ import Testing
   let a: Replica
   let b: Replica
 
-  init() throws {
-    folder = try TemporaryDirectory()
-    a = try Replica("Laptop", remote: folder.path)
-    b = try Replica("Desktop", remote: folder.path)
-  }
+  init() throws { (folder, a, b) = try Replica.pair() }
 
   func run(_ replica: Replica, batch: Int = 3, stopAfter: Int? = nil) throws -> SyncReport {
     var engine = replica.engine()
@@ -256,45 +252,35 @@ import Testing
 }
 
 extension FaultTests {
-  /// The folder goes (unmounted) while a sync reads it: the sync says so, keeps what it read,
-  /// and the next one, with the folder back, completes it.
-  @Test func aFolderThatGoesInTheMiddleOfAPull() throws {
+  /// The folder goes (unmounted) while a sync reads it, or a mount goes and leaves an empty
+  /// folder in its place: the sync says so, keeps what it read, writes nothing there, and the
+  /// next one, with the folder back, completes it.
+  @Test(arguments: [false, true]) func aFolderThatGoesInTheMiddleOfAPull(leavesEmptyFolder: Bool)
+    throws
+  {
     for index in 0..<9 { try a.issue("Issue \(index)") }
     _ = try run(a)
     let moved = folder.path + "-unmounted"
     var engine = b.engine()
     engine.batchSize = 3
-    engine.remote = HookedRemote(base: FolderRemote(path: folder.path, device: b.device)) {
-      try? FileManager.default.moveItem(atPath: self.folder.path, toPath: moved)
-    }
-    #expect(throws: RemoteError(location: folder.path, problem: .missing)) { try engine.run() }
-    let partial = try b.queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) }
-    #expect(partial == 3)
-    try FileManager.default.moveItem(atPath: moved, toPath: folder.path)
-    #expect(try run(b).pulled == 6)
-    #expect(try a.dump() == b.dump())
-  }
-}
-
-extension FaultTests {
-  /// A mount that goes away in the middle of a pull and leaves an empty folder: the sync stops
-  /// there, before it writes anything into that folder.
-  @Test func aMountThatLeavesAnEmptyFolderStopsTheSync() throws {
-    for index in 0..<9 { try a.issue("Issue \(index)") }
-    _ = try run(a)
-    let moved = folder.path + "-unmounted"
-    var engine = b.engine()
     engine.compactAfter = 1
     engine.remote = HookedRemote(base: FolderRemote(path: folder.path, device: b.device)) {
       try? FileManager.default.moveItem(atPath: self.folder.path, toPath: moved)
-      try? FileManager.default.createDirectory(
-        atPath: self.folder.path, withIntermediateDirectories: true)
+      if leavesEmptyFolder {
+        try? FileManager.default.createDirectory(
+          atPath: self.folder.path, withIntermediateDirectories: true)
+      }
     }
-    #expect(throws: RemoteError(location: folder.path, problem: .replaced)) { try engine.run() }
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
-    try FileManager.default.removeItem(atPath: folder.path)
+    let problem: RemoteError.Problem = leavesEmptyFolder ? .replaced : .missing
+    #expect(throws: RemoteError(location: folder.path, problem: problem)) { try engine.run() }
+    let partial = try b.queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) }
+    #expect(partial == 3)
+    if leavesEmptyFolder {
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+      try FileManager.default.removeItem(atPath: folder.path)
+    }
     try FileManager.default.moveItem(atPath: moved, toPath: folder.path)
-    _ = try run(b)
+    #expect(try run(b).pulled == 6)
     #expect(try a.dump() == b.dump())
   }
 

@@ -78,6 +78,15 @@ final class Replica: @unchecked Sendable {
     remotePath = remote
   }
 
+  /// Two devices, Laptop and Desktop, sharing a new folder.
+  static func pair() throws -> (TemporaryDirectory, Replica, Replica) {
+    let folder = try TemporaryDirectory()
+    return (
+      folder, try Replica("Laptop", remote: folder.path),
+      try Replica("Desktop", remote: folder.path)
+    )
+  }
+
   func engine() -> SyncEngine {
     SyncEngine(
       database: queue, remote: FolderRemote(path: remotePath, device: device), device: device,

@@ -75,6 +75,36 @@ import Testing
     await store.finish()
   }
 
+  /// With a remote, `S` says the sync's result when it comes; a sync that runs by itself says
+  /// nothing.
+  @Test func sSaysTheResultOfTheSyncItAskedFor() async throws {
+    try fixture.queue.write { try $0.setRemote("/tmp/docket-remote-for-tests") }
+    var report = SyncReport()
+    report.pulled = 2
+    let result = report
+    var state = try fixture.state(columns: 120, rows: 30)
+    state.app.sync.remote = "/tmp/docket-remote-for-tests"
+    let store = screenStore(state, fixture: fixture, clock: clock) {
+      $0.sync = SyncClient { result }
+    }
+    await store.send(.key(.character("S"))) { $0.announcesSync = true }
+    await store.receive(.app(.sync(.syncTapped))) { $0.app.sync.isSyncing = true }
+    await store.receive(.app(.sync(.finished(report, at: snapshotNow)))) {
+      $0.app.sync.isSyncing = false
+      $0.app.sync.lastSync = snapshotNow
+      $0.app.sync.lastReport = report
+      $0.announcesSync = false
+      $0.announcement = "↑ 0 changes, ↓ 2 changes"
+    }
+    // The timer's sync: its result changes the state and says nothing.
+    await store.send(.app(.sync(.timerFired))) { $0.app.sync.isSyncing = true }
+    await store.receive(.app(.sync(.finished(report, at: snapshotNow)))) {
+      $0.app.sync.isSyncing = false
+    }
+    #expect(store.state.announcement == "↑ 0 changes, ↓ 2 changes")
+    await store.finish()
+  }
+
   /// `H` shows the history under its detail, kept live, and hides it again.
   @Test func hShowsAndHidesTheHistory() async throws {
     let store = makeStore(

@@ -1,5 +1,6 @@
 import DocketCore
 import DocketFeatures
+import DocketSync
 import Foundation
 import Localization
 import Testing
@@ -37,10 +38,35 @@ import Testing
         $0.lastSync = dayBefore
       }.hasSuffix("✓ Synced \(LocalTime.minutes(dayBefore))"))
     #expect(try status { $0.isSyncing = true }.hasSuffix("⟳ Syncing…"))
+    // Without a remote, a failed `S` is said once (the announcement), not kept on the line.
+    #expect(!(try status { $0.lastError = "No remote is set." }).contains("Sync failed"))
     #expect(
       try status {
         $0.remote = "/r"
         $0.lastError = "The remote folder /r is not there"
       }.contains("Sync failed: The remote folder /r is not there"))
+  }
+
+  /// `H`: the history under the issue's detail, newest first, a lost value marked.
+  @Test func theHistoryUnderTheDetail() throws {
+    var state = try fixture.state(
+      columns: 160, rows: 48, select: "Fix login layout on narrow screens", focus: .detail)
+    let id = try #require(state.app.detail?.issue.id)
+    var history = try fixture.queue.read { try $0.history(ofIssue: id) }
+    var lost = try #require(history.first)
+    lost.what = .title
+    lost.old = .text("Old title")
+    lost.new = .text("Lost title")
+    lost.lost = true
+    lost.stamp += 1
+    history.append(lost)
+    state.app.detail?.historyShown = true
+    state.app.detail?.history = history
+    let screen = ScreenView(state: state, l10n: l10n, now: snapshotNow).render().lines
+    let heading = try #require(screen.firstIndex { $0.contains("│History") })
+    // Newest first: the lost edit, under its time and device, its mark wrapped after it.
+    #expect(screen[heading + 2].contains("title: “Old title” → “Lost title”  (lost a"))
+    #expect(screen[heading + 3].contains("conflict, not applied)"))
+    #expect(screen.dropFirst(heading).contains { $0.contains("created “") })
   }
 }

@@ -117,25 +117,12 @@ struct SyncCommands {
 
   func sync() throws {
     let database = try context.database()
-    guard let remote = try database.read({ try $0.syncSettings().remote }) else {
-      throw CommandFailure.failed(l10n("remote.none"))
-    }
-    let device =
-      try database.read { try $0.storedDeviceIdentity(hostName: HostName.current) }
-      ?? database.write { try $0.deviceIdentity(hostName: HostName.current) }
-    let engine = SyncEngine(
-      database: database,
-      remote: FolderRemote(path: remote, device: device.id.lowercasedText),
-      device: device.id.lowercasedText, deviceName: device.name)
     let report: SyncReport
     do {
-      report = try engine.run()
-    } catch {
-      let message = SafeText.sanitized(SyncWords.failure(error, l10n))
-      try? database.write { try $0.recordSyncOutcome(at: context.now, error: message) }
-      throw CommandFailure.failed(message)
+      report = try SyncRun.run(database, at: { context.now }, l10n)
+    } catch let failure as SyncFailure {
+      throw CommandFailure.failed(SafeText.sanitized(failure.message))
     }
-    try database.write { try $0.recordSyncOutcome(at: context.now, error: nil) }
     if context.json {
       context.printJSON(SyncText.json(report))
       return

@@ -53,9 +53,16 @@ extension Connection {
   /// space; an empty name is an error.
   public func setDeviceName(_ name: String) throws {
     guard let normalized = TagName.normalized(name) else { throw DeviceNameError.empty }
-    try execute(
-      "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
-      [Self.deviceNameKey, normalized])
+    try transaction {
+      try execute(
+        "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+        [Self.deviceNameKey, normalized])
+      // The name the history shows for this device's changes, here and, with the next sync,
+      // on the other devices.
+      try execute(
+        "UPDATE sync_devices SET name = ? WHERE seq = (SELECT device FROM sync_clock)",
+        [normalized])
+    }
   }
 }
 

@@ -5,12 +5,6 @@ import DocketSync
 import Foundation
 import Localization
 
-/// Why a sync did not run or did not finish, in the reader's words.
-public struct SyncFailure: Error, Equatable, Sendable {
-  public var message: String
-  public init(_ message: String) { self.message = message }
-}
-
 /// How the app syncs: one run of push, pull and compaction through the remote in the settings.
 public struct SyncClient: Sendable {
   public var run: @Sendable () async throws -> SyncReport
@@ -19,34 +13,14 @@ public struct SyncClient: Sendable {
     self.run = run
   }
 
-  /// Syncs `database` with its remote on a thread of its own (a sync reads and writes files),
-  /// as this device (its name the host name until one is given). Failures come back in words.
+  /// Syncs `database` with its remote (`SyncRun`) on a thread of its own: a sync reads and
+  /// writes files.
   public static func live(database: DatabaseQueue, localizer: Localizer) -> SyncClient {
     SyncClient {
       try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
           continuation.resume(
-            with: Result {
-              guard let remote = try database.read({ try $0.syncSettings().remote }) else {
-                throw SyncFailure(localizer("remote.none"))
-              }
-              let device =
-                try database.read { try $0.storedDeviceIdentity(hostName: HostName.current) }
-                ?? database.write { try $0.deviceIdentity(hostName: HostName.current) }
-              let id = device.id.lowercasedText
-              let engine = SyncEngine(
-                database: database, remote: FolderRemote(path: remote, device: id), device: id,
-                deviceName: device.name)
-              do {
-                let report = try engine.run()
-                try database.write { try $0.recordSyncOutcome(at: Date(), error: nil) }
-                return report
-              } catch {
-                let message = SyncWords.failure(error, localizer)
-                try? database.write { try $0.recordSyncOutcome(at: Date(), error: message) }
-                throw SyncFailure(message)
-              }
-            })
+            with: Result { try SyncRun.run(database, at: { Date() }, localizer) })
         }
       }
     }

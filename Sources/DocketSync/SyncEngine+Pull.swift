@@ -1,0 +1,201 @@
+import CSQLite
+import Database
+import DocketCore
+import Foundation
+
+/// Pulling: the other devices' packages, a snapshot first where this device is behind what it
+/// holds, each package applied and noted as read in one transaction.
+extension SyncEngine {
+  func pull(
+    _ listing: RemoteListing, remote key: String, _ report: inout SyncReport,
+    step: () throws -> Void
+  ) throws {
+    var (covered, seen) = try database.read { db in
+      var covered: [String: Int64] = [:]
+      try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
+        covered[try row.get(0, as: String.self)] = try row.get(1, as: Int64.self)
+      }
+      let seen = Set(
+        try db.fetchAll("SELECT name FROM sync_pulled WHERE remote = ?", [key]) {
+          try $0.get(0, as: String.self)
+        })
+      return (covered, seen)
+    }
+    let others = listing.packages.filter { $0.device != device }
+    var present: [String: Set<Int64>] = [:]
+    for name in others where name.kind == .changes {
+      present[name.device, default: []].insert(name.number)
+    }
+
+    // A snapshot, when this device is behind what it holds and the changes it holds are gone
+    // from the remote (compacted) or are many. Each device keeps its latest snapshot; clocks
+    // differ, so each is looked at, by its header.
+    for snapshot in others.filter({ $0.kind == .snapshot && !seen.contains($0.description) })
+      .sorted(by: { $0.number > $1.number })
+    {
+      guard let header = fetch({ try remote.header(snapshot) }, snapshot, &report) else {
+        continue
+      }
+      guard
+        Self.needs(
+          header, covered: covered, present: present, seen: seen, rather: snapshotRather,
+          myself: device)
+      else { continue }
+      if let count = takeImage(of: header, listing: listing, remote: key) {
+        // Caught up from the image: the settings and what was read are as if the snapshot had
+        // been applied.
+        for (device, through) in header.covers where device != self.device {
+          covered[device] = max(covered[device] ?? 0, through)
+        }
+        report.pulled += count
+        report.usedSnapshot = true
+        report.usedImage = true
+        try step()
+        continue
+      }
+      guard let package = fetch({ try remote.read(snapshot) }, snapshot, &report) else { continue }
+      guard
+        let summary = try applying(
+          package, &report,
+          {
+            try database.write { db in
+              let summary = try db.applyChanges(
+                package.changes, deviceNames: [package.name.device: package.deviceName],
+                bulkFrom: bulkFrom)
+              try db.recordSnapshotRead(package, remote: key, myself: self.device)
+              return summary
+            }
+          })
+      else { continue }
+      for (device, through) in package.covers where device != self.device {
+        covered[device] = max(covered[device] ?? 0, through)
+      }
+      report.pulled += summary.received
+      report.lost += summary.lost
+      report.usedSnapshot = true
+      try step()
+    }
+
+    let unread = others.filter {
+      $0.kind == .changes && $0.number > covered[$0.device] ?? 0 && !seen.contains($0.description)
+    }.sorted { ($0.device, $0.number) < ($1.device, $1.number) }
+    for name in unread {
+      guard let package = fetch({ try remote.read(name) }, name, &report) else { continue }
+      guard
+        let summary = try applying(
+          package, &report,
+          {
+            try database.write { db in
+              let summary = try db.applyChanges(
+                package.changes, deviceNames: [name.device: package.deviceName], bulkFrom: bulkFrom)
+              let through = covered[name.device] ?? 0
+              if name.number == through + 1 {
+                // Contiguous: the mark moves on over this file and any read before it out of order.
+                var next = name.number
+                while try db.fetchOne(
+                  "SELECT 1 FROM sync_pulled WHERE remote = ? AND name = ?",
+                  [
+                    key,
+                    PackageName(device: name.device, kind: .changes, number: next + 1).description,
+                  ],
+                  as: Int.self) != nil
+                {
+                  next += 1
+                }
+                try db.execute(
+                  """
+                  INSERT INTO sync_covered (remote, device, through) VALUES (?, ?, ?)
+                  ON CONFLICT (remote, device) DO UPDATE SET through = excluded.through
+                  """, [key, name.device, next])
+                try db.execute(
+                  "DELETE FROM sync_pulled WHERE remote = ? AND name > ? AND name <= ?",
+                  [
+                    key, name.device + "/",
+                    PackageName(device: name.device, kind: .changes, number: next).description,
+                  ])
+                return (summary, next)
+              }
+              try db.execute(
+                "INSERT OR IGNORE INTO sync_pulled (remote, name) VALUES (?, ?)",
+                [key, name.description])
+              return (summary, through)
+            }
+          })
+      else { continue }
+      covered[name.device] = summary.1
+      report.pulled += summary.0.received
+      report.lost += summary.0.lost
+      if summary.0.received == 0 { report.duplicates += 1 }
+      try step()
+    }
+    // Devices with changes this device has not read and no file or snapshot holds any more.
+    let names = try database.read { try $0.deviceNames() }
+    for (device, numbers) in present.sorted(by: { $0.key < $1.key }) {
+      let through = covered[device] ?? 0
+      if let lowest = numbers.filter({ $0 > through }).min(), lowest > through + 1,
+        !(through + 1..<lowest).allSatisfy({
+          seen.contains(PackageName(device: device, kind: .changes, number: $0).description)
+        })
+      {
+        let name = names[device] ?? ""
+        report.waiting.append(name.isEmpty ? String(device.prefix(8)) : name)
+      }
+    }
+  }
+
+  /// A package read, or (a file cut short, garbage, gone since the listing, unreadable) nil and
+  /// the reason in the report: the rest of the sync goes on.
+  func fetch(
+    _ body: () throws -> Package, _ name: PackageName, _ report: inout SyncReport
+  ) -> Package? {
+    do { return try body() } catch let skipped as SkippedPackage {
+      report.skipped.append(skipped)
+    } catch let error as RemoteError {
+      let reason =
+        if case .system(let reason) = error.problem { reason } else { "\(error.problem)" }
+      report.skipped.append(SkippedPackage(path: name.description, problem: .unreadable(reason)))
+    } catch {
+      report.skipped.append(
+        SkippedPackage(path: name.description, problem: .unreadable("\(error)")))
+    }
+    return nil
+  }
+
+  /// Applies a package in its transaction, or (the database would not take its data: a
+  /// constraint it breaks, a value of the wrong type) nil and the reason in the report: nothing
+  /// of it is kept, and it is read again next time. Any other failure (the database busy, full or
+  /// failing) stops the sync.
+  func applying<Value>(
+    _ package: Package, _ report: inout SyncReport, _ body: () throws -> Value
+  ) throws -> Value? {
+    do { return try body() } catch let error as SQLiteError
+      where error.isConstraintViolation || error.code == SQLITE_MISMATCH
+      || error.code == SQLITE_TOOBIG || error.code == SQLITE_RANGE
+    {
+      report.skipped.append(
+        SkippedPackage(path: package.name.description, problem: .package(.rejected(error.message))))
+      return nil
+    }
+  }
+
+  /// Whether a device that has read up to `covered` should read the snapshot: some file it
+  /// holds is gone from the remote, or reading them all would take many files.
+  static func needs(
+    _ snapshot: Package, covered: [String: Int64], present: [String: Set<Int64>],
+    seen: Set<String>, rather: Int, myself: String
+  ) -> Bool {
+    var behind = 0
+    // This device's own changes are here already.
+    for (device, through) in snapshot.covers where device != myself {
+      let from = covered[device] ?? 0
+      guard through > from else { continue }
+      for number in (from + 1)...through {
+        let name = PackageName(device: device, kind: .changes, number: number)
+        if seen.contains(name.description) { continue }
+        if present[device]?.contains(number) != true { return true }
+        behind += 1
+      }
+    }
+    return behind >= rather
+  }
+}

@@ -1,0 +1,144 @@
+import CSQLite
+import Database
+import DocketCore
+import Foundation
+
+/// Pushing: this device's changes to the remote, a package at a time (or as one snapshot),
+/// and compaction: snapshots that let this device's older files go.
+extension SyncEngine {
+  /// Pushes this device's new changes in packages of `batchSize`; returns how many files it
+  /// wrote. More changes than `snapshotPushFrom` (a first sync of a large database) go as one
+  /// snapshot instead, which a device that joins reads at once.
+  func push(
+    _ listing: RemoteListing, remote key: String, _ report: inout SyncReport,
+    step: () throws -> Void
+  ) throws -> Int {
+    var (cursor, number, waiting) = try database.read { db in
+      let cursor = try db.setting(Connection.pushedKey).flatMap(Int64.init)
+      return (
+        cursor, try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0,
+        try cursor.map { Int64(try db.localChangeCount(after: $0)) } ?? db.latestChangeSeq()
+      )
+    }
+    // The first push to a remote carries everything this device knows, so that nothing it
+    // heard from devices elsewhere is missing there.
+    let everything = cursor == nil
+    let existing = listing.packages.filter { $0.device == device && $0.kind == .changes }
+    number = max(number, existing.map(\.number).max() ?? 0)
+    if waiting >= snapshotPushFrom {
+      // The snapshot stands for a change file of the next number, which is never written: a
+      // device that has not read it sees it missing and reads the snapshot.
+      try writeSnapshot(
+        fileNumber: number + 1, countsAsPushed: true, listing, remote: key, &report)
+      report.pushed += Int(waiting)
+      try step()
+      return 0
+    }
+    var files = 0
+    while true {
+      let batch = try database.read {
+        try $0.changesToPush(after: cursor ?? 0, limit: batchSize, allDevices: everything)
+      }
+      guard let last = batch.last else { break }
+      number += 1
+      try remote.write(
+        Package(
+          name: PackageName(device: device, kind: .changes, number: number),
+          deviceName: deviceName, changes: batch.map(\.change)))
+      let written = number
+      try database.write { db in
+        try db.setSetting(Connection.pushedKey, String(last.seq))
+        try db.setSetting(Connection.fileNumberKey, String(written))
+      }
+      cursor = last.seq
+      report.pushed += batch.count
+      files += 1
+      waiting = 0
+      try step()
+    }
+    if cursor == nil {
+      try database.write { try $0.setSetting(Connection.pushedKey, "0") }
+    }
+    return files
+  }
+
+  /// Writes a snapshot of everything this database holds, as the change file `fileNumber` and
+  /// every one of this device's before it, and what it has read of the others'. With
+  /// `countsAsPushed` (a push made as a snapshot, `fileNumber` a number no file has) everything in
+  /// it counts as pushed; otherwise (compaction) this device's changes after its last file still
+  /// go out in the next one. This device's older snapshots go.
+  func writeSnapshot(
+    fileNumber: Int64, countsAsPushed: Bool, _ listing: RemoteListing, remote key: String,
+    _ report: inout SyncReport
+  ) throws {
+    // The changes, the clock and the last row, from one read: what the snapshot holds is
+    // exactly what is marked as pushed.
+    let (changes, stamp, latest, read) = try database.read { db in
+      var changes: [Change] = []
+      try db.forEachWinningChange { changes.append($0) }
+      var read: [String: Int64] = [:]
+      try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
+        read[try row.get(0, as: String.self)] = try row.get(1, as: Int64.self)
+      }
+      return (
+        changes, try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0,
+        try db.latestChangeSeq(), read
+      )
+    }
+    var covers = read
+    covers[device] = fileNumber
+    let name = PackageName(device: device, kind: .snapshot, number: stamp)
+    // An image left from an earlier snapshot of the same stamp is not this one's.
+    let image = PackageName(device: device, kind: .image, number: stamp)
+    if listing.packages.contains(image) { try remote.remove(image) }
+    try remote.write(Package(name: name, deviceName: deviceName, covers: covers, changes: changes))
+    if changes.count >= imageFrom { writeImage(of: name, covers: covers) }
+    try database.write { db in
+      if countsAsPushed {
+        let pushed = try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0
+        try db.setSetting(Connection.pushedKey, String(max(pushed, latest)))
+      }
+      try db.setSetting(Connection.fileNumberKey, String(fileNumber))
+      try db.setSetting(Connection.compactedKey, String(fileNumber))
+      try db.recordSnapshotCovers(covers)
+    }
+    report.wroteSnapshot = true
+    for old in listing.packages
+    where old.device == device && old.kind != .changes && old.number != name.number {
+      try remote.remove(old)
+    }
+  }
+
+  /// Writes a snapshot once `compactAfter` change files are not held by one (counting the files
+  /// this sync pushed), and removes this device's change files that a snapshot holds.
+  func compact(
+    _ listing: RemoteListing, remote key: String, pushedFiles: Int, _ report: inout SyncReport
+  ) throws {
+    let (held, fileNumber, compactedBefore) = try database.read { db in
+      (
+        try db.snapshotCovers(),
+        try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0,
+        try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0
+      )
+    }
+    var compacted = compactedBefore
+    let loose =
+      listing.packages.filter { name in
+        name.kind == .changes && name.number > held[name.device] ?? 0
+      }.count + pushedFiles
+    // A snapshot holds only what this device has read: files it skipped or waits for are not
+    // claimed by it, so they do not stop it.
+    if !report.wroteSnapshot, loose >= compactAfter {
+      try writeSnapshot(
+        fileNumber: fileNumber, countsAsPushed: false, listing, remote: key, &report)
+      compacted = fileNumber
+    }
+    // This device's files: those listed, and those this sync wrote.
+    var mine = Set(
+      listing.packages.filter { $0.device == device && $0.kind == .changes }.map(\.number))
+    if pushedFiles > 0 { mine.formUnion((fileNumber - Int64(pushedFiles) + 1)...fileNumber) }
+    for number in mine.sorted() where number <= compacted {
+      try remote.remove(PackageName(device: device, kind: .changes, number: number))
+    }
+  }
+}

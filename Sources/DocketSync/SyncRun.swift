@@ -1,0 +1,43 @@
+import Database
+import DocketCore
+import Foundation
+import Localization
+
+/// Why a sync did not run or did not finish, in the reader's words.
+public struct SyncFailure: Error, Equatable, Sendable {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+}
+
+/// One sync of a database with the remote its settings name, as this device, for every face
+/// (`docket sync`, the app): its outcome (the time, or the error in words) kept with the
+/// settings for `docket remote show` and the status line.
+public enum SyncRun {
+  /// Runs the sync; fails with `SyncFailure`, whose message names what failed and where.
+  public static func run(_ database: DatabaseQueue, at now: () -> Date, _ l10n: Localizer) throws
+    -> SyncReport
+  {
+    guard let remote = try database.read({ try $0.syncSettings().remote }) else {
+      throw SyncFailure(l10n("remote.none"))
+    }
+    // The id the triggers stamp changes with, and the name people know the device by.
+    let (id, name) = try database.read { db in
+      (
+        try db.localDeviceID(),
+        try db.storedDeviceIdentity(hostName: HostName.current)?.name ?? HostName.current
+      )
+    }
+    let engine = SyncEngine(
+      database: database, remote: FolderRemote(path: remote, device: id), device: id,
+      deviceName: name)
+    do {
+      let report = try engine.run()
+      try database.write { try $0.recordSyncOutcome(at: now(), error: nil) }
+      return report
+    } catch {
+      let message = SyncWords.failure(error, l10n)
+      try? database.write { try $0.recordSyncOutcome(at: now(), error: message) }
+      throw SyncFailure(message)
+    }
+  }
+}

@@ -15,7 +15,7 @@ else
 RELEASE_FLAGS ?= -c release
 endif
 
-.PHONY: all deps build test lint format bench release run hooks clean catalog install install-files uninstall dist
+.PHONY: all deps build test test-with-server lint format bench release run hooks clean catalog install install-files uninstall dist
 
 all: build
 
@@ -31,8 +31,13 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SOURCES)
 
+# The tests run beside two throwaway PostgreSQL servers (scripts/with-postgres.sh), stopped at the
+# end; without one the run fails.
 test: deps lint
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	scripts/with-postgres.sh $(MAKE) --no-print-directory test-with-server
+
+test-with-server:
 	$(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) --no-print-directory release
 	scripts/test-dist.sh
@@ -40,7 +45,7 @@ test: deps lint
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product DocketBench
 	$(SWIFT) build $(RELEASE_FLAGS) --product docket
-	.build/release/DocketBench --sizes $(SIZES) --keep $(BENCH_DATA) $(ARGS)
+	scripts/with-postgres.sh .build/release/DocketBench --sizes $(SIZES) --keep $(BENCH_DATA) $(ARGS)
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product docket

@@ -17,6 +17,9 @@ let package = Package(
 
     // Libraries that know nothing of issues.
     .target(name: "Database", dependencies: ["CSQLite"]),
+    // libpq, PostgreSQL's client, loaded when a PostgreSQL remote is first used (not linked).
+    .target(name: "CPostgres"),
+    .target(name: "Postgres", dependencies: ["CPostgres"]),
     .target(name: "Localization"),
     .target(name: "CTerminal"),
     .target(name: "Terminal", dependencies: ["CTerminal"]),
@@ -36,11 +39,12 @@ let package = Package(
     .target(name: "DocketTransfer", dependencies: ["DocketCore", "Database"]),
     .target(
       name: "DocketSync",
-      dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization"]),
+      dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization", "Postgres"]),
     .target(
       name: "DocketCLI",
       dependencies: [
         "DocketCore", "DocketTransfer", "DocketSync", "Database", "Localization", "Terminal",
+        "Postgres",
       ]),
     .target(
       name: "DocketTUI",
@@ -64,7 +68,7 @@ let package = Package(
       name: "DocketTransferTests", dependencies: ["DocketTransfer", "DocketCore", "Database"]),
     .testTarget(
       name: "DocketSyncTests",
-      dependencies: ["DocketSync", "DocketTransfer", "DocketCore", "Database"]),
+      dependencies: ["DocketSync", "DocketTransfer", "DocketCore", "Database", "Postgres"]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
       name: "DocketCLITests", dependencies: ["DocketCLI", "DocketCore", "Database", "docket"]),

@@ -3,7 +3,7 @@
 # Debian/Ubuntu: apt-get (as root, or through sudo). macOS: names the Homebrew packages to install.
 set -euo pipefail
 
-debian_packages=(libsqlite3-dev sqlite3 pkg-config tmux groff-base taskwarrior)
+debian_packages=(libsqlite3-dev sqlite3 pkg-config tmux groff-base taskwarrior libpq-dev postgresql)
 
 case "$(uname -s)" in
   Linux)
@@ -28,7 +28,7 @@ case "$(uname -s)" in
     ;;
   Darwin)
     missing=()
-    for formula in sqlite pkg-config tmux task; do
+    for formula in sqlite pkg-config tmux task libpq postgresql@15; do
       brew list --formula "$formula" >/dev/null 2>&1 || missing+=("$formula")
     done
     if [[ ${#missing[@]} -gt 0 ]]; then

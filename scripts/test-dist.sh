@@ -35,6 +35,19 @@ else
 fi
 check "the archive's binary works on a database" \
   env -i HOME="$work" "$folder/bin/docket" --db "$work/try.sqlite" add "From the archive"
+# The static binary loads libpq when a PostgreSQL remote is used (the server of `make test`).
+if [[ -n "${DOCKET_TEST_POSTGRES:-}" ]]; then
+  space="dist$$"
+  pg() { env -i HOME="$work" PGPASSFILE="$PGPASSFILE" "$folder/bin/docket" --db "$work/$1.sqlite" "${@:2}"; }
+  check "the archive's binary syncs through PostgreSQL, with TLS" sh -c "
+    $(declare -f pg); folder='$folder'; work='$work'; PGPASSFILE='$PGPASSFILE'
+    pg one remote set '$DOCKET_TEST_POSTGRES?sslmode=require' --space $space &&
+    pg two remote set '$DOCKET_TEST_POSTGRES?sslmode=require' --space $space &&
+    pg one add 'Through the server' && pg one sync && pg two sync &&
+    pg two list | grep -q 'Through the server'"
+else
+  echo "dist: no PostgreSQL server (run through make test); the PostgreSQL check is skipped" >&2
+fi
 if command -v dpkg-deb >/dev/null; then
   package=$(ls .build/dist/docket_*.deb)
   check "the .deb names the package" sh -c "dpkg-deb -f '$package' Package | grep -qx docket"

@@ -33,29 +33,11 @@ func syncTimings(database path: String, size: Int) {
   lines.append("]}")
   let file = scratch + "/changes.json"
   try? lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-  var pushRuns: [ProcessRun] = []
-  var pullRuns: [ProcessRun] = []
-  var idleRuns: [ProcessRun] = []
-  for round in 0..<3 {
-    let remote = scratch + "/remote-\(round)"
-    let sender = scratch + "/sender-\(round).sqlite"
-    let receiver = scratch + "/receiver-\(round).sqlite"
-    _ = docket(["import", file], sender)
-    _ = docket(["remote", "set", remote], sender)
-    _ = docket(["remote", "set", remote], receiver)
-    pushRuns.append(docket(["sync"], sender))
-    pullRuns.append(docket(["sync"], receiver))
-    for _ in 0..<5 { idleRuns.append(docket(["sync"], receiver)) }
-  }
-  table.add(
-    name: "docket sync: push \(changes) changes", size: changes,
-    samples: pushRuns.map(\.milliseconds), budget: 2000)
-  table.add(
-    name: "docket sync: pull the \(changes) on another device", size: changes,
-    samples: pullRuns.map(\.milliseconds), budget: 2000)
-  table.add(
-    name: "docket sync with nothing new", size: changes,
-    samples: idleRuns.map(\.milliseconds), budget: 20)
+  exchangeTimings(
+    label: "docket sync", budget: 2000, file: file, changes: changes, scratch: scratch + "/",
+    docket: docket
+  ) { round in [scratch + "/remote-\(round)"] }
+  postgresSyncTimings(file: file, changes: changes, scratch: scratch, docket: docket)
 
   // A new device catching up on the benchmark's database.
   let remote = scratch + "/remote-full"
@@ -77,4 +59,98 @@ func syncTimings(database path: String, size: Int) {
     samples: catchUp.map(\.milliseconds), budget: 5000)
   // No budget is set for it: the snapshot is read whole (61 MB for 100 000 issues).
   memory.append(("docket sync: catching up", catchUp.map(\.peakMemoryMiB).max() ?? 0, 300))
+}
+
+/// The same through a PostgreSQL space on loopback (the server `make bench` starts, named by
+/// `DOCKET_TEST_POSTGRES`), and how long after B's push its change is on A's screen (the release
+/// app in tmux, listening).
+@MainActor
+func postgresSyncTimings(
+  file: String, changes: Int, scratch: String, docket: (_: [String], _: String) -> ProcessRun
+) {
+  guard let server = ProcessInfo.processInfo.environment["DOCKET_TEST_POSTGRES"] else {
+    print("(no PostgreSQL server: run through `make bench` for the PostgreSQL timings)")
+    return
+  }
+  let run = String(getpid())
+  exchangeTimings(
+    label: "PostgreSQL", budget: 3000, file: file, changes: changes, scratch: scratch + "/pg-",
+    docket: docket
+  ) { round in [server, "--space", "bench\(run)x\(round)"] }
+
+  // B pushes; A's app, open in tmux, shows it.
+  guard let binary = docketBinary() else { return }
+  let space = "bench\(run)live"
+  let a = scratch + "/pg-live-a.sqlite"
+  let b = scratch + "/pg-live-b.sqlite"
+  for database in [a, b] { _ = docket(["remote", "set", server, "--space", space], database) }
+  _ = docket(["add", "Live benchmark"], a)
+  _ = docket(["sync"], a)
+  _ = docket(["sync"], b)
+  let socket = scratch + "/tmux-live"
+  let capture = scratch + "/screen.txt"
+  func tmux(_ arguments: [String]) {
+    _ = timeProcess("/usr/bin/tmux", ["-S", socket] + arguments, outputPath: capture)
+  }
+  func screen() -> String {
+    tmux(["capture-pane", "-p", "-t", "live"])
+    return (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
+  }
+  tmux(["new-session", "-d", "-s", "live", "-x", "160", "-y", "48", "\(binary) --db \(a)"])
+  defer { tmux(["kill-server"]) }
+  var samples: [Double] = []
+  var ready = false
+  for _ in 0..<100 where !ready {
+    ready = screen().contains("Live benchmark")
+    Thread.sleep(forTimeInterval: 0.05)
+  }
+  Thread.sleep(forTimeInterval: 1)
+  for round in 0..<5 {
+    let title = "Pushed from B \(round)"
+    _ = docket(["add", title], b)
+    _ = docket(["sync"], b)
+    let pushed = ContinuousClock.now
+    var seen = false
+    for _ in 0..<500 where !seen {
+      seen = screen().contains(title)
+    }
+    let elapsed = ContinuousClock.now - pushed
+    if seen {
+      samples.append(
+        Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+  }
+  table.add(
+    name: "PostgreSQL: B's push on A's screen (live)", size: 1, samples: samples, budget: 1000)
+}
+
+/// Three rounds of: `changes` new issues on a sender pushed, pulled on a receiver, and five syncs
+/// with nothing new; `remote(round)` is what `docket remote set` is given.
+@MainActor
+func exchangeTimings(
+  label: String, budget: Double, file: String, changes: Int, scratch: String,
+  docket: (_: [String], _: String) -> ProcessRun, remote: (Int) -> [String]
+) {
+  var pushRuns: [ProcessRun] = []
+  var pullRuns: [ProcessRun] = []
+  var idleRuns: [ProcessRun] = []
+  for round in 0..<3 {
+    let sender = scratch + "sender-\(round).sqlite"
+    let receiver = scratch + "receiver-\(round).sqlite"
+    _ = docket(["import", file], sender)
+    _ = docket(["remote", "set"] + remote(round), sender)
+    _ = docket(["remote", "set"] + remote(round), receiver)
+    pushRuns.append(docket(["sync"], sender))
+    pullRuns.append(docket(["sync"], receiver))
+    for _ in 0..<5 { idleRuns.append(docket(["sync"], receiver)) }
+  }
+  table.add(
+    name: "\(label): push \(changes) changes", size: changes,
+    samples: pushRuns.map(\.milliseconds), budget: budget)
+  table.add(
+    name: "\(label): pull the \(changes) on another device", size: changes,
+    samples: pullRuns.map(\.milliseconds), budget: budget)
+  table.add(
+    name: "\(label) with nothing new", size: changes,
+    samples: idleRuns.map(\.milliseconds), budget: 20)
 }

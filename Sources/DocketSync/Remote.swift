@@ -44,6 +44,9 @@ public struct RemoteError: Error, Equatable, Sendable {
     /// Another remote than the one this sync began with is there now (a mount that went away
     /// and left an empty folder, a folder replaced).
     case replaced
+    /// The server refused for want of rights (the role may read the space but not write it, or
+    /// may not use it at all): its reason.
+    case denied(String)
   }
 
   /// The path or address, and the file where it failed when there is one.

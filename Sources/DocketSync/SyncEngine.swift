@@ -25,6 +25,9 @@ public struct SyncReport: Equatable, Sendable {
   public var usedImage = false
   /// True when this device wrote a snapshot (and removed its change files that it holds).
   public var wroteSnapshot = false
+  /// Why the remote refused this device's changes (the server's reason), when it did: they stay
+  /// queued for a later sync.
+  public var pushRefused: String?
 
   public init() {}
 }
@@ -95,12 +98,27 @@ public struct SyncEngine: Sendable {
     // this sync, and others' files that arrive meanwhile are read by the next.
     let listing = try remote.list()
     report.skipped += listing.skipped
-    let pushedFiles = try push(listing, remote: id, &report, step: step)
+    // A remote that refuses this device's writes (a role that may only read) is still pulled
+    // from; what was not pushed stays queued, since the push cursor moves only after a write.
+    var pushedFiles = 0
+    do {
+      pushedFiles = try push(listing, remote: id, &report, step: step)
+    } catch let error as RemoteError {
+      guard case .denied(let reason) = error.problem else { throw error }
+      report.pushRefused = reason
+    }
     try pull(listing, remote: id, &report, step: step)
     // Files that could not be read may mean the folder went away in the middle (or a mount left
     // an empty folder in its place): then say that, before compaction writes anything.
     if !report.skipped.isEmpty { _ = try remote.prepare(expecting: id) }
-    try compact(listing, remote: id, pushedFiles: pushedFiles, &report)
+    if report.pushRefused == nil {
+      do {
+        try compact(listing, remote: id, pushedFiles: pushedFiles, &report)
+      } catch let error as RemoteError {
+        // A role that may add packages but not remove them: compaction waits for one that may.
+        guard case .denied = error.problem else { throw error }
+      }
+    }
     return report
   }
 }

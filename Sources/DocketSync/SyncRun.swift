@@ -17,7 +17,8 @@ public enum SyncRun {
   public static func run(_ database: DatabaseQueue, at now: () -> Date, _ l10n: Localizer) throws
     -> SyncReport
   {
-    guard let remote = try database.read({ try $0.syncSettings().remote }) else {
+    let settings = try database.read { try $0.syncSettings() }
+    guard let remote = settings.remote else {
       throw SyncFailure(l10n("remote.none"))
     }
     // The id the triggers stamp changes with, and the name people know the device by.
@@ -28,16 +29,26 @@ public enum SyncRun {
       )
     }
     let engine = SyncEngine(
-      database: database, remote: FolderRemote(path: remote, device: id), device: id,
-      deviceName: name)
+      database: database,
+      remote: Self.remote(settings, device: id) ?? FolderRemote(path: remote, device: id),
+      device: id, deviceName: name)
     do {
       let report = try engine.run()
-      try database.write { try $0.recordSyncOutcome(at: now(), error: nil) }
+      // Pulled, but the push was refused: the sync did not finish, and says why.
+      let refused = report.pushRefused.map { l10n("sync.pushRefused", .string($0)) }
+      try database.write { try $0.recordSyncOutcome(at: now(), error: refused) }
       return report
     } catch {
       let message = SyncWords.failure(error, l10n)
       try? database.write { try $0.recordSyncOutcome(at: now(), error: message) }
       throw SyncFailure(message)
     }
+  }
+
+  /// The remote the settings name, for a PostgreSQL address (nil: a folder).
+  static func remote(_ settings: SyncSettings, device: String) -> (any SyncRemote)? {
+    guard let address = settings.remote, PostgresRemote.isAddress(address) else { return nil }
+    return PostgresRemote(
+      address: address, space: settings.space ?? PostgresRemote.defaultSpace, device: device)
   }
 }

@@ -5,15 +5,21 @@ import Foundation
 /// What this device keeps about sync, with its other settings (never synced): the remote, how
 /// far its changes were pushed, what was read, and how the last sync went.
 public struct SyncSettings: Equatable, Sendable {
-  /// The remote as the user gave it (a folder's absolute path), nil when none is set.
+  /// The remote as the user gave it (a folder's absolute path, or a PostgreSQL address), nil
+  /// when none is set.
   public var remote: String?
+  /// The space on a PostgreSQL server (nil for a folder).
+  public var space: String?
   /// When the last sync that finished did.
   public var lastSync: Date?
   /// Why the last sync failed, when it did (cleared by one that succeeds).
   public var lastError: String?
 
-  public init(remote: String? = nil, lastSync: Date? = nil, lastError: String? = nil) {
+  public init(
+    remote: String? = nil, space: String? = nil, lastSync: Date? = nil, lastError: String? = nil
+  ) {
     self.remote = remote
+    self.space = space
     self.lastSync = lastSync
     self.lastError = lastError
   }
@@ -21,6 +27,7 @@ public struct SyncSettings: Equatable, Sendable {
 
 extension Connection {
   static let remoteKey = "sync_remote"
+  static let spaceKey = "sync_space"
   static let remoteIDKey = "sync_remote_id"
   static let pushedKey = "sync_pushed"
   static let fileNumberKey = "sync_file_number"
@@ -44,6 +51,7 @@ extension Connection {
   public func syncSettings() throws -> SyncSettings {
     SyncSettings(
       remote: try setting(Self.remoteKey),
+      space: try setting(Self.spaceKey),
       lastSync: try setting(Self.lastSyncKey).flatMap(Double.init).map {
         Date(timeIntervalSince1970: $0)
       },
@@ -53,10 +61,11 @@ extension Connection {
   /// Sets the remote (nil removes it). What was pushed to and read from a remote is kept with
   /// the remote's id: set again to the same remote (by another path, too), sync goes on where it
   /// was; another remote starts afresh (`adoptRemote`).
-  public func setRemote(_ remote: String?) throws {
+  public func setRemote(_ remote: String?, space: String? = nil) throws {
     try transaction {
-      guard try setting(Self.remoteKey) != remote else { return }
+      guard try setting(Self.remoteKey) != remote || setting(Self.spaceKey) != space else { return }
       try setSetting(Self.remoteKey, remote)
+      try setSetting(Self.spaceKey, space)
       try setSetting(Self.lastSyncKey, nil)
       try setSetting(Self.lastErrorKey, nil)
     }

@@ -117,7 +117,11 @@ public enum SyncWords {
     if let error = error as? RemoteError {
       let place = error.location
       switch error.problem {
-      case .missing: return l10n("error.remote.missing", .string(place))
+      case .missing:
+        return PostgresRemote.isAddress(place)
+          ? l10n("error.remote.space.missing", .string(place))
+          : l10n("error.remote.missing", .string(place))
+      case .denied(let reason): return l10n("error.remote.denied", .string(place), .string(reason))
       case .system(let reason):
         return l10n("error.remote.system", .string(place), .string(l10n.systemReason(reason)))
       case .newerVersion(let version):

@@ -87,6 +87,9 @@ public struct ScreenView {
     if sync.isSyncing { return (l10n("tui.sync.syncing"), false) }
     // Without a remote there is nothing to show: `S` then says how to set one, once.
     guard sync.remote != nil else { return nil }
+    if let problem = sync.liveProblem {
+      return (l10n("tui.sync.unreachable", .string(problem)), true)
+    }
     if let error = sync.lastError { return (l10n("tui.sync.failed", .string(error)), true) }
     guard let last = sync.lastSync else { return (l10n("tui.sync.never"), false) }
     // The time alone today; the date too on another day.

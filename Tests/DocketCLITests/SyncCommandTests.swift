@@ -81,9 +81,6 @@ import Testing
     let run = try laptop.docket(["remote", "set", laptop.folder.path])
     #expect(run.status == 2)
     #expect(run.error.contains("is inside the remote folder"))
-    let postgres = try laptop.docket(["remote", "set", "postgres://localhost/docket"])
-    #expect(postgres.status == 2)
-    #expect(postgres.error.contains("PostgreSQL remotes"))
   }
 
   @Test func aMissingFolderSaysSoAndIsRemembered() throws {
@@ -163,5 +160,126 @@ import Testing
     #expect(try desktop.docket(["sync"]).status == 0)
     let count = try desktop.docket(["list", "--filter", "all", "--json"]).json() as! [Any]
     #expect(count.count == 4000)
+  }
+}
+
+/// `docket remote set postgres://…` and `docket sync` through the test server, as a team uses it:
+/// the password never in the address, a space per tracker, a member who may only read.
+@Suite struct PostgresCommandTests {
+  let laptop: Sandbox
+  let desktop: Sandbox
+  let server: String
+  let space =
+    "c" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+  let passwords: [String: String]
+
+  init() throws {
+    guard let server = ProcessInfo.processInfo.environment["DOCKET_TEST_POSTGRES"],
+      let file = ProcessInfo.processInfo.environment["PGPASSFILE"]
+    else {
+      throw PostgresMissing()
+    }
+    self.server = server
+    passwords = ["PGPASSFILE": file]
+    laptop = try Sandbox()
+    desktop = try Sandbox()
+  }
+
+  struct PostgresMissing: Error, CustomStringConvertible {
+    var description: String {
+      "No PostgreSQL server for the tests: run them through `make test` (scripts/with-postgres.sh)."
+    }
+  }
+
+  @Test func twoDevicesSyncThroughASpaceOnTheServer() throws {
+    let set = try laptop.docket(["remote", "set", server, "--space", space])
+    #expect(set.status == 0)
+    #expect(
+      set.lines == ["Remote: \(server)", "Space: \(space)", "Run “docket sync” to sync now."])
+    try desktop.docket(["remote", "set", server, "--space", space])
+    try laptop.docket(["add", "Through the server", "-t", "team"])
+    let pushed = try laptop.docket(["sync"], environment: passwords)
+    #expect(pushed.status == 0, "\(pushed.error)")
+    #expect(pushed.output == "↑ 3 changes, ↓ 0 changes\n")
+    let pulled = try desktop.docket(["sync", "--json"], environment: passwords)
+    let report = try pulled.json() as! [String: Any]
+    #expect(report["pulled"] as? Int == 3)
+    #expect(report["pushRefused"] is NSNull)
+    #expect(try desktop.docket(["list"]).output.contains("Through the server"))
+    let shown = try laptop.docket(["remote", "show", "--json"]).json() as! [String: Any]
+    #expect(shown["space"] as? String == space)
+    #expect(shown["lastError"] is NSNull)
+  }
+
+  @Test func anAddressWithAPasswordOrABadSpaceIsRefused() throws {
+    let secret = server.replacingOccurrences(of: "docket_admin@", with: "docket_admin:hunter2@")
+    let withPassword = try laptop.docket(["remote", "set", secret])
+    #expect(withPassword.status == 2)
+    #expect(withPassword.error.contains("~/.pgpass or PGPASSWORD"))
+    #expect(!withPassword.error.contains("hunter2"))
+    #expect(try laptop.docket(["remote", "show", "--json"]).output.contains("\"remote\": null"))
+    let space = try laptop.docket(["remote", "set", server, "--space", "Acme Corp"])
+    #expect(space.status == 2)
+    #expect(space.error.contains("“Acme Corp” is not a space name"))
+    let folder = try laptop.docket(["remote", "set", laptop.path("shared"), "--space", "acme"])
+    #expect(folder.status == 2)
+    #expect(folder.error.contains("--space is for a PostgreSQL remote"))
+    let garbage = try laptop.docket(["remote", "set", "postgres://host/db?colour=blue"])
+    #expect(garbage.status == 2)
+    #expect(garbage.error.contains("is not a PostgreSQL address"))
+  }
+
+  @Test func wrongCredentialsAndAStoppedServerSayWhatFailed() throws {
+    try laptop.docket(["remote", "set", server, "--space", space])
+    try laptop.docket(["add", "Waiting"])
+    let wrong = try laptop.docket(["sync"], environment: ["PGPASSWORD": "not-the-password"])
+    #expect(wrong.status == 1)
+    #expect(wrong.error.contains("password authentication failed for user \"docket_admin\""))
+    #expect(!wrong.error.contains("not-the-password"))
+    let closed = server.replacingOccurrences(
+      of: #":[0-9]+/"#, with: ":1/", options: .regularExpression)
+    try desktop.docket(["remote", "set", closed, "--space", space])
+    let refused = try desktop.docket(["sync"], environment: passwords)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("Connection refused"))
+    // Nothing was lost: with the password, it all goes.
+    let later = try laptop.docket(["sync"], environment: passwords)
+    #expect(later.status == 0)
+    #expect(later.output.hasPrefix("↑ 1 change"))
+  }
+
+  @Test func aMemberWhoMayOnlyReadPullsAndIsToldThePushWasRefused() throws {
+    try laptop.docket(["remote", "set", server, "--space", space])
+    try laptop.docket(["add", "From the owner"])
+    #expect(try laptop.docket(["sync"], environment: passwords).status == 0)
+    // The owner grants a read-only role the space, as the README shows.
+    let role = "reader_" + space
+    let schema = "\"docket_\(space)\""
+    let sql = [
+      "CREATE ROLE \(role) LOGIN PASSWORD 'reads'",
+      "GRANT USAGE ON SCHEMA \(schema) TO \(role)",
+      "GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(role)",
+    ]
+    for statement in sql {
+      let psql = Process()
+      psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+      psql.arguments = ["-q", server, "-c", statement]
+      psql.environment = passwords
+      try psql.run()
+      psql.waitUntilExit()
+      #expect(psql.terminationStatus == 0, "\(statement)")
+    }
+    let member = server.replacingOccurrences(of: "docket_admin@", with: role + "@")
+    try desktop.docket(["remote", "set", member, "--space", space])
+    try desktop.docket(["add", "From the member"])
+    let sync = try desktop.docket(["sync"], environment: ["PGPASSWORD": "reads"])
+    #expect(sync.status == 1)
+    #expect(sync.output == "↑ 0 changes, ↓ 1 change\n")
+    #expect(sync.error.contains("Pushing was refused (permission denied for table packages)"))
+    #expect(sync.error.contains("stay queued"))
+    #expect(try desktop.docket(["list"]).output.contains("From the owner"))
+    let shown = try desktop.docket(["remote", "show", "--json"]).json() as! [String: Any]
+    #expect((shown["lastError"] as? String)?.contains("Pushing was refused") == true)
+    #expect((shown["unpushedChanges"] as? Int ?? 0) > 0)
   }
 }

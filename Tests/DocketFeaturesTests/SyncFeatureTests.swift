@@ -33,8 +33,15 @@ final class FakeSync: Sendable {
     waiting?.resume()
   }
 
+  /// What the fake live remote says: the test yields, the feature hears.
+  let live = AsyncStream.makeStream(of: LiveEvent.self)
+
   var client: SyncClient {
-    SyncClient { [self] in
+    SyncClient(run: run, listen: { [live] _ in live.stream })
+  }
+
+  private var run: @Sendable () async throws -> SyncReport {
+    { [self] in
       let answer = state.withLock { state -> Result<SyncReport, SyncFailure> in
         state.runs += 1
         return state.answers.isEmpty
@@ -150,6 +157,80 @@ final class FakeSync: Sendable {
     }
     #expect(fake.runs == 4)
     await store.send(.stop)
+  }
+
+  /// A PostgreSQL remote: synced when another device pushes and when the server is back, not
+  /// every minute while it listens; a server gone is said; a refused push is an error shown.
+  @Test func aLiveRemoteSyncsWhenToldAndSaysWhenTheServerIsGone() async throws {
+    let address = "postgres://db.example.org/tracker"
+    try fx.queue.write { try $0.setRemote(address, space: "acme") }
+    let store = makeStore()
+    fake.answer(.success(Self.report()))
+    await store.send(.task)
+    await store.receive(.loaded(SyncSettings(remote: address, space: "acme"))) {
+      $0.remote = address
+      $0.space = "acme"
+      $0.isSyncing = true
+      $0.hasLoaded = true
+    }
+    await store.receive(.changesRecorded(latest)) { $0.latestChange = self.latest }
+    await store.receive(.finished(Self.report(), at: fx.now)) {
+      $0.isSyncing = false
+      $0.lastSync = self.fx.now
+      $0.lastReport = Self.report()
+    }
+    // Listening: what was pushed before is fetched once.
+    fake.answer(.success(Self.report()))
+    fake.live.continuation.yield(.connected)
+    await store.receive(.live(.connected)) {
+      $0.isLive = true
+      $0.isSyncing = true
+    }
+    await store.receive(.finished(Self.report(), at: fx.now)) { $0.isSyncing = false }
+    // A minute: the server is not asked.
+    await clock.advance(by: .seconds(60))
+    await store.receive(.timerFired)
+    #expect(fake.runs == 2)
+    // Another device pushed.
+    fake.answer(.success(Self.report(pulled: 4)))
+    fake.live.continuation.yield(.changed)
+    await store.receive(.live(.changed)) { $0.isSyncing = true }
+    await store.receive(.finished(Self.report(pulled: 4), at: fx.now)) {
+      $0.isSyncing = false
+      $0.lastReport = Self.report(pulled: 4)
+    }
+    // The server goes: said, and the minute's sync runs again meanwhile.
+    fake.live.continuation.yield(.lost("Connection refused", retry: .seconds(2)))
+    await store.receive(.live(.lost("Connection refused", retry: .seconds(2)))) {
+      $0.isLive = false
+      $0.liveProblem = "Connection refused"
+    }
+    var refused = Self.report(pulled: 1)
+    refused.pushRefused = "permission denied for table packages"
+    fake.answer(.success(refused))
+    await clock.advance(by: .seconds(60))
+    await store.receive(.timerFired) { $0.isSyncing = true }
+    await store.receive(.finished(refused, at: fx.now)) {
+      $0.isSyncing = false
+      $0.lastReport = refused
+      $0.lastError =
+        "Pushing was refused (permission denied for table packages); this device's changes stay queued for a later sync."
+    }
+    // Back: the problem is gone, and what was missed is fetched.
+    fake.answer(.success(Self.report()))
+    fake.live.continuation.yield(.connected)
+    await store.receive(.live(.connected)) {
+      $0.isLive = true
+      $0.liveProblem = nil
+      $0.isSyncing = true
+    }
+    await store.receive(.finished(Self.report(), at: fx.now)) {
+      $0.isSyncing = false
+      $0.lastReport = Self.report()
+      $0.lastError = nil
+    }
+    #expect(fake.runs == 5)
+    await store.send(.stop) { $0.isLive = false }
   }
 
   @Test func aSyncAskedForWhileOneRunsRunsOnceAfterIt() async throws {

@@ -5,12 +5,20 @@ import Foundation
 import Testing
 
 /// The merge rules of SPEC §10, one conflict at a time, between two devices.
-@Suite struct ConflictTests {
-  let folder: TemporaryDirectory
-  let a: Replica
-  let b: Replica
+/// Each runs against a shared folder and a PostgreSQL space, but for those that look into the
+/// folder's files.
+@Suite final class ConflictTests {
+  private var devices: (TestRemote, Replica, Replica)?
+  var remote: TestRemote { devices!.0 }
+  var a: Replica { devices!.1 }
+  var b: Replica { devices!.2 }
 
-  init() throws { (folder, a, b) = try Replica.pair() }
+  init() {}
+
+  /// The devices, sharing a new remote of the kind.
+  func use(_ backend: Backend) throws { devices = try Replica.pair(backend) }
+
+  var folder: TemporaryDirectory { remote.folder! }
 
   /// An issue made on A that both devices have.
   func shared(_ title: String = "Shared") throws -> DocketCore.Issue {
@@ -26,7 +34,9 @@ import Testing
     try a.sync()
   }
 
-  @Test func editsOfDifferentFieldsBothSurvive() throws {
+  @Test(arguments: Backend.allCases) func editsOfDifferentFieldsBothSurvive(backend: Backend) throws
+  {
+    try use(backend)
     let issue = try shared()
     a.time.advance(by: 10)
     b.time.advance(by: 20)
@@ -41,7 +51,10 @@ import Testing
     #expect(try a.dump() == b.dump())
   }
 
-  @Test func theLaterEditOfOneFieldWinsAndTheLoserIsInTheHistory() throws {
+  @Test(arguments: Backend.allCases) func theLaterEditOfOneFieldWinsAndTheLoserIsInTheHistory(
+    backend: Backend
+  ) throws {
+    try use(backend)
     let issue = try shared()
     a.time.advance(by: 10)
     b.time.advance(by: 20)
@@ -60,7 +73,10 @@ import Testing
     }
   }
 
-  @Test func anEditAfterSeeingAnotherIsNotALostConflict() throws {
+  @Test(arguments: Backend.allCases) func anEditAfterSeeingAnotherIsNotALostConflict(
+    backend: Backend
+  ) throws {
+    try use(backend)
     let issue = try shared()
     a.time.advance(by: 10)
     try a.edit(issue.id) { $0.title = "First" }
@@ -75,7 +91,10 @@ import Testing
     #expect(try a.fetch(issue.id)?.title == "Second")
   }
 
-  @Test(arguments: [true, false]) func aDeleteWinsOverAnEdit(editIsLater: Bool) throws {
+  @Test(arguments: Backend.allCases, [true, false]) func aDeleteWinsOverAnEdit(
+    backend: Backend, editIsLater: Bool
+  ) throws {
+    try use(backend)
     let issue = try shared()
     a.time.advance(by: editIsLater ? 10 : 30)
     b.time.advance(by: 20)
@@ -90,9 +109,12 @@ import Testing
     #expect(history.contains { $0.what == .title && $0.lost })
   }
 
-  @Test(arguments: [true, false]) func theLaterOfAddAndRemoveOfALinkWins(removeIsLater: Bool)
+  @Test(arguments: Backend.allCases, [true, false]) func theLaterOfAddAndRemoveOfALinkWins(
+    backend: Backend, removeIsLater: Bool
+  )
     throws
   {
+    try use(backend)
     let tag = try a.tag("bug")
     let issue = try a.issue("Linked")
     try a.sync()
@@ -121,7 +143,10 @@ import Testing
     #expect(try a.dump() == b.dump())
   }
 
-  @Test func aRemovalMadeLaterOnTheOtherDeviceWinsOverAnAdd() throws {
+  @Test(arguments: Backend.allCases) func aRemovalMadeLaterOnTheOtherDeviceWinsOverAnAdd(
+    backend: Backend
+  ) throws {
+    try use(backend)
     let tag = try a.tag("bug")
     let issue = try a.issue("Linked")
     try a.sync()
@@ -138,7 +163,10 @@ import Testing
     #expect(try a.dump() == b.dump())
   }
 
-  @Test func aTagOfTheSameNameMadeOnTwoDevicesBecomesOneWithEveryLink() throws {
+  @Test(arguments: Backend.allCases) func aTagOfTheSameNameMadeOnTwoDevicesBecomesOneWithEveryLink(
+    backend: Backend
+  ) throws {
+    try use(backend)
     let onA = try a.tag("Release")
     let onB = try b.tag("release")
     let first = try a.issue("On A", tags: [onA])
@@ -159,7 +187,9 @@ import Testing
     #expect(try a.fetch(third.id)?.tags.count == 1)
   }
 
-  @Test func aDeviceWhoseClockRunsAnHourBehindStillGetsItsLaterEditsApplied() throws {
+  @Test(arguments: Backend.allCases)
+  func aDeviceWhoseClockRunsAnHourBehindStillGetsItsLaterEditsApplied(backend: Backend) throws {
+    try use(backend)
     let issue = try shared()
     // B's clock is an hour behind A's.
     b.time.advance(by: -3600)
@@ -175,7 +205,10 @@ import Testing
     #expect(try b.fetch(issue.id)?.title == "From B, after A")
   }
 
-  @Test func aClockThatJumpsBackNeverStampsAnEarlierChange() throws {
+  @Test(arguments: Backend.allCases) func aClockThatJumpsBackNeverStampsAnEarlierChange(
+    backend: Backend
+  ) throws {
+    try use(backend)
     let issue = try a.issue("Clock")
     a.time.advance(by: -86_400)
     try a.edit(issue.id) { $0.title = "After the jump" }
@@ -186,7 +219,10 @@ import Testing
       HybridClock.tick(after: 100 << 16, wall: Date(timeIntervalSince1970: 0)) == (100 << 16) + 1)
   }
 
-  @Test func anEditThatArrivesKeepsTheSendersTimeAndIsNotRecordedAgain() throws {
+  @Test(arguments: Backend.allCases) func anEditThatArrivesKeepsTheSendersTimeAndIsNotRecordedAgain(
+    backend: Backend
+  ) throws {
+    try use(backend)
     let issue = try shared()
     a.time.advance(by: 100)
     try a.edit(issue.id) { $0.detail = "More" }
@@ -200,7 +236,10 @@ import Testing
     #expect(try b.sync().pushed == 0)
   }
 
-  @Test func applyingTheSameChangesTwiceChangesNothing() throws {
+  @Test(arguments: Backend.allCases) func applyingTheSameChangesTwiceChangesNothing(
+    backend: Backend
+  ) throws {
+    try use(backend)
     let issue = try shared()
     try a.edit(issue.id) { $0.title = "Twice" }
     let changes = try a.queue.read { try $0.changesToPush(after: 0, limit: 100, allDevices: true) }
@@ -215,6 +254,7 @@ import Testing
   }
 
   @Test func aNewDeviceCatchesUpFromASnapshotAfterTheChangesWereCompacted() throws {
+    try use(.folder)
     for index in 0..<30 { try a.issue("Issue \(index)") }
     let tag = try a.tag("kept")
     try a.issue("Tagged", tags: [tag])
@@ -242,6 +282,7 @@ extension ConflictTests {
   /// A device away while the others compacted the changes it had not read: its own work made
   /// meanwhile still goes out, and it catches up from the snapshot.
   @Test func aDeviceAwayWhileOthersCompactedStillMergesItsWork() throws {
+    try use(.folder)
     let shared = try a.issue("Shared")
     try a.sync()
     try b.sync()
@@ -270,6 +311,7 @@ extension ConflictTests {
   /// A new device takes in a large snapshot's database image (here every snapshot has one): the
   /// same data, its own device and settings kept, and sync goes on both ways after.
   @Test func aNewDeviceTakesInASnapshotsImage() throws {
+    try use(.folder)
     let tag = try a.tag("kept")
     for index in 0..<30 { try a.issue("Issue \(index)", tags: index % 3 == 0 ? [tag] : []) }
     // The planner's statistics (SQLite's own table) are no difference of schema.
@@ -316,6 +358,7 @@ extension ConflictTests {
   /// A device that has data of its own does not take an image; one whose image cannot be
   /// written still syncs.
   @Test func anImageOnlyForAnEmptyDatabaseAndOnlyASpeedUp() throws {
+    try use(.folder)
     for index in 0..<12 { try a.issue("Issue \(index)") }
     var engine = a.engine()
     engine.snapshotPushFrom = 10
@@ -343,6 +386,7 @@ extension ConflictTests {
 
   /// An image that is not a database is passed over: the snapshot is applied as usual.
   @Test func aBrokenImageFallsBackToTheSnapshot() throws {
+    try use(.folder)
     for index in 0..<12 { try a.issue("Issue \(index)") }
     var engine = a.engine()
     engine.snapshotPushFrom = 10
@@ -363,7 +407,10 @@ extension ConflictTests {
 
 extension ConflictTests {
   /// Before its first sync, and once named, this device's changes show under its name.
-  @Test func theHistoryNamesThisDeviceBeforeItsFirstSync() throws {
+  @Test(arguments: Backend.allCases) func theHistoryNamesThisDeviceBeforeItsFirstSync(
+    backend: Backend
+  ) throws {
+    try use(backend)
     let issue = try a.issue("Named")
     func names() throws -> [String] {
       try a.queue.read { try $0.history(ofIssue: issue.id) }.map(\.deviceName)

@@ -21,6 +21,20 @@ import Testing
     try Self.run(seed: seed, operations: 1000)
   }
 
+  /// The same through a PostgreSQL space: 6 seeds in every run (`DOCKET_SYNC_SEEDS` and
+  /// `DOCKET_SYNC_SEED` as above).
+  static let postgresSeeds: [UInt64] = {
+    let environment = ProcessInfo.processInfo.environment
+    if environment["DOCKET_SYNC_SEED"] != nil || environment["DOCKET_SYNC_SEEDS"] != nil {
+      return seeds
+    }
+    return Array(101...106)
+  }()
+
+  @Test(arguments: postgresSeeds) func convergesThroughPostgres(seed: UInt64) throws {
+    try Self.run(seed: seed, operations: 1000, backend: .postgres)
+  }
+
   /// Many operations on one seed, with snapshots written often.
   @Test func convergesOverALongRun() throws {
     try Self.run(seed: 9001, operations: 3000, compactAfter: 4)
@@ -65,9 +79,11 @@ import Testing
     }
   }
 
-  static func run(seed: UInt64, operations: Int, compactAfter: Int? = nil) throws {
+  static func run(
+    seed: UInt64, operations: Int, compactAfter: Int? = nil, backend: Backend = .folder
+  ) throws {
     var random = SeededRandom(seed: seed)
-    let folder = try TemporaryDirectory()
+    let shared = try TestRemote(backend)
     let count = Int.random(in: 3...5, using: &random)
     let compact = compactAfter ?? (random.next() % 2 == 0 ? 3 : 1000)
     // Half the seeds make every new issue of a package at once, half a change at a time.
@@ -80,7 +96,7 @@ import Testing
       // Clocks up to an hour apart.
       let skew = Double(Int.random(in: -3600...3600, using: &random))
       replicas.append(
-        try Replica("R\(index)", remote: folder.path, start: base.addingTimeInterval(skew)))
+        try Replica("R\(index)", remote: shared, start: base.addingTimeInterval(skew)))
     }
     let names = ["bug", "Bug", "feature", "ui", "docs", "später"]
     var renamed = 0

@@ -298,10 +298,10 @@ extension FaultTests {
 
 /// A remote that runs `onRead` once, when the first package is read.
 final class HookedRemote: SyncRemote, @unchecked Sendable {
-  let base: FolderRemote
+  let base: any SyncRemote
   private var onRead: (() -> Void)?
 
-  init(base: FolderRemote, onRead: @escaping () -> Void) {
+  init(base: any SyncRemote, onRead: @escaping () -> Void) {
     self.base = base
     self.onRead = onRead
   }

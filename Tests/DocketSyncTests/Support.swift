@@ -2,7 +2,9 @@ import Database
 import DocketCore
 import DocketSync
 import Foundation
+import Postgres
 import Synchronization
+import Testing
 
 /// A clock for tests that moves only when told to.
 final class TestTime: Sendable {
@@ -59,13 +61,101 @@ struct SeededRandom: RandomNumberGenerator {
   }
 }
 
-/// One device: its own database, its own clock, a folder remote shared with the others.
+/// The kinds of remote the sync tests run against.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case folder, postgres
+  var testDescription: String { rawValue }
+}
+
+/// The throwaway PostgreSQL servers `scripts/with-postgres.sh` starts for `make test`.
+enum PostgresServer {
+  struct Missing: Error, CustomStringConvertible {
+    var description: String {
+      """
+      No PostgreSQL server for the tests: DOCKET_TEST_POSTGRES is not set. Run the tests \
+      through `make test`, or `scripts/with-postgres.sh swift test`, which start one.
+      """
+    }
+  }
+
+  static func address(_ variable: String = "DOCKET_TEST_POSTGRES") throws -> String {
+    guard let address = ProcessInfo.processInfo.environment[variable], !address.isEmpty else {
+      throw Missing()
+    }
+    return address
+  }
+
+  /// A superuser's connection to the server, for what a test sets up there.
+  static func admin(_ variable: String = "DOCKET_TEST_POSTGRES") throws -> PostgresConnection {
+    try PostgresConnection(try address(variable))
+  }
+
+  /// A space no other test uses.
+  static func newSpace() -> String {
+    "t" + UUID().lowercasedText.replacingOccurrences(of: "-", with: "").prefix(20)
+  }
+
+  /// The address with another role in it: `postgres://role@host:port/db`.
+  static func address(as role: String, _ variable: String = "DOCKET_TEST_POSTGRES") throws
+    -> String
+  {
+    try address(variable).replacingOccurrences(of: "docket_admin@", with: role + "@")
+  }
+}
+
+/// A remote shared by a test's devices: a new folder, or a new space on the test server (dropped
+/// when the test ends).
+final class TestRemote: Sendable {
+  let backend: Backend
+  /// The folder's path, or the server's address.
+  let location: String
+  let space: String?
+  let folder: TemporaryDirectory?
+
+  init(_ backend: Backend, variable: String = "DOCKET_TEST_POSTGRES") throws {
+    self.backend = backend
+    switch backend {
+    case .folder:
+      let folder = try TemporaryDirectory()
+      self.folder = folder
+      location = folder.path
+      space = nil
+    case .postgres:
+      location = try PostgresServer.address(variable)
+      space = PostgresServer.newSpace()
+      folder = nil
+    }
+  }
+
+  func remote(device: String) -> any SyncRemote {
+    if let space { return PostgresRemote(address: location, space: space, device: device) }
+    return FolderRemote(path: location, device: device)
+  }
+
+  deinit {
+    if let space, let admin = try? PostgresConnection(location) {
+      _ = try? admin.execute(
+        "DROP SCHEMA IF EXISTS \(PostgresConnection.identifier("docket_" + space)) CASCADE")
+    }
+  }
+}
+
+/// One device: its own database, its own clock, a remote shared with the others.
 final class Replica: @unchecked Sendable {
   let name: String
   let time: TestTime
   let queue: DatabaseQueue
   let device: String
   var remotePath: String
+  /// The space, when the remote is a PostgreSQL server at `remotePath`.
+  var space: String?
+
+  convenience init(
+    _ name: String, remote: TestRemote, start: Date = Date(timeIntervalSince1970: 1_800_000_000)
+  ) throws {
+    try self.init(name, remote: remote.location, start: start)
+    space = remote.space
+  }
 
   init(_ name: String, remote: String, start: Date = Date(timeIntervalSince1970: 1_800_000_000))
     throws
@@ -87,10 +177,19 @@ final class Replica: @unchecked Sendable {
     )
   }
 
+  /// Two devices, Laptop and Desktop, sharing a new remote of the kind.
+  static func pair(_ backend: Backend) throws -> (TestRemote, Replica, Replica) {
+    let remote = try TestRemote(backend)
+    return (remote, try Replica("Laptop", remote: remote), try Replica("Desktop", remote: remote))
+  }
+
+  var remote: any SyncRemote {
+    if let space { return PostgresRemote(address: remotePath, space: space, device: device) }
+    return FolderRemote(path: remotePath, device: device)
+  }
+
   func engine() -> SyncEngine {
-    SyncEngine(
-      database: queue, remote: FolderRemote(path: remotePath, device: device), device: device,
-      deviceName: name)
+    SyncEngine(database: queue, remote: remote, device: device, deviceName: name)
   }
 
   @discardableResult

@@ -3,6 +3,7 @@ import DocketCore
 import DocketSync
 import Foundation
 import Localization
+import Postgres
 import Terminal
 
 /// `docket remote set|show|remove`, `docket sync` and `docket history REF`.
@@ -15,8 +16,9 @@ struct SyncCommands {
 
   func setRemote() throws {
     let given = context.arguments.arguments.joined(separator: " ")
-    if given.contains("://") {
-      throw CommandFailure.usage(l10n("error.remote.postgres", .string(SafeText.sanitized(given))))
+    if PostgresRemote.isAddress(given) { return try setPostgresRemote(given) }
+    if context.arguments.value("space") != nil {
+      throw CommandFailure.usage(l10n("error.remote.spaceForFolder"))
     }
     let path = Self.absolute(given, environment: context.environment)
     var isDirectory: ObjCBool = false
@@ -52,6 +54,32 @@ struct SyncCommands {
     context.console.line(l10n("remote.set.next"))
   }
 
+  /// `docket remote set postgres://… [--space NAME]`: the address is checked as libpq reads it
+  /// and kept as given; it must not hold a password, since the settings are not a secret store.
+  private func setPostgresRemote(_ address: String) throws {
+    let space = context.arguments.value("space") ?? PostgresRemote.defaultSpace
+    guard PostgresRemote.isValidSpace(space) else {
+      throw CommandFailure.usage(l10n("error.remote.space", .string(SafeText.sanitized(space))))
+    }
+    switch PostgresConnection.parameters(of: address) {
+    case .failure(let error):
+      throw CommandFailure.usage(
+        l10n(
+          "error.remote.address", .string(SafeText.sanitized(PostgresRemote.redacted(address))),
+          .string(SafeText.sanitized(error.message))))
+    case .success(let parameters):
+      if parameters["password"] != nil { throw CommandFailure.usage(l10n("error.remote.password")) }
+    }
+    try context.database().write { try $0.setRemote(address, space: space) }
+    if context.json {
+      context.printJSON(.object([("remote", .string(address)), ("space", .string(space))]))
+      return
+    }
+    context.console.line(l10n("remote.set", .string(SafeText.sanitized(address))))
+    context.console.line(l10n("remote.show.space", .string(space)))
+    context.console.line(l10n("remote.set.next"))
+  }
+
   func showRemote() throws {
     let database = try context.database()
     let (settings, waiting, device) = try database.read { db in
@@ -64,6 +92,7 @@ struct SyncCommands {
       context.printJSON(
         .object([
           ("remote", settings.remote.map { .string($0) } ?? .null),
+          ("space", settings.space.map { .string($0) } ?? .null),
           ("lastSync", settings.lastSync.map { .string(ISOTime.string($0)) } ?? .null),
           ("lastError", settings.lastError.map { .string($0) } ?? .null),
           ("unpushedChanges", .number(waiting)),
@@ -77,6 +106,7 @@ struct SyncCommands {
     }
     let console = context.console
     console.line(l10n("remote.show.remote", .string(SafeText.sanitized(remote))))
+    if let space = settings.space { console.line(l10n("remote.show.space", .string(space))) }
     console.line(
       l10n(
         "remote.show.lastSync",
@@ -125,9 +155,13 @@ struct SyncCommands {
     }
     if context.json {
       context.printJSON(SyncText.json(report))
-      return
+    } else {
+      for line in SyncText.lines(report, l10n) { context.console.line(line) }
     }
-    for line in SyncText.lines(report, l10n) { context.console.line(line) }
+    // What was there was pulled; the refusal is an error all the same (exit 1).
+    if let reason = report.pushRefused {
+      throw CommandFailure.failed(SafeText.sanitized(l10n("sync.pushRefused", .string(reason))))
+    }
   }
 
   // MARK: - docket history

@@ -39,6 +39,7 @@ enum SyncText {
           })
       ),
       ("waiting", .array(report.waiting.map { .string($0) })),
+      ("pushRefused", report.pushRefused.map { .string($0) } ?? .null),
     ])
   }
 

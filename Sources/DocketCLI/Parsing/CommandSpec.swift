@@ -179,12 +179,15 @@ extension CommandSpec {
       options: [json], examples: "command.sync.examples"),
     CommandSpec(
       name: "remote", summary: "command.remote.summary",
-      usage: "docket remote set PATH | docket remote show | docket remote remove",
+      usage: "docket remote set PATH|URL | docket remote show | docket remote remove",
       options: [json],
       subcommands: [
         CommandSpec(
-          name: "set", summary: "command.remote.set.summary", usage: "docket remote set PATH",
-          options: [json], minimumArguments: 1, maximumArguments: nil),
+          name: "set", summary: "command.remote.set.summary",
+          usage: "docket remote set PATH|URL [--space NAME]",
+          options: [
+            OptionSpec(name: "space", kind: .value(name: "NAME"), help: "option.space"), json,
+          ], minimumArguments: 1, maximumArguments: nil),
         CommandSpec(
           name: "show", summary: "command.remote.show.summary", usage: "docket remote show",
           options: [json]),

@@ -699,13 +699,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Sync through a shared folder (Syncthing, a cloud drive, NFS)."
+              "value": "Sync through a shared folder (Syncthing, cloud drive, NFS) or PostgreSQL."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Über einen geteilten Ordner abgleichen (Syncthing, Cloud-Laufwerk, NFS)."
+              "value": "Über einen geteilten Ordner (Syncthing, Cloud, NFS) oder PostgreSQL abgleichen."
             }
           }
         }
@@ -733,13 +733,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Set, show or remove the folder this device syncs through."
+              "value": "Set, show or remove the folder or server this device syncs through."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Den Ordner setzen, zeigen oder entfernen, über den dieses Gerät abgleicht."
+              "value": "Den Ordner oder Server für den Abgleich setzen, zeigen oder entfernen."
             }
           }
         }
@@ -818,13 +818,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "docket remote set ~/Sync/docket\ndocket sync\ndocket sync --json"
+              "value": "docket remote set ~/Sync/docket\ndocket remote set postgres://docket@db.example.org/tracker --space acme\ndocket sync\ndocket sync --json"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "docket remote set ~/Sync/docket\ndocket sync\ndocket sync --json"
+              "value": "docket remote set ~/Sync/docket\ndocket remote set postgres://docket@db.example.org/tracker --space acme\ndocket sync\ndocket sync --json"
             }
           }
         }
@@ -1516,6 +1516,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "error.remote.address": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ is not a PostgreSQL address: %@."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ ist keine PostgreSQL-Adresse: %@."
+            }
+          }
+        }
+      },
+      "error.remote.denied": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The server refused %@: %@. Ask its administrator for rights on this space."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Server verweigerte %@: %@. Bitte seine Verwaltung um Rechte an diesem Bereich."
+            }
+          }
+        }
+      },
       "error.remote.holdsDatabase": {
         "extractionState": "manual",
         "localizations": {
@@ -1601,19 +1635,19 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
-      "error.remote.postgres": {
+      "error.remote.password": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "PostgreSQL remotes (%@) are not part of this version yet; use a shared folder."
+              "value": "Keep the password out of the address: Docket stores the address. Put it in ~/.pgpass or PGPASSWORD."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "PostgreSQL als Remote (%@) gehört noch nicht zu dieser Version; nimm einen geteilten Ordner."
+              "value": "Lass das Passwort aus der Adresse: Docket speichert die Adresse. Leg es in ~/.pgpass oder PGPASSWORD ab."
             }
           }
         }
@@ -1631,6 +1665,57 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Das Remote %@ ist nicht mehr das, mit dem dieser Abgleich begann (ein Laufwerk ausgehängt, ein leerer Ordner geblieben?). Nichts ging verloren; gleiche wieder ab, sobald es zurück ist."
+            }
+          }
+        }
+      },
+      "error.remote.space": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "“%@” is not a space name: use lower-case letters, digits, - and _, at most 40 characters."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%@“ ist kein Bereichsname: nimm Kleinbuchstaben, Ziffern, - und _, höchstens 40 Zeichen."
+            }
+          }
+        }
+      },
+      "error.remote.space.missing": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The space %@ is not on the server (dropped, or another database?). Nothing was lost; set the remote again to start it afresh."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Bereich %@ ist nicht auf dem Server (gelöscht, oder eine andere Datenbank?). Nichts ging verloren; setze das Remote neu, um frisch zu beginnen."
+            }
+          }
+        }
+      },
+      "error.remote.spaceForFolder": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "--space is for a PostgreSQL remote; a folder has no spaces."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "--space gilt für ein PostgreSQL-Remote; ein Ordner hat keine Bereiche."
             }
           }
         }
@@ -4710,6 +4795,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "option.space": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The space on a PostgreSQL server (default: default)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Bereich auf dem PostgreSQL-Server (Standard: default)"
+            }
+          }
+        }
+      },
       "option.tag.add": {
         "extractionState": "manual",
         "localizations": {
@@ -5012,6 +5114,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Remote: %@"
+            }
+          }
+        }
+      },
+      "remote.show.space": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Space: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bereich: %@"
             }
           }
         }
@@ -5526,6 +5645,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "nicht lesbar: %@"
+            }
+          }
+        }
+      },
+      "sync.pushRefused": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Pushing was refused (%@); this device's changes stay queued for a later sync."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Senden wurde verweigert (%@); die Änderungen dieses Geräts warten auf einen späteren Abgleich."
             }
           }
         }
@@ -9789,6 +9925,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "⟳ Gleiche ab…"
+            }
+          }
+        }
+      },
+      "tui.sync.unreachable": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Server unreachable, retrying: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Server nicht erreichbar, neuer Versuch folgt: %@"
             }
           }
         }

@@ -8,22 +8,39 @@ import Localization
 /// How the app syncs: one run of push, pull and compaction through the remote in the settings.
 public struct SyncClient: Sendable {
   public var run: @Sendable () async throws -> SyncReport
+  /// What a live remote (a PostgreSQL server) says while the app is open: another device
+  /// pushed, the server went away. Ends at once for a remote that cannot say (a folder).
+  public var listen: @Sendable (SyncSettings) -> AsyncStream<LiveEvent>
 
-  public init(run: @escaping @Sendable () async throws -> SyncReport) {
+  public init(
+    run: @escaping @Sendable () async throws -> SyncReport,
+    listen: @escaping @Sendable (SyncSettings) -> AsyncStream<LiveEvent> = { _ in
+      AsyncStream { $0.finish() }
+    }
+  ) {
     self.run = run
+    self.listen = listen
   }
 
   /// Syncs `database` with its remote (`SyncRun`) on a thread of its own: a sync reads and
   /// writes files.
   public static func live(database: DatabaseQueue, localizer: Localizer) -> SyncClient {
-    SyncClient {
-      try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-          continuation.resume(
-            with: Result { try SyncRun.run(database, at: { Date() }, localizer) })
+    SyncClient(
+      run: {
+        try await withCheckedThrowingContinuation { continuation in
+          Thread.detachNewThread {
+            continuation.resume(
+              with: Result { try SyncRun.run(database, at: { Date() }, localizer) })
+          }
         }
-      }
-    }
+      },
+      listen: { settings in
+        guard let address = settings.remote, PostgresRemote.isAddress(address),
+          let device = try? database.read({ try $0.localDeviceID() })
+        else { return AsyncStream { $0.finish() } }
+        return PostgresListener.events(
+          address: address, space: settings.space ?? PostgresRemote.defaultSpace, device: device)
+      })
   }
 }
 

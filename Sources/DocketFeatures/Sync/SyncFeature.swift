@@ -7,11 +7,15 @@ import Localization
 
 /// Sync in the app: `S` syncs now; with a remote set, the app syncs when it opens, a little after
 /// every edit (however it was made: here, or by `docket` in another shell), and every minute.
-/// One sync runs at a time; one asked for meanwhile runs when it ends.
+/// With a PostgreSQL remote it listens instead of looking every minute: it syncs when another
+/// device pushes, and when the server is back after it went away. One sync runs at a time; one
+/// asked for meanwhile runs when it ends.
 public struct SyncFeature: Reducer {
   public struct State: Equatable, Sendable {
     /// The remote from the settings; nil: sync is off and nothing runs by itself.
     public var remote: String?
+    /// Its space, for a PostgreSQL remote.
+    public var space: String?
     public var isSyncing = false
     /// A sync was asked for while one ran.
     public var isQueued = false
@@ -23,6 +27,11 @@ public struct SyncFeature: Reducer {
     public var latestChange: Int64?
     /// The settings have been read once.
     public var hasLoaded = false
+    /// Listening to a live remote: another device's push is heard at once, and the minute's
+    /// sync is not needed.
+    public var isLive = false
+    /// Why the live remote cannot be heard (the server gone), while it is tried again.
+    public var liveProblem: String?
 
     public init() {}
   }
@@ -40,10 +49,12 @@ public struct SyncFeature: Reducer {
     case timerFired
     case finished(SyncReport, at: Date)
     case failed(String)
+    /// What the live remote said.
+    case live(LiveEvent)
   }
 
   public enum CancelID: Hashable, Sendable, CaseIterable {
-    case settings, changes, timer, debounce, run
+    case settings, changes, timer, debounce, run, listen
 
     static var all: [CancelID] { allCases }
   }
@@ -89,18 +100,45 @@ public struct SyncFeature: Reducer {
     case .stop:
       state.isSyncing = false
       state.isQueued = false
+      state.isLive = false
       return .merge(CancelID.all.map { .cancel(id: $0) })
 
     case .loaded(let settings):
-      let isNew = !state.hasLoaded || settings.remote != state.remote
+      let isNew =
+        !state.hasLoaded || settings.remote != state.remote || settings.space != state.space
       state.hasLoaded = true
       state.remote = settings.remote
+      state.space = settings.space
       if !state.isSyncing {
         state.lastSync = settings.lastSync
         state.lastError = settings.lastError
       }
-      // Opening the app with a remote set, or setting one, brings it up to date.
-      return isNew && state.remote != nil ? start(&state) : .none
+      guard isNew else { return .none }
+      state.isLive = false
+      state.liveProblem = nil
+      guard state.remote != nil else { return .cancel(id: CancelID.listen) }
+      // Opening the app with a remote set, or setting one, brings it up to date; a live remote
+      // is listened to from then on.
+      return .merge(
+        start(&state),
+        .run { [sync] send in
+          for await event in sync.listen(settings) { await send(.live(event)) }
+        }
+        .cancellable(id: CancelID.listen, cancelInFlight: true))
+
+    case .live(.connected):
+      state.isLive = true
+      state.liveProblem = nil
+      // What was pushed while nobody listened.
+      return start(&state)
+
+    case .live(.changed):
+      return start(&state)
+
+    case .live(.lost(let reason, _)):
+      state.isLive = false
+      state.liveProblem = reason
+      return .none
 
     case .changesRecorded(let latest):
       defer { state.latestChange = latest }
@@ -114,7 +152,8 @@ public struct SyncFeature: Reducer {
       .cancellable(id: CancelID.debounce, cancelInFlight: true)
 
     case .timerFired:
-      guard state.remote != nil else { return .none }
+      // A live remote says when there is something: the server is not asked every minute.
+      guard state.remote != nil, !state.isLive else { return .none }
       return start(&state)
 
     case .syncTapped:
@@ -124,7 +163,8 @@ public struct SyncFeature: Reducer {
       state.isSyncing = false
       state.lastSync = at
       state.lastReport = report
-      state.lastError = nil
+      // Pulled, but the server refused this device's changes: they wait, and the status says why.
+      state.lastError = report.pushRefused.map { localizer("sync.pushRefused", .string($0)) }
       return again(&state)
 
     case .failed(let message):

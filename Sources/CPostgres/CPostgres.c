@@ -1,0 +1,156 @@
+#include "CPostgres.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef void (*notice_processor)(void *argument, const char *message);
+
+static struct {
+  PGconn *(*connectdbParams)(const char *const *, const char *const *, int);
+  int (*status)(const PGconn *);
+  char *(*errorMessage)(const PGconn *);
+  void (*finish)(PGconn *);
+  notice_processor (*setNoticeProcessor)(PGconn *, notice_processor, void *);
+  PGresult *(*execParams)(PGconn *, const char *, int, const Oid *, const char *const *,
+                          const int *, const int *, int);
+  int (*resultStatus)(const PGresult *);
+  char *(*resultErrorMessage)(const PGresult *);
+  char *(*resultErrorField)(const PGresult *, int);
+  int (*ntuples)(const PGresult *);
+  int (*nfields)(const PGresult *);
+  char *(*fname)(const PGresult *, int);
+  char *(*getvalue)(const PGresult *, int, int);
+  int (*getisnull)(const PGresult *, int, int);
+  void (*clear)(PGresult *);
+  int (*socket)(const PGconn *);
+  int (*consumeInput)(PGconn *);
+  PGnotify *(*notifies)(PGconn *);
+  void (*freemem)(void *);
+  int (*sslInUse)(PGconn *);
+  int (*backendPID)(const PGconn *);
+  PQconninfoOption *(*conninfoParse)(const char *, char **);
+  void (*conninfoFree)(PQconninfoOption *);
+} api;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char failure[512];
+static int loaded;
+
+static void load(void) {
+  static const char *const names[] = {
+      "libpq.so.5",
+      "libpq.5.dylib",
+      "/opt/homebrew/opt/libpq/lib/libpq.5.dylib",
+      "/usr/local/opt/libpq/lib/libpq.5.dylib",
+  };
+  void *library = NULL;
+  const char *reason = "not found";
+  for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
+    library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+    if (!library && index == 0) {
+      const char *error = dlerror();
+      if (error) {
+        snprintf(failure, sizeof failure, "%s", error);
+        reason = failure;
+      }
+    }
+  }
+  if (!library) {
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", reason);
+    snprintf(failure, sizeof failure,
+             "libpq, PostgreSQL's client library, is not installed (%s); install libpq5 "
+             "(Debian, Ubuntu) or libpq (Homebrew)",
+             copy);
+    return;
+  }
+#define DOCKET_RESOLVE(field, symbol)                                                        \
+  do {                                                                                      \
+    *(void **)(&api.field) = dlsym(library, symbol);                                        \
+    if (!api.field) {                                                                       \
+      snprintf(failure, sizeof failure, "libpq has no %s: too old a libpq", symbol);       \
+      return;                                                                               \
+    }                                                                                       \
+  } while (0)
+  DOCKET_RESOLVE(connectdbParams, "PQconnectdbParams");
+  DOCKET_RESOLVE(status, "PQstatus");
+  DOCKET_RESOLVE(errorMessage, "PQerrorMessage");
+  DOCKET_RESOLVE(finish, "PQfinish");
+  DOCKET_RESOLVE(setNoticeProcessor, "PQsetNoticeProcessor");
+  DOCKET_RESOLVE(execParams, "PQexecParams");
+  DOCKET_RESOLVE(resultStatus, "PQresultStatus");
+  DOCKET_RESOLVE(resultErrorMessage, "PQresultErrorMessage");
+  DOCKET_RESOLVE(resultErrorField, "PQresultErrorField");
+  DOCKET_RESOLVE(ntuples, "PQntuples");
+  DOCKET_RESOLVE(nfields, "PQnfields");
+  DOCKET_RESOLVE(fname, "PQfname");
+  DOCKET_RESOLVE(getvalue, "PQgetvalue");
+  DOCKET_RESOLVE(getisnull, "PQgetisnull");
+  DOCKET_RESOLVE(clear, "PQclear");
+  DOCKET_RESOLVE(socket, "PQsocket");
+  DOCKET_RESOLVE(consumeInput, "PQconsumeInput");
+  DOCKET_RESOLVE(notifies, "PQnotifies");
+  DOCKET_RESOLVE(freemem, "PQfreemem");
+  DOCKET_RESOLVE(sslInUse, "PQsslInUse");
+  DOCKET_RESOLVE(backendPID, "PQbackendPID");
+  DOCKET_RESOLVE(conninfoParse, "PQconninfoParse");
+  DOCKET_RESOLVE(conninfoFree, "PQconninfoFree");
+#undef DOCKET_RESOLVE
+  loaded = 1;
+}
+
+const char *docket_pq_load(void) {
+  pthread_once(&once, load);
+  return loaded ? NULL : failure;
+}
+
+PGconn *docket_PQconnectdbParams(const char *const *keywords, const char *const *values,
+                                 int expand_dbname) {
+  return api.connectdbParams(keywords, values, expand_dbname);
+}
+int docket_PQstatus(const PGconn *connection) { return api.status(connection); }
+char *docket_PQerrorMessage(const PGconn *connection) { return api.errorMessage(connection); }
+void docket_PQfinish(PGconn *connection) { api.finish(connection); }
+
+static void ignore_notice(void *argument, const char *message) {
+  (void)argument;
+  (void)message;
+}
+
+void docket_PQsilenceNotices(PGconn *connection) {
+  api.setNoticeProcessor(connection, ignore_notice, NULL);
+}
+
+PGresult *docket_PQexecParams(PGconn *connection, const char *command, int count,
+                              const char *const *values) {
+  return api.execParams(connection, command, count, NULL, values, NULL, NULL, 0);
+}
+int docket_PQresultStatus(const PGresult *result) { return api.resultStatus(result); }
+char *docket_PQresultErrorMessage(const PGresult *result) {
+  return api.resultErrorMessage(result);
+}
+char *docket_PQresultErrorField(const PGresult *result, int field) {
+  return api.resultErrorField(result, field);
+}
+int docket_PQntuples(const PGresult *result) { return api.ntuples(result); }
+int docket_PQnfields(const PGresult *result) { return api.nfields(result); }
+char *docket_PQfname(const PGresult *result, int column) { return api.fname(result, column); }
+char *docket_PQgetvalue(const PGresult *result, int row, int column) {
+  return api.getvalue(result, row, column);
+}
+int docket_PQgetisnull(const PGresult *result, int row, int column) {
+  return api.getisnull(result, row, column);
+}
+void docket_PQclear(PGresult *result) { api.clear(result); }
+int docket_PQsocket(const PGconn *connection) { return api.socket(connection); }
+int docket_PQconsumeInput(PGconn *connection) { return api.consumeInput(connection); }
+PGnotify *docket_PQnotifies(PGconn *connection) { return api.notifies(connection); }
+void docket_PQfreemem(void *pointer) { api.freemem(pointer); }
+int docket_PQsslInUse(PGconn *connection) { return api.sslInUse(connection); }
+int docket_PQbackendPID(const PGconn *connection) { return api.backendPID(connection); }
+PQconninfoOption *docket_PQconninfoParse(const char *conninfo, char **error) {
+  return api.conninfoParse(conninfo, error);
+}
+void docket_PQconninfoFree(PQconninfoOption *options) { api.conninfoFree(options); }

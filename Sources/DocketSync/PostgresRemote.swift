@@ -1,0 +1,480 @@
+import DocketCore
+import Foundation
+import Postgres
+import Synchronization
+
+/// A PostgreSQL server as a remote, for a team or many devices. Several trackers share one
+/// database, each in its own space: a schema `docket_<space>` that the first device to use it
+/// makes, versioned (its `space` row) so that a later Docket can migrate it:
+///
+///     docket_acme.space      id, version, created        one row: the remote's id
+///     docket_acme.packages   device, kind, number, device_name, header, size, written
+///     docket_acme.parts      device, kind, number, part, body     a package's lines, in parts
+///     docket_acme.images     device, number, part, data           a snapshot's database image
+///
+/// Packages are the folder remote's, in rows: each device writes its own, numbered 1, 2, … by
+/// itself, and reads everyone's. A package and its parts go in in one transaction, with a
+/// `NOTIFY docket_<space>` that the app listens for, so a reader sees a whole package or none.
+///
+/// Why a pull never misses a package that a concurrent pusher commits late: a global sequence
+/// would not do. Its values are taken when rows are inserted and become visible when their
+/// transactions commit, in another order (A takes 7, B takes 8, B commits, a reader sees 8 and
+/// moves its mark past 7, A commits 7: never read). Here there is no global order to fall behind
+/// on. A reader's position in the server is, for each device, the highest number up to which it
+/// has read every package (and the packages read beyond it, out of order), and it lists the
+/// packages there each time. A device's numbers are its own and dense: it writes package n + 1
+/// only after package n has committed (one sync of a database at a time, a lock), and the
+/// primary key refuses a second writer of the same number. So a package that is not visible yet
+/// is one the reader has not passed: it is read by the first sync after its commit, and a reader
+/// that found n + 1 before n (however it could) still holds its mark at n - 1 until n is read.
+///
+/// Rights are the server's: a role that may only read the space pulls, and its pushes are refused
+/// (`RemoteError.Problem.denied`). The password never passes through Docket: libpq takes it
+/// from `~/.pgpass` or `PGPASSWORD`, and `docket remote set` refuses an address that holds one.
+public final class PostgresRemote: SyncRemote, @unchecked Sendable {
+  /// The connection string as the user gave it (a `postgres://` URL), without a password.
+  public let address: String
+  public let space: String
+  public let device: String
+  /// For tests: runs inside a push's transaction, before it commits (a connection cut there).
+  public var beforeCommit: (@Sendable (PostgresConnection) throws -> Void)?
+
+  private let connection = Mutex<PostgresConnection?>(nil)
+  private let temporaryFiles = Mutex<[String]>([])
+
+  /// The space a remote set without one uses.
+  public static let defaultSpace = "default"
+  /// The version of the space's tables this Docket writes.
+  public static let version = 1
+  /// A part of a package holds whole lines, up to about this many bytes.
+  static let partBytes = 1 << 20
+  /// Parts fetched at a time through a package's cursor.
+  static let fetchParts = 8
+
+  public init(address: String, space: String, device: String) {
+    self.address = address
+    self.space = space
+    self.device = device
+  }
+
+  deinit {
+    for file in temporaryFiles.withLock({ $0 }) { unlink(file) }
+  }
+
+  /// Whether a remote as the settings keep it is a PostgreSQL address rather than a folder.
+  public static func isAddress(_ remote: String) -> Bool {
+    remote.hasPrefix("postgres://") || remote.hasPrefix("postgresql://")
+  }
+
+  /// An address with any password in it replaced by `***`, for a message about the address.
+  public static func redacted(_ address: String) -> String {
+    guard let scheme = address.range(of: "://"), let at = address.range(of: "@") else {
+      return address
+    }
+    let credentials = address[scheme.upperBound..<at.lowerBound]
+    guard let colon = credentials.firstIndex(of: ":") else { return address }
+    return String(address[..<credentials.index(after: colon)]) + "***"
+      + String(address[at.lowerBound...])
+  }
+
+  /// A space's name: lower-case letters, digits, `-` and `_`, starting with a letter or digit, at
+  /// most 40 characters (it names a schema and a notification channel).
+  public static func isValidSpace(_ name: String) -> Bool {
+    guard let first = name.utf8.first, name.utf8.count <= 40,
+      first.isASCIILowercaseLetterOrDigit
+    else { return false }
+    return name.utf8.allSatisfy { $0.isASCIILowercaseLetterOrDigit || $0 == 0x2D || $0 == 0x5F }
+  }
+
+  /// The schema, and the channel of notifications.
+  public static func schemaName(space: String) -> String { "docket_" + space }
+  var schema: String { PostgresConnection.identifier(Self.schemaName(space: space)) }
+
+  /// How errors name this remote: the address and the space.
+  public var location: String { "\(Self.redacted(address)) [\(space)]" }
+
+  /// Connection parameters that the address may override: a server that does not answer fails
+  /// within seconds, and one that goes away is noticed by TCP keepalives.
+  static let connectionDefaults: [(String, String)] = [
+    ("connect_timeout", "10"), ("application_name", "docket"), ("keepalives", "1"),
+    ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
+  ]
+
+  // MARK: - SyncRemote
+
+  public func prepare(expecting: String?) throws -> String {
+    if let found = try readSpace() {
+      if let expecting, found != expecting {
+        throw RemoteError(location: location, problem: .replaced)
+      }
+      return found
+    }
+    if expecting != nil { throw RemoteError(location: location, problem: .replaced) }
+    try create()
+    guard let made = try readSpace() else {
+      throw RemoteError(location: location, problem: .notARemote)
+    }
+    return made
+  }
+
+  /// The space's id, or nil when there is no such space; fails for a newer version.
+  private func readSpace() throws -> String? {
+    let rows: PostgresRows
+    do {
+      rows = try perform { db throws(PostgresError) in
+        try db.execute("SELECT id, version FROM \(schema).space")
+      }
+    } catch let error as RemoteError where error.problem == .missing {
+      return nil
+    }
+    guard rows.rows.count == 1, let id = rows[0, 0], !id.isEmpty,
+      let version = rows[0, 1].flatMap(Int.init)
+    else {
+      throw RemoteError(location: location, problem: .notARemote)
+    }
+    if version > Self.version {
+      throw RemoteError(location: location, problem: .newerVersion(version))
+    }
+    return id
+  }
+
+  /// Makes the space's schema and tables; a device that makes them at the same moment waits for
+  /// the first, whose id counts.
+  private func create() throws {
+    let schema = self.schema
+    try perform { db throws(PostgresError) in
+      try db.execute("BEGIN")
+      do throws(PostgresError) {
+        try db.execute(
+          "SELECT pg_advisory_xact_lock(hashtext($1))", ["docket space " + space])
+        try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+        try db.execute(
+          """
+          CREATE TABLE IF NOT EXISTS \(schema).space (
+            id text NOT NULL, version integer NOT NULL, created timestamptz NOT NULL DEFAULT now())
+          """)
+        try db.execute(
+          """
+          CREATE TABLE IF NOT EXISTS \(schema).packages (
+            device text NOT NULL, kind text NOT NULL, number bigint NOT NULL,
+            device_name text NOT NULL, header text NOT NULL, size bigint NOT NULL,
+            written timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (device, kind, number))
+          """)
+        try db.execute(
+          """
+          CREATE TABLE IF NOT EXISTS \(schema).parts (
+            device text NOT NULL, kind text NOT NULL, number bigint NOT NULL, part integer NOT NULL,
+            body text NOT NULL,
+            PRIMARY KEY (device, kind, number, part),
+            FOREIGN KEY (device, kind, number) REFERENCES \(schema).packages ON DELETE CASCADE)
+          """)
+        try db.execute(
+          """
+          CREATE TABLE IF NOT EXISTS \(schema).images (
+            device text NOT NULL, kind text NOT NULL DEFAULT 'image', number bigint NOT NULL,
+            part integer NOT NULL, data bytea NOT NULL,
+            PRIMARY KEY (device, number, part),
+            FOREIGN KEY (device, kind, number) REFERENCES \(schema).packages ON DELETE CASCADE)
+          """)
+        try db.execute(
+          """
+          INSERT INTO \(schema).space (id, version)
+          SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM \(schema).space)
+          """, [UUID().lowercasedText, String(Self.version)])
+        try db.execute("COMMIT")
+      } catch {
+        if !error.connectionLost { _ = try? db.execute("ROLLBACK") }
+        throw error
+      }
+    }
+  }
+
+  public func list() throws -> RemoteListing {
+    let rows = try perform { db throws(PostgresError) in
+      try db.execute("SELECT device, kind, number FROM \(schema).packages ORDER BY 1, 2, 3")
+    }
+    var packages: [PackageName] = []
+    var skipped: [SkippedPackage] = []
+    for row in rows.rows {
+      let device = row[0] ?? ""
+      let kind = row[1].flatMap(PackageName.Kind.init(rawValue:))
+      let number = row[2].flatMap(Int64.init) ?? 0
+      // Rows Docket did not write (put in by hand) are named and left alone.
+      guard let kind, number > 0, UUID(text: device)?.lowercasedText == device else {
+        skipped.append(
+          SkippedPackage(
+            path: "\(device)/\(row[1] ?? "")/\(row[2] ?? "")", problem: .unknownName))
+        continue
+      }
+      packages.append(PackageName(device: device, kind: kind, number: number))
+    }
+    return RemoteListing(packages: packages, skipped: skipped)
+  }
+
+  public func read(_ name: PackageName) throws -> Package {
+    let bytes = try parts(
+      of: name, table: "parts", column: "body",
+      where: "device = $1 AND kind = $2 AND number = $3",
+      [name.device, name.kind.rawValue, String(name.number)]
+    ) { Array($0.utf8) }
+    guard !bytes.isEmpty else {
+      throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
+    }
+    do { return try PackageFormat.decode(bytes, expected: name) } catch {
+      throw SkippedPackage(path: name.description, problem: .package(error))
+    }
+  }
+
+  public func header(_ name: PackageName) throws -> Package {
+    let rows = try perform { db throws(PostgresError) in
+      try db.execute(
+        "SELECT header FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3",
+        [name.device, name.kind.rawValue, String(name.number)])
+    }
+    guard let header = rows.rows.first?[0] else {
+      throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
+    }
+    do {
+      return try PackageFormat.decodeHeader(ArraySlice(header.utf8), expected: name).package
+    } catch {
+      throw SkippedPackage(path: name.description, problem: .package(error))
+    }
+  }
+
+  public func write(_ package: Package) throws {
+    precondition(package.name.device == device, "a device writes only its own packages")
+    let bytes = PackageFormat.encode(package)
+    let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
+    let name = package.name
+    let key = [name.device, name.kind.rawValue, String(name.number)]
+    try transaction { db throws(PostgresError) in
+      // The same name again (a snapshot of the same stamp) replaces the old package whole.
+      try db.execute(
+        "DELETE FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3", key)
+      try db.execute(
+        """
+        INSERT INTO \(schema).packages (device, kind, number, device_name, header, size)
+        VALUES ($1, $2, $3, $4, $5, $6)
+        """,
+        key + [
+          package.deviceName, String(decoding: bytes[..<headerEnd], as: UTF8.self),
+          String(bytes.count),
+        ])
+      var start = bytes.startIndex
+      var part = 0
+      while start < bytes.endIndex {
+        // Parts end at a line's end, so that each is whole UTF-8 text.
+        var end = min(start + Self.partBytes, bytes.endIndex)
+        if end < bytes.endIndex {
+          end = (bytes[start..<end].lastIndex(of: 0x0A)).map { $0 + 1 } ?? end
+        }
+        try db.execute(
+          "INSERT INTO \(schema).parts (device, kind, number, part, body) VALUES ($1, $2, $3, $4, $5)",
+          key + [String(part), String(decoding: bytes[start..<end], as: UTF8.self)])
+        part += 1
+        start = end
+      }
+      try db.execute(
+        "SELECT pg_notify($1, $2)", [Self.schemaName(space: space), device])
+    }
+  }
+
+  public func remove(_ name: PackageName) throws {
+    precondition(name.device == device, "a device removes only its own packages")
+    try perform { db throws(PostgresError) in
+      try db.execute(
+        "DELETE FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3",
+        [name.device, name.kind.rawValue, String(name.number)])
+    }
+  }
+
+  /// The image, fetched into a temporary file (removed when this remote goes); nil when it
+  /// cannot be had, and the snapshot serves alone.
+  public func imageFile(_ name: PackageName) -> String? {
+    let file = NSTemporaryDirectory() + "docket-image-\(UUID().lowercasedText).sqlite"
+    temporaryFiles.withLock { $0.append(file) }
+    guard let output = FileHandle.create(file) else { return nil }
+    defer { try? output.close() }
+    do {
+      var failed = false
+      _ = try parts(
+        of: name, table: "images", column: "data", where: "device = $1 AND number = $2",
+        [name.device, String(name.number)]
+      ) { hex -> [UInt8] in
+        guard let bytes = Self.bytes(fromHex: hex) else {
+          failed = true
+          return []
+        }
+        do { try output.write(contentsOf: bytes) } catch { failed = true }
+        return []
+      }
+      return failed ? nil : file
+    } catch {
+      return nil
+    }
+  }
+
+  public func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {
+    precondition(name.device == device, "a device writes only its own images")
+    let file = NSTemporaryDirectory() + "docket-image-\(UUID().lowercasedText).sqlite"
+    defer { unlink(file) }
+    try make(file)
+    guard let input = FileHandle(forReadingAtPath: file) else {
+      throw RemoteError(location: location, problem: .system(String(cString: strerror(errno))))
+    }
+    defer { try? input.close() }
+    let key = [name.device, String(name.number)]
+    try transaction { db throws(PostgresError) in
+      try db.execute(
+        "DELETE FROM \(schema).packages WHERE device = $1 AND kind = 'image' AND number = $2", key
+      )
+      try db.execute(
+        """
+        INSERT INTO \(schema).packages (device, kind, number, device_name, header, size)
+        VALUES ($1, 'image', $2, '', '', 0)
+        """, key)
+      var part = 0
+      while let chunk = try? input.read(upToCount: Self.partBytes), !chunk.isEmpty {
+        try db.execute(
+          "INSERT INTO \(schema).images (device, number, part, data) VALUES ($1, $2, $3, $4)",
+          key + [String(part), Self.hex(chunk)])
+        part += 1
+      }
+    }
+  }
+
+  // MARK: - The connection
+
+  /// Runs `body` on the connection (made when first needed), mapping the server's errors to a
+  /// `RemoteError` that names this remote. A connection that was lost is dropped, so that the
+  /// next call makes a new one.
+  @discardableResult
+  func perform<Value>(_ body: (PostgresConnection) throws(PostgresError) -> Value) throws -> Value {
+    do throws(PostgresError) {
+      let db = try open()
+      return try body(db)
+    } catch {
+      if error.connectionLost { connection.withLock { $0 = nil } }
+      let problem: RemoteError.Problem =
+        if error.isUndefinedObject {
+          .missing
+        } else if error.isPermissionDenied {
+          .denied(error.message)
+        } else {
+          .system(error.message)
+        }
+      throw RemoteError(location: location, problem: problem)
+    }
+  }
+
+  /// `body` in one transaction, with `beforeCommit` run before it commits.
+  func transaction(_ body: (PostgresConnection) throws(PostgresError) -> Void) throws {
+    let hook = beforeCommit
+    try perform { db throws(PostgresError) in
+      try db.execute("BEGIN")
+      do throws(PostgresError) {
+        try body(db)
+        if let hook {
+          do { try hook(db) } catch let error as PostgresError { throw error } catch {
+            throw PostgresError(state: nil, message: "\(error)")
+          }
+        }
+        try db.execute("COMMIT")
+      } catch {
+        if !error.connectionLost { _ = try? db.execute("ROLLBACK") }
+        throw error
+      }
+    }
+  }
+
+  private func open() throws(PostgresError) -> PostgresConnection {
+    if let open = connection.withLock({ $0 }) { return open }
+    let made = try PostgresConnection(address, defaults: Self.connectionDefaults)
+    connection.withLock { $0 = made }
+    return made
+  }
+
+  /// Reads a package's parts in order through a server-side cursor, a few at a time, in one
+  /// read-only transaction: a large snapshot is never all in one result.
+  private func parts(
+    of name: PackageName, table: String, column: String, where condition: String,
+    _ key: [String], _ each: (String) -> [UInt8]
+  ) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try perform { db throws(PostgresError) in
+      try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+      do throws(PostgresError) {
+        try db.execute(
+          """
+          DECLARE docket_parts NO SCROLL CURSOR FOR
+          SELECT \(column) FROM \(schema).\(table) WHERE \(condition) ORDER BY part
+          """, key)
+        while true {
+          let rows = try db.execute("FETCH \(Self.fetchParts) FROM docket_parts")
+          if rows.rows.isEmpty { break }
+          for row in rows.rows { bytes += each(row[0] ?? "") }
+        }
+        try db.execute("COMMIT")
+      } catch {
+        if !error.connectionLost { _ = try? db.execute("ROLLBACK") }
+        throw error
+      }
+    }
+    return bytes
+  }
+
+  // MARK: - bytea as text
+
+  static func hex(_ data: Data) -> String {
+    let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    var text = [UInt8](repeating: 0, count: 2 + data.count * 2)
+    text[0] = 0x5C  // \x
+    text[1] = 0x78
+    data.withUnsafeBytes { raw in
+      for (index, byte) in raw.enumerated() {
+        text[2 + index * 2] = digits[Int(byte >> 4)]
+        text[3 + index * 2] = digits[Int(byte & 0x0F)]
+      }
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  static func bytes(fromHex text: String) -> [UInt8]? {
+    var utf8 = Array(text.utf8)
+    guard utf8.count >= 2, utf8[0] == 0x5C, utf8[1] == 0x78, utf8.count % 2 == 0 else {
+      return nil
+    }
+    func value(_ digit: UInt8) -> UInt8? {
+      switch digit {
+      case 0x30...0x39: digit - 0x30
+      case 0x61...0x66: digit - 0x61 + 10
+      case 0x41...0x46: digit - 0x41 + 10
+      default: nil
+      }
+    }
+    var bytes = [UInt8](repeating: 0, count: (utf8.count - 2) / 2)
+    for index in bytes.indices {
+      guard let high = value(utf8[2 + index * 2]), let low = value(utf8[3 + index * 2]) else {
+        return nil
+      }
+      bytes[index] = high << 4 | low
+    }
+    utf8.removeAll()
+    return bytes
+  }
+}
+
+extension UInt8 {
+  fileprivate var isASCIILowercaseLetterOrDigit: Bool {
+    (0x61...0x7A).contains(self) || (0x30...0x39).contains(self)
+  }
+}
+
+extension FileHandle {
+  /// A new file, readable by its owner only, opened for writing.
+  fileprivate static func create(_ path: String) -> FileHandle? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    return descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+  }
+}

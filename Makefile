@@ -6,11 +6,13 @@ ARGS ?=
 # Benchmark sizes (comma-separated) and where generated databases are kept for the next run.
 SIZES ?= 100000
 BENCH_DATA ?= .build/bench-data
-# Release builds link everything statically on Linux (the Swift runtime, Foundation, SQLite, the C
-# library): a command starts without the dynamic loader's work, and the binary runs on a machine
-# without Swift. macOS has no static executables; there the release build is a plain one.
+# Release builds link the Swift runtime and Foundation in (`--static-swift-stdlib`): the binary
+# runs on a machine without Swift, needing only the system's C and C++ libraries and SQLite. It is
+# not a static executable: a PostgreSQL remote loads the system's libpq when first used, and a
+# static executable cannot load a shared library safely (its second C library breaks the first's
+# thread-local data). macOS: a plain release build.
 ifeq ($(shell uname -s),Linux)
-RELEASE_FLAGS ?= -c release --static-swift-stdlib -Xswiftc -static-executable
+RELEASE_FLAGS ?= -c release --static-swift-stdlib
 else
 RELEASE_FLAGS ?= -c release
 endif

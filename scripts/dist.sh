@@ -2,9 +2,9 @@
 # Builds the release archive and the Debian package from the release binary:
 #   .build/dist/docket-VERSION-linux-ARCH.tar.gz  (bin/, share/man, share/*completions, README.md)
 #   .build/dist/docket_VERSION_ARCH.deb            (the same files under /usr)
-# The binary is static (Swift runtime, Foundation, SQLite and the C library inside), so it runs
-# on a machine without Swift and the package depends on nothing; a PostgreSQL remote loads the
-# system's libpq when it is used (the package suggests libpq5).
+# The binary has the Swift runtime and Foundation inside, so it runs on a machine without Swift;
+# it needs the C and C++ libraries and SQLite, and a PostgreSQL remote loads the system's libpq
+# when it is used (the package suggests libpq5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="${BINARY:-.build/release/docket}"
@@ -38,12 +38,12 @@ Architecture: $arch
 Maintainer: Docket <docket@localhost>
 Section: utils
 Priority: optional
+Depends: libc6, libstdc++6, libgcc-s1, libsqlite3-0
 Suggests: libpq5
 Description: a local-first issue tracker for the terminal
  Docket tracks the issues of your own projects in one SQLite file: a three-pane
- terminal app and a scriptable command line with JSON output. The binary is
- linked statically, SQLite included, so the package depends on nothing; sync
- through a PostgreSQL server uses the system's libpq (libpq5) when it is set up.
+ terminal app and a scriptable command line with JSON output. Sync through a
+ PostgreSQL server uses the system's libpq (libpq5) when it is set up.
 CONTROL
   dpkg-deb --build --root-owner-group "$root" "$out/docket_${version}_$arch.deb" >/dev/null
   echo "$out/docket_${version}_$arch.deb"

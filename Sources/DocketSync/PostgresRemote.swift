@@ -243,40 +243,52 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
   }
 
   public func write(_ package: Package) throws {
+    try write([package])
+  }
+
+  /// A push's packages in one transaction, with one notification.
+  public var writesTogether: (([Package]) throws -> Void)? { { try self.write($0) } }
+
+  func write(_ packages: [Package]) throws {
+    try transaction { db throws(PostgresError) in
+      for package in packages { try insert(package, db) }
+      try db.execute(
+        "SELECT pg_notify($1, $2)", [Self.schemaName(space: space), device])
+    }
+  }
+
+  /// Inserts a package and its parts, in the caller's transaction.
+  private func insert(_ package: Package, _ db: PostgresConnection) throws(PostgresError) {
     precondition(package.name.device == device, "a device writes only its own packages")
     let bytes = PackageFormat.encode(package)
     let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
     let name = package.name
     let key = [name.device, name.kind.rawValue, String(name.number)]
-    try transaction { db throws(PostgresError) in
-      // The same name again (a snapshot of the same stamp) replaces the old package whole.
-      try db.execute(
-        "DELETE FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3", key)
-      try db.execute(
-        """
-        INSERT INTO \(schema).packages (device, kind, number, device_name, header, size)
-        VALUES ($1, $2, $3, $4, $5, $6)
-        """,
-        key + [
-          package.deviceName, String(decoding: bytes[..<headerEnd], as: UTF8.self),
-          String(bytes.count),
-        ])
-      var start = bytes.startIndex
-      var part = 0
-      while start < bytes.endIndex {
-        // Parts end at a line's end, so that each is whole UTF-8 text.
-        var end = min(start + Self.partBytes, bytes.endIndex)
-        if end < bytes.endIndex {
-          end = (bytes[start..<end].lastIndex(of: 0x0A)).map { $0 + 1 } ?? end
-        }
-        try db.execute(
-          "INSERT INTO \(schema).parts (device, kind, number, part, body) VALUES ($1, $2, $3, $4, $5)",
-          key + [String(part), String(decoding: bytes[start..<end], as: UTF8.self)])
-        part += 1
-        start = end
+    // The same name again (a snapshot of the same stamp) replaces the old package whole.
+    try db.execute(
+      "DELETE FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3", key)
+    try db.execute(
+      """
+      INSERT INTO \(schema).packages (device, kind, number, device_name, header, size)
+      VALUES ($1, $2, $3, $4, $5, $6)
+      """,
+      key + [
+        package.deviceName, String(decoding: bytes[..<headerEnd], as: UTF8.self),
+        String(bytes.count),
+      ])
+    var start = bytes.startIndex
+    var part = 0
+    while start < bytes.endIndex {
+      // Parts end at a line's end, so that each is whole UTF-8 text.
+      var end = min(start + Self.partBytes, bytes.endIndex)
+      if end < bytes.endIndex {
+        end = (bytes[start..<end].lastIndex(of: 0x0A)).map { $0 + 1 } ?? end
       }
       try db.execute(
-        "SELECT pg_notify($1, $2)", [Self.schemaName(space: space), device])
+        "INSERT INTO \(schema).parts (device, kind, number, part, body) VALUES ($1, $2, $3, $4, $5)",
+        key + [String(part), String(decoding: bytes[start..<end], as: UTF8.self)])
+      part += 1
+      start = end
     }
   }
 

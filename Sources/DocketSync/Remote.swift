@@ -73,6 +73,9 @@ public protocol SyncRemote: Sendable {
   func header(_ name: PackageName) throws -> Package
   /// Writes one of this device's packages: all of it or, if it fails, nothing a reader can see.
   func write(_ package: Package) throws
+  /// Writes several of this device's packages at once, all or none (a push as one transaction).
+  /// Nil when the remote writes one package at a time (a folder: each file whole, then the next).
+  var writesTogether: (([Package]) throws -> Void)? { get }
   /// Removes one of this device's packages.
   func remove(_ name: PackageName) throws
   /// A snapshot's database image as a file here, to read (nil when the remote has none to give).
@@ -80,4 +83,8 @@ public protocol SyncRemote: Sendable {
   /// Writes one of this device's images: `make` writes it at the path it is given, which then
   /// goes into place whole.
   func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws
+}
+
+extension SyncRemote {
+  public var writesTogether: (([Package]) throws -> Void)? { nil }
 }

@@ -35,31 +35,49 @@ extension SyncEngine {
       return 0
     }
     var files = 0
+    // A remote that writes packages together (a server) takes the whole push in one
+    // transaction: readers see all of it or none, and are told once.
+    var together: [Package] = []
     while true {
       let batch = try database.read {
         try $0.changesToPush(after: cursor ?? 0, limit: batchSize, allDevices: everything)
       }
       guard let last = batch.last else { break }
       number += 1
-      try remote.write(
-        Package(
-          name: PackageName(device: device, kind: .changes, number: number),
-          deviceName: deviceName, changes: batch.map(\.change)))
-      let written = number
-      try database.write { db in
-        try db.setSetting(Connection.pushedKey, String(last.seq))
-        try db.setSetting(Connection.fileNumberKey, String(written))
-      }
+      let package = Package(
+        name: PackageName(device: device, kind: .changes, number: number),
+        deviceName: deviceName, changes: batch.map(\.change))
       cursor = last.seq
+      waiting = 0
+      if remote.writesTogether != nil {
+        together.append(package)
+        continue
+      }
+      try remote.write(package)
+      try notePushed(through: last.seq, fileNumber: number)
       report.pushed += batch.count
       files += 1
-      waiting = 0
+      try step()
+    }
+    if let writeAll = remote.writesTogether, !together.isEmpty, let cursor {
+      try writeAll(together)
+      try notePushed(through: cursor, fileNumber: number)
+      report.pushed += together.reduce(0) { $0 + $1.changes.count }
+      files += together.count
       try step()
     }
     if cursor == nil {
       try database.write { try $0.setSetting(Connection.pushedKey, "0") }
     }
     return files
+  }
+
+  /// Notes that this device's changes up to `seq` are in the remote, the last in file `number`.
+  private func notePushed(through seq: Int64, fileNumber number: Int64) throws {
+    try database.write { db in
+      try db.setSetting(Connection.pushedKey, String(seq))
+      try db.setSetting(Connection.fileNumberKey, String(number))
+    }
   }
 
   /// Writes a snapshot of everything this database holds, as the change file `fileNumber` and

@@ -452,8 +452,8 @@ final class EventLog: Sendable {
     #expect(try b.dump() == a.dump())
   }
 
-  /// The connection cut inside a push's transaction (its server process ended): the push is
-  /// rolled back whole, and the next one sends it all.
+  /// The connection cut inside a push's transaction (its server process ended): the push, three
+  /// packages, is rolled back whole, and the next one sends it all.
   @Test func aConnectionCutMidTransactionLosesNothing() throws {
     let remote = try TestRemote(.postgres, variable: Self.variable)
     let a = try Replica("A", remote: remote)
@@ -461,12 +461,15 @@ final class EventLog: Sendable {
     for index in 0..<5 { try a.issue("Issue \(index)") }
     let admin = try PostgresServer.admin(Self.variable)
     var engine = a.engine()
+    engine.batchSize = 2
     let cut = PostgresRemote(address: remote.location, space: remote.space!, device: a.device)
     cut.beforeCommit = { db in
       try admin.execute("SELECT pg_terminate_backend($1)", [String(db.serverProcess)])
     }
     engine.remote = cut
     #expect(throws: RemoteError.self) { try engine.run() }
+    let schema = PostgresConnection.identifier("docket_" + remote.space!)
+    #expect(try admin.execute("SELECT count(*) FROM \(schema).packages").rows == [["0"]])
     try b.sync()
     #expect(try b.queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) } == 0)
     #expect(try a.sync().pushed == 5)

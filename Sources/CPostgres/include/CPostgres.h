@@ -2,8 +2,8 @@
 #define DOCKET_CPOSTGRES_H
 
 /// libpq, PostgreSQL's client library, loaded when a PostgreSQL remote is first used rather than
-/// linked: the release binary stays one static file that starts without it, and a machine without
-/// libpq runs everything else. What Docket calls of it is declared here, as libpq 5 (its stable
+/// linked: a command starts without loading it and the libraries it needs (TLS, Kerberos, LDAP),
+/// and a machine without libpq runs everything else. What Docket calls of it is declared here, as libpq 5 (its stable
 /// interface since PostgreSQL 8) defines it; each docket_PQ… function calls libpq's PQ….
 
 typedef struct pg_conn PGconn;

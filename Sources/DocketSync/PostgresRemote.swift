@@ -27,6 +27,8 @@ import Synchronization
 /// primary key refuses a second writer of the same number. So a package that is not visible yet
 /// is one the reader has not passed: it is read by the first sync after its commit, and a reader
 /// that found n + 1 before n (however it could) still holds its mark at n - 1 until n is read.
+/// A push whose commit the client never heard of (the connection cut at the wrong moment) is
+/// there when the next sync lists the packages, and that sync numbers on after it.
 ///
 /// Rights are the server's: a role that may only read the space pulls, and its pushes are refused
 /// (`RemoteError.Problem.denied`). The password never passes through Docket: libpq takes it
@@ -63,18 +65,22 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
 
   /// Whether a remote as the settings keep it is a PostgreSQL address rather than a folder.
   public static func isAddress(_ remote: String) -> Bool {
-    remote.hasPrefix("postgres://") || remote.hasPrefix("postgresql://")
+    let lowered = remote.prefix(13).lowercased()
+    return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
   }
 
   /// An address with any password in it replaced by `***`, for a message about the address.
   public static func redacted(_ address: String) -> String {
-    guard let scheme = address.range(of: "://"), let at = address.range(of: "@") else {
+    guard let scheme = address.range(of: "://") else { return address }
+    // The user information is in the authority, before the path or the query.
+    let authorityEnd =
+      address[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? address.endIndex
+    guard let at = address[scheme.upperBound..<authorityEnd].lastIndex(of: "@") else {
       return address
     }
-    let credentials = address[scheme.upperBound..<at.lowerBound]
+    let credentials = address[scheme.upperBound..<at]
     guard let colon = credentials.firstIndex(of: ":") else { return address }
-    return String(address[..<credentials.index(after: colon)]) + "***"
-      + String(address[at.lowerBound...])
+    return String(address[..<credentials.index(after: colon)]) + "***" + String(address[at...])
   }
 
   /// A space's name: lower-case letters, digits, `-` and `_`, starting with a letter or digit, at
@@ -95,9 +101,13 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
 
   /// Connection parameters that the address may override: a server that does not answer fails
   /// within seconds, and one that goes away is noticed by TCP keepalives.
+  /// On the server's side, a transaction left open by a client that vanished (a laptop's network
+  /// gone mid-push) ends after a minute, and a statement waits at most 30 s for a lock, instead of
+  /// holding the next sync for hours.
   static let connectionDefaults: [(String, String)] = [
     ("connect_timeout", "10"), ("application_name", "docket"), ("keepalives", "1"),
     ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
+    ("options", "-c idle_in_transaction_session_timeout=60000 -c lock_timeout=30000"),
   ]
 
   // MARK: - SyncRemote
@@ -190,6 +200,17 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     }
   }
 
+  /// Whether this role may push: without the rights to add and remove its packages, the server's
+  /// words for the refusal (nil: it may).
+  public func writeRefusal() throws -> String? {
+    let rows = try perform { db throws(PostgresError) in
+      try db.execute(
+        "SELECT has_table_privilege($1, 'INSERT') AND has_table_privilege($1, 'DELETE')",
+        ["\(schema).packages"])
+    }
+    return rows.rows.first?[0] == "t" ? nil : "permission denied for table packages"
+  }
+
   public func list() throws -> RemoteListing {
     let rows = try perform { db throws(PostgresError) in
       try db.execute("SELECT device, kind, number FROM \(schema).packages ORDER BY 1, 2, 3")
@@ -264,9 +285,12 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
     let name = package.name
     let key = [name.device, name.kind.rawValue, String(name.number)]
-    // The same name again (a snapshot of the same stamp) replaces the old package whole.
-    try db.execute(
-      "DELETE FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3", key)
+    // A snapshot of the same stamp again replaces the old one whole. A change package's number
+    // is never written twice: the primary key refuses a second writer of it.
+    if name.kind != .changes {
+      try db.execute(
+        "DELETE FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3", key)
+    }
     try db.execute(
       """
       INSERT INTO \(schema).packages (device, kind, number, device_name, header, size)
@@ -282,7 +306,13 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
       // Parts end at a line's end, so that each is whole UTF-8 text.
       var end = min(start + Self.partBytes, bytes.endIndex)
       if end < bytes.endIndex {
-        end = (bytes[start..<end].lastIndex(of: 0x0A)).map { $0 + 1 } ?? end
+        if let newline = bytes[start..<end].lastIndex(of: 0x0A) {
+          end = newline + 1
+        } else {
+          // A line longer than a part (a very long detail): cut between characters, never
+          // inside one, so that each part is valid text.
+          while end > start + 1, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        }
       }
       try db.execute(
         "INSERT INTO \(schema).parts (device, kind, number, part, body) VALUES ($1, $2, $3, $4, $5)",
@@ -371,8 +401,13 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
       let problem: RemoteError.Problem =
         if error.isUndefinedObject {
           .missing
-        } else if error.isPermissionDenied {
+        } else if error.isPermissionDenied || error.state == "25006" {
+          // 25006: a role whose transactions are read-only, or a standby server.
           .denied(error.message)
+        } else if error.state == "23505" {
+          .system("this device's package is there already (its database copied to another device?)")
+        } else if error.connectionLost {
+          .unreachable(error.message)
         } else {
           .system(error.message)
         }
@@ -386,6 +421,9 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     try perform { db throws(PostgresError) in
       try db.execute("BEGIN")
       do throws(PostgresError) {
+        // The push cursor moves once COMMIT returns: it must be on the disk by then, whatever
+        // the server's own setting.
+        try db.execute("SET LOCAL synchronous_commit = on")
         try body(db)
         if let hook {
           do { try hook(db) } catch let error as PostgresError { throw error } catch {

@@ -47,6 +47,9 @@ public struct RemoteError: Error, Equatable, Sendable {
     /// The server refused for want of rights (the role may read the space but not write it, or
     /// may not use it at all): its reason.
     case denied(String)
+    /// The connection to the server was lost, or could not be made: its reason. The sync stops
+    /// rather than skipping package after package.
+    case unreachable(String)
   }
 
   /// The path or address, and the file where it failed when there is one.
@@ -76,6 +79,9 @@ public protocol SyncRemote: Sendable {
   /// Writes several of this device's packages at once, all or none (a push as one transaction).
   /// Nil when the remote writes one package at a time (a folder: each file whole, then the next).
   var writesTogether: (([Package]) throws -> Void)? { get }
+  /// Why this device may not push here, asked before a push is made (nil: it may, or the remote
+  /// cannot tell before trying).
+  func writeRefusal() throws -> String?
   /// Removes one of this device's packages.
   func remove(_ name: PackageName) throws
   /// A snapshot's database image as a file here, to read (nil when the remote has none to give).
@@ -87,4 +93,5 @@ public protocol SyncRemote: Sendable {
 
 extension SyncRemote {
   public var writesTogether: (([Package]) throws -> Void)? { nil }
+  public func writeRefusal() throws -> String? { nil }
 }

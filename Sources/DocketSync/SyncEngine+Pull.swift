@@ -33,7 +33,7 @@ extension SyncEngine {
     for snapshot in others.filter({ $0.kind == .snapshot && !seen.contains($0.description) })
       .sorted(by: { $0.number > $1.number })
     {
-      guard let header = fetch({ try remote.header(snapshot) }, snapshot, &report) else {
+      guard let header = try fetch({ try remote.header(snapshot) }, snapshot, &report) else {
         continue
       }
       guard
@@ -53,7 +53,9 @@ extension SyncEngine {
         try step()
         continue
       }
-      guard let package = fetch({ try remote.read(snapshot) }, snapshot, &report) else { continue }
+      guard let package = try fetch({ try remote.read(snapshot) }, snapshot, &report) else {
+        continue
+      }
       guard
         let summary = try applying(
           package, &report,
@@ -80,7 +82,7 @@ extension SyncEngine {
       $0.kind == .changes && $0.number > covered[$0.device] ?? 0 && !seen.contains($0.description)
     }.sorted { ($0.device, $0.number) < ($1.device, $1.number) }
     for name in unread {
-      guard let package = fetch({ try remote.read(name) }, name, &report) else { continue }
+      guard let package = try fetch({ try remote.read(name) }, name, &report) else { continue }
       guard
         let summary = try applying(
           package, &report,
@@ -144,15 +146,20 @@ extension SyncEngine {
   }
 
   /// A package read, or (a file cut short, garbage, gone since the listing, unreadable) nil and
-  /// the reason in the report: the rest of the sync goes on.
+  /// the reason in the report: the rest of the sync goes on. A server that cannot be reached stops
+  /// the sync instead of failing package after package.
   func fetch(
     _ body: () throws -> Package, _ name: PackageName, _ report: inout SyncReport
-  ) -> Package? {
+  ) throws -> Package? {
     do { return try body() } catch let skipped as SkippedPackage {
       report.skipped.append(skipped)
     } catch let error as RemoteError {
-      let reason =
-        if case .system(let reason) = error.problem { reason } else { "\(error.problem)" }
+      let reason: String
+      switch error.problem {
+      case .unreachable: throw error
+      case .system(let text), .denied(let text): reason = text
+      default: reason = "\(error.problem)"
+      }
       report.skipped.append(SkippedPackage(path: name.description, problem: .unreadable(reason)))
     } catch {
       report.skipped.append(

@@ -25,6 +25,13 @@ extension SyncEngine {
     let everything = cursor == nil
     let existing = listing.packages.filter { $0.device == device && $0.kind == .changes }
     number = max(number, existing.map(\.number).max() ?? 0)
+    // This device's files that its snapshot holds may be gone: number on after them, or readers,
+    // past them already, would never read the new ones.
+    for snapshot in listing.packages where snapshot.device == device && snapshot.kind == .snapshot {
+      if let header = try? remote.header(snapshot) {
+        number = max(number, header.covers[device] ?? 0)
+      }
+    }
     if waiting >= snapshotPushFrom {
       // The snapshot stands for a change file of the next number, which is never written: a
       // device that has not read it sees it missing and reads the snapshot.

@@ -102,7 +102,16 @@ public struct SyncEngine: Sendable {
     // from; what was not pushed stays queued, since the push cursor moves only after a write.
     var pushedFiles = 0
     do {
-      pushedFiles = try push(listing, remote: id, &report, step: step)
+      if let refusal = try remote.writeRefusal() {
+        // Known before anything is made: said only when this device has changes of its own
+        // waiting (a member who only reads and edits nothing syncs without a word).
+        let own = try database.read { db in
+          try db.localChangeCount(after: db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0)
+        }
+        if own > 0 { report.pushRefused = refusal }
+      } else {
+        pushedFiles = try push(listing, remote: id, &report, step: step)
+      }
     } catch let error as RemoteError {
       guard case .denied(let reason) = error.problem else { throw error }
       report.pushRefused = reason

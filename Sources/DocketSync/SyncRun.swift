@@ -36,7 +36,10 @@ public enum SyncRun {
       let report = try engine.run()
       // Pulled, but the push was refused: the sync did not finish, and says why.
       let refused = report.pushRefused.map { l10n("sync.pushRefused", .string($0)) }
-      try database.write { try $0.recordSyncOutcome(at: now(), error: refused) }
+      try database.write { db in
+        try db.recordSyncOutcome(at: now(), error: nil)
+        if let refused { try db.recordSyncOutcome(at: now(), error: refused) }
+      }
       return report
     } catch {
       let message = SyncWords.failure(error, l10n)

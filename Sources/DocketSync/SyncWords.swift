@@ -122,7 +122,7 @@ public enum SyncWords {
           ? l10n("error.remote.space.missing", .string(place))
           : l10n("error.remote.missing", .string(place))
       case .denied(let reason): return l10n("error.remote.denied", .string(place), .string(reason))
-      case .system(let reason):
+      case .system(let reason), .unreachable(let reason):
         return l10n("error.remote.system", .string(place), .string(l10n.systemReason(reason)))
       case .newerVersion(let version):
         return l10n("error.remote.newer", .string(place), .integer(version))

@@ -159,6 +159,9 @@ public final class PostgresConnection: @unchecked Sendable {
   /// The server process serving this connection (`pg_terminate_backend` ends it).
   public var serverProcess: Int32 { lock.withLock { _ in docket_PQbackendPID(handle) } }
 
+  /// Why libpq cannot be used (not installed), or nil when it can.
+  public static var libraryProblem: String? { docket_pq_load().map { String(cString: $0) } }
+
   /// The parameters a connection string sets, as libpq reads it (nil when it cannot read it,
   /// with its reason).
   public static func parameters(of conninfo: String) -> Result<[String: String], PostgresError> {

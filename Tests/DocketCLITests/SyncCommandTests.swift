@@ -129,29 +129,22 @@ import Testing
     #expect(try laptop.docket(["import", file]).status == 0)
     try laptop.docket(["remote", "set", remote])
     for delay in [0.02, 0.04, 0.06, 0.08, 0.1, 0.13, 0.16, 0.2] {
-      let process = Process()
-      process.executableURL = Sandbox.binary
-      process.arguments = ["--db", laptop.database, "sync"]
-      process.environment = ["HOME": laptop.folder.path, "LANG": "C.UTF-8"]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let sync = try Child(
+        Sandbox.binary.path, ["--db", laptop.database, "sync"],
+        environment: ["HOME": laptop.folder.path, "LANG": "C.UTF-8"])
       Thread.sleep(forTimeInterval: delay)
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      kill(sync.pid, SIGKILL)
+      sync.wait()
       // The database opens and is whole, its search index too.
-      let check = Process()
-      check.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-      check.arguments = [
-        laptop.database,
-        "PRAGMA integrity_check; INSERT INTO issue_fts(issue_fts) VALUES ('integrity-check');",
-      ]
-      let pipe = Pipe()
-      check.standardOutput = pipe
-      try check.run()
-      check.waitUntilExit()
-      let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      #expect(check.terminationStatus == 0 && said == "ok\n", "after a kill at \(delay) s: \(said)")
+      let said = laptop.path("check-\(delay).txt")
+      let status = try Child.run(
+        "/usr/bin/sqlite3",
+        [
+          laptop.database,
+          "PRAGMA integrity_check; INSERT INTO issue_fts(issue_fts) VALUES ('integrity-check');",
+        ], output: said)
+      let text = try String(contentsOfFile: said, encoding: .utf8)
+      #expect(status == 0 && text == "ok\n", "after a kill at \(delay) s: \(text)")
       #expect(try laptop.docket(["list", "--limit", "1", "--json"]).status == 0)
     }
     let finish = try laptop.docket(["sync", "--json"]).json() as! [String: Any]
@@ -224,6 +217,13 @@ import Testing
     let folder = try laptop.docket(["remote", "set", laptop.path("shared"), "--space", "acme"])
     #expect(folder.status == 2)
     #expect(folder.error.contains("--space is for a PostgreSQL remote"))
+    let web = try laptop.docket(["remote", "set", "https://example.org/tracker"])
+    #expect(web.status == 2)
+    #expect(web.error.contains("a remote is a folder's path or a postgres:// address"))
+    let shouting = try laptop.docket(
+      ["remote", "set", server.replacingOccurrences(of: "postgres://", with: "POSTGRES://")])
+    #expect(shouting.status == 0)
+    #expect(shouting.output.hasPrefix("Remote: postgres://"))
     let garbage = try laptop.docket(["remote", "set", "postgres://host/db?colour=blue"])
     #expect(garbage.status == 2)
     #expect(garbage.error.contains("is not a PostgreSQL address"))
@@ -260,14 +260,9 @@ import Testing
       "GRANT USAGE ON SCHEMA \(schema) TO \(role)",
       "GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(role)",
     ]
+    let psql = ProcessInfo.processInfo.environment["DOCKET_TEST_PSQL"] ?? "/usr/bin/psql"
     for statement in sql {
-      let psql = Process()
-      psql.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-      psql.arguments = ["-q", server, "-c", statement]
-      psql.environment = passwords
-      try psql.run()
-      psql.waitUntilExit()
-      #expect(psql.terminationStatus == 0, "\(statement)")
+      #expect(try Child.run(psql, ["-q", server, "-c", statement], environment: passwords) == 0)
     }
     let member = server.replacingOccurrences(of: "docket_admin@", with: role + "@")
     try desktop.docket(["remote", "set", member, "--space", space])

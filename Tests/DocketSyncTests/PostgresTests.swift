@@ -96,13 +96,15 @@ import Testing
 
   /// A role for a test: its name, and its address with its password in it (a test may; `docket
   /// remote set` refuses one).
-  func role(_ grants: (String) -> [String]) throws -> (name: String, address: String) {
+  func role(_ grants: (String) -> [String]) throws -> (
+    name: String, address: String, password: String
+  ) {
     let name = "r" + PostgresServer.newSpace()
     let password = UUID().lowercasedText
     try admin.execute("CREATE ROLE \(name) LOGIN PASSWORD '\(password)'")
     for grant in grants(name) { try admin.execute(grant) }
     let address = try PostgresServer.address(as: "\(name):\(password)")
-    return (name, address)
+    return (name, address, password)
   }
 
   @Test func aReadOnlyRolePullsIsRefusedOnPushAndKeepsItsChanges() throws {
@@ -130,6 +132,12 @@ import Testing
     #expect(try admin.execute("SELECT count(*) FROM \(schema).packages").rows == [["1"]])
     // Refused again the next time, nothing lost meanwhile.
     #expect(try member.sync().pushRefused != nil)
+    // A reader with no edits of its own syncs without a word of refusal.
+    let quiet = try Replica("Quiet", remote: remote)
+    quiet.remotePath = reader.address
+    let read = try quiet.sync()
+    #expect(read.pushRefused == nil)
+    #expect(try issues(quiet) == ["From the writer"])
     // Through the same space with a role that may write (the rights the README gives a member
     // who pushes), the queued changes go.
     let pusher = try role { name in
@@ -161,7 +169,10 @@ import Testing
         return
       }
       #expect(reason.contains("permission denied for schema"))
-      #expect(!error.location.contains(":" + "@"))
+      // The address held the role's password; what is said does not.
+      #expect(!error.location.contains(stranger.password))
+      #expect(error.location.contains(":***@"))
+      #expect(!reason.contains(stranger.password))
     }
     // Nor may it make a space of its own: it may not create schemas in the database.
     let other = try TestRemote(.postgres)
@@ -357,12 +368,36 @@ import Testing
   // MARK: - TLS
 
   @Test func tlsIsUsedWhenTheServerOffersItAndRequiredWhenAsked() throws {
+    let offered = try PostgresConnection(address)
+    #expect(offered.usesTLS)
     let required = try PostgresConnection(address + "?sslmode=require")
     #expect(required.usesTLS)
-    // Without a certificate authority to check the server against, verify-full refuses.
+    // Checked against the authority that made the server's certificate: connects; against
+    // others (the system's), refused.
+    let certificate = try #require(
+      ProcessInfo.processInfo.environment["DOCKET_TEST_POSTGRES_CERT"])
+    let verified = try PostgresConnection(
+      address + "?sslmode=verify-full&sslrootcert=" + certificate)
+    #expect(verified.usesTLS)
     #expect(throws: PostgresError.self) {
       _ = try PostgresConnection(
-        address + "?sslmode=verify-full&sslrootcert=/nonexistent/root.crt")
+        address + "?sslmode=verify-full&sslrootcert=/etc/ssl/certs/ca-certificates.crt")
+    }
+    let plain = try PostgresConnection(address + "?sslmode=disable")
+    #expect(!plain.usesTLS)
+  }
+
+  /// A line longer than a part (a detail over a mebibyte, in letters of two bytes) is cut between
+  /// characters and read back whole, whichever byte the cut falls on.
+  @Test func aLineLongerThanAPartKeepsEveryCharacter() throws {
+    let (_, a, b) = try Replica.pair(.postgres)
+    for prefix in ["", "a"] {
+      let issue = try a.issue("Long \(prefix)")
+      let detail = prefix + String(repeating: "é", count: 700_000)
+      try a.edit(issue.id) { $0.detail = detail }
+      try a.sync()
+      try b.sync()
+      #expect(try b.fetch(issue.id)?.detail == detail)
     }
   }
 }
@@ -464,7 +499,7 @@ final class EventLog: Sendable {
     engine.batchSize = 2
     let cut = PostgresRemote(address: remote.location, space: remote.space!, device: a.device)
     cut.beforeCommit = { db in
-      try admin.execute("SELECT pg_terminate_backend($1)", [String(db.serverProcess)])
+      try admin.execute("SELECT pg_terminate_backend($1, 5000)", [String(db.serverProcess)])
     }
     engine.remote = cut
     #expect(throws: RemoteError.self) { try engine.run() }

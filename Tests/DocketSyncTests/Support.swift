@@ -149,12 +149,15 @@ final class Replica: @unchecked Sendable {
   var remotePath: String
   /// The space, when the remote is a PostgreSQL server at `remotePath`.
   var space: String?
+  /// The shared remote, kept as long as a device uses it (its space is dropped when it goes).
+  private var shared: TestRemote?
 
   convenience init(
     _ name: String, remote: TestRemote, start: Date = Date(timeIntervalSince1970: 1_800_000_000)
   ) throws {
     try self.init(name, remote: remote.location, start: start)
     space = remote.space
+    shared = remote
   }
 
   init(_ name: String, remote: String, start: Date = Date(timeIntervalSince1970: 1_800_000_000))

@@ -16,7 +16,16 @@ struct SyncCommands {
 
   func setRemote() throws {
     let given = context.arguments.arguments.joined(separator: " ")
-    if PostgresRemote.isAddress(given) { return try setPostgresRemote(given) }
+    if PostgresRemote.isAddress(given), let scheme = given.range(of: "://") {
+      // libpq reads the scheme in lower case only.
+      return try setPostgresRemote(
+        given[..<scheme.lowerBound].lowercased() + given[scheme.lowerBound...])
+    }
+    // Another kind of address (https://, pg://) is not a folder's path.
+    if let scheme = given.range(of: "://"), !given[..<scheme.lowerBound].contains("/") {
+      throw CommandFailure.usage(
+        l10n("error.remote.scheme", .string(SafeText.sanitized(PostgresRemote.redacted(given)))))
+    }
     if context.arguments.value("space") != nil {
       throw CommandFailure.usage(l10n("error.remote.spaceForFolder"))
     }
@@ -61,12 +70,17 @@ struct SyncCommands {
     guard PostgresRemote.isValidSpace(space) else {
       throw CommandFailure.usage(l10n("error.remote.space", .string(SafeText.sanitized(space))))
     }
+    if let missing = PostgresConnection.libraryProblem {
+      throw CommandFailure.failed(SafeText.sanitized(missing))
+    }
     switch PostgresConnection.parameters(of: address) {
     case .failure(let error):
+      // libpq's reason may quote the address, password and all: then it is left out.
+      let hasPassword = PostgresRemote.redacted(address) != address
       throw CommandFailure.usage(
         l10n(
           "error.remote.address", .string(SafeText.sanitized(PostgresRemote.redacted(address))),
-          .string(SafeText.sanitized(error.message))))
+          .string(hasPassword ? l10n("error.remote.password") : SafeText.sanitized(error.message))))
     case .success(let parameters):
       if parameters["password"] != nil { throw CommandFailure.usage(l10n("error.remote.password")) }
     }

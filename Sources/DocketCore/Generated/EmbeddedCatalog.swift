@@ -1669,6 +1669,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "error.remote.scheme": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@: a remote is a folder's path or a postgres:// address."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@: ein Remote ist der Pfad eines Ordners oder eine postgres://-Adresse."
+            }
+          }
+        }
+      },
       "error.remote.space": {
         "extractionState": "manual",
         "localizations": {

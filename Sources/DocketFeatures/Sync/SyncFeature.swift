@@ -101,6 +101,7 @@ public struct SyncFeature: Reducer {
       state.isSyncing = false
       state.isQueued = false
       state.isLive = false
+      state.liveProblem = nil
       return .merge(CancelID.all.map { .cancel(id: $0) })
 
     case .loaded(let settings):

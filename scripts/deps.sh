@@ -3,7 +3,7 @@
 # Debian/Ubuntu: apt-get (as root, or through sudo). macOS: names the Homebrew packages to install.
 set -euo pipefail
 
-debian_packages=(libsqlite3-dev sqlite3 pkg-config tmux groff-base taskwarrior libpq-dev postgresql)
+debian_packages=(libsqlite3-dev sqlite3 pkg-config tmux groff-base taskwarrior libpq-dev postgresql openssl)
 
 case "$(uname -s)" in
   Linux)

@@ -120,15 +120,27 @@ chmod 0600 "$root/pgpass"
 # The second server's switch, for tests that stop it as a crash would and start it again.
 prefix=""
 [[ ${#as_server[@]} -eq 0 ]] || prefix="${as_server[*]}"
-cat >"$root/ctl" <<EOF
-#!/usr/bin/env bash
-set -euo pipefail
-case "\$1" in
+{
+  printf '#!/usr/bin/env bash\nset -euo pipefail\n'
+  printf 'prefix=%q\nbin=%q\nroot=%q\n' "$prefix" "$bin" "$root"
+  cat <<'EOF'
+# The server started here outlives the test that starts it: it must hold none of the test
+# process's descriptors (one it keeps open makes Foundation's Process in the test process wait
+# for ever for a child that has long ended).
+for descriptor in /proc/self/fd/* /dev/fd/*; do
+  number=${descriptor##*/}
+  if [[ "$number" =~ ^[0-9]+$ && "$number" -gt 2 ]]; then eval "exec $number>&-" 2>/dev/null || true; fi
+done
+case "${1:-}" in
   stop) exec $prefix "$bin/pg_ctl" -D "$root/fault/data" -m immediate -w stop >/dev/null ;;
-  start) exec $prefix "$bin/pg_ctl" -D "$root/fault/data" -l "$root/fault/server.log" -w -t 60 -o "\$(cat "$root/fault.options")" start >/dev/null ;;
-  *) echo "usage: \$0 stop|start" >&2; exit 2 ;;
+  start)
+    exec $prefix "$bin/pg_ctl" -D "$root/fault/data" -l "$root/fault/server.log" -w -t 60 \
+      -o "$(cat "$root/fault.options")" start >/dev/null
+    ;;
+  *) echo "usage: $0 stop|start" >&2; exit 2 ;;
 esac
 EOF
+} >"$root/ctl"
 chmod 0755 "$root/ctl"
 
 export DOCKET_TEST_POSTGRES="postgres://docket_admin@127.0.0.1:$main_port/postgres"

@@ -47,35 +47,27 @@ final class Sandbox: Sendable {
     environment extra: [String: String] = [:],
     input: String? = nil
   ) throws -> Run {
-    let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = (useDatabase ? ["--db", database] : []) + arguments
     var environment = ["HOME": folder.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
     environment.merge(extra) { $1 }
-    process.environment = environment
-    let outputFile = folder.appendingPathComponent("out-\(UUID().uuidString)")
-    let errorFile = folder.appendingPathComponent("err-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    defer {
-      try? FileManager.default.removeItem(at: outputFile)
-      try? FileManager.default.removeItem(at: errorFile)
-    }
-    process.standardOutput = try FileHandle(forWritingTo: outputFile)
-    process.standardError = try FileHandle(forWritingTo: errorFile)
+    let outputFile = path("out-\(UUID().uuidString)")
+    let errorFile = path("err-\(UUID().uuidString)")
+    var inputFile = "/dev/null"
     if let input {
-      let inputFile = folder.appendingPathComponent("in-\(UUID().uuidString)")
-      try Data(input.utf8).write(to: inputFile)
-      process.standardInput = try FileHandle(forReadingFrom: inputFile)
-    } else {
-      process.standardInput = FileHandle.nullDevice
+      inputFile = path("in-\(UUID().uuidString)")
+      try Data(input.utf8).write(to: URL(fileURLWithPath: inputFile))
     }
-    try process.run()
-    process.waitUntilExit()
+    defer {
+      for file in [outputFile, errorFile] + (input == nil ? [] : [inputFile]) {
+        try? FileManager.default.removeItem(atPath: file)
+      }
+    }
+    let status = try Child.run(
+      Self.binary.path, (useDatabase ? ["--db", database] : []) + arguments,
+      environment: environment, input: inputFile, output: outputFile, error: errorFile)
     return Run(
-      status: process.terminationStatus,
-      output: try String(contentsOf: outputFile, encoding: .utf8),
-      error: try String(contentsOf: errorFile, encoding: .utf8))
+      status: status,
+      output: try String(contentsOfFile: outputFile, encoding: .utf8),
+      error: try String(contentsOfFile: errorFile, encoding: .utf8))
   }
 
   /// Adds an issue and returns its reference.
@@ -94,14 +86,14 @@ struct Child {
 
   init(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    output: String = "/dev/null"
+    input: String = "/dev/null", output: String = "/dev/null", error: String = "/dev/null"
   ) throws {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
@@ -125,8 +117,10 @@ struct Child {
   /// Runs to the end: its status.
   static func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    output: String = "/dev/null"
+    input: String = "/dev/null", output: String = "/dev/null", error: String = "/dev/null"
   ) throws -> Int32 {
-    try Child(executable, arguments, environment: environment, output: output).wait()
+    try Child(
+      executable, arguments, environment: environment, input: input, output: output, error: error
+    ).wait()
   }
 }

@@ -54,7 +54,7 @@ server() { if [[ ${#as_server[@]} -gt 0 ]]; then "${as_server[@]}" "$@"; else "$
 servers=()
 cleanup() {
   local status=$?
-  for data in "${servers[@]}"; do
+  for data in ${servers[@]+"${servers[@]}"}; do
     server "$bin/pg_ctl" -D "$data" -m immediate stop >/dev/null 2>&1 || true
   done
   rm -rf "$root"

@@ -72,15 +72,24 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
   /// An address with any password in it replaced by `***`, for a message about the address.
   public static func redacted(_ address: String) -> String {
     guard let scheme = address.range(of: "://") else { return address }
-    // The user information is in the authority, before the path or the query.
-    let authorityEnd =
-      address[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? address.endIndex
-    guard let at = address[scheme.upperBound..<authorityEnd].lastIndex(of: "@") else {
-      return address
+    var text = address
+    // The user information ends at the authority's last `@` before the path (libpq reads it so).
+    let authorityEnd = text[scheme.upperBound...].firstIndex(of: "/") ?? text.endIndex
+    if let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
+      let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+    {
+      text.replaceSubrange(text.index(after: colon)..<at, with: "***")
     }
-    let credentials = address[scheme.upperBound..<at]
-    guard let colon = credentials.firstIndex(of: ":") else { return address }
-    return String(address[..<credentials.index(after: colon)]) + "***" + String(address[at...])
+    // And a `password=` among the parameters.
+    if let query = text.firstIndex(of: "?") {
+      let parameters = text[text.index(after: query)...].split(
+        separator: "&", omittingEmptySubsequences: false
+      ).map { parameter -> String in
+        parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+      }
+      text = String(text[...query]) + parameters.joined(separator: "&")
+    }
+    return text
   }
 
   /// A space's name: lower-case letters, digits, `-` and `_`, starting with a letter or digit, at
@@ -101,14 +110,19 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
 
   /// Connection parameters that the address may override: a server that does not answer fails
   /// within seconds, and one that goes away is noticed by TCP keepalives.
-  /// On the server's side, a transaction left open by a client that vanished (a laptop's network
-  /// gone mid-push) ends after a minute, and a statement waits at most 30 s for a lock, instead of
-  /// holding the next sync for hours.
   static let connectionDefaults: [(String, String)] = [
     ("connect_timeout", "10"), ("application_name", "docket"), ("keepalives", "1"),
     ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
-    ("options", "-c idle_in_transaction_session_timeout=60000 -c lock_timeout=30000"),
   ]
+
+  /// Runs after each BEGIN. On the server's side, a transaction left open by a client that
+  /// vanished (a laptop's network gone mid-push) ends after a minute, and a statement waits at most
+  /// 30 s for a lock, instead of holding the next sync for hours. Set per transaction, not per
+  /// connection: a connection pooler passes these on.
+  static func limitTransaction(_ db: PostgresConnection) throws(PostgresError) {
+    try db.execute("SET LOCAL idle_in_transaction_session_timeout = '60s'")
+    try db.execute("SET LOCAL lock_timeout = '30s'")
+  }
 
   // MARK: - SyncRemote
 
@@ -155,6 +169,7 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     try perform { db throws(PostgresError) in
       try db.execute("BEGIN")
       do throws(PostgresError) {
+        try Self.limitTransaction(db)
         try db.execute(
           "SELECT pg_advisory_xact_lock(hashtext($1))", ["docket space " + space])
         try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
@@ -200,15 +215,18 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     }
   }
 
-  /// Whether this role may push: without the rights to add and remove its packages, the server's
-  /// words for the refusal (nil: it may).
+  /// Whether this role may push: without the right to add packages, the server's words for the
+  /// refusal (nil: it may). Removing its own packages (compaction) is asked for when it happens.
   public func writeRefusal() throws -> String? {
     let rows = try perform { db throws(PostgresError) in
       try db.execute(
-        "SELECT has_table_privilege($1, 'INSERT') AND has_table_privilege($1, 'DELETE')",
-        ["\(schema).packages"])
+        "SELECT has_table_privilege($1, 'INSERT'), has_table_privilege($2, 'INSERT')",
+        ["\(schema).packages", "\(schema).parts"])
     }
-    return rows.rows.first?[0] == "t" ? nil : "permission denied for table packages"
+    guard let row = rows.rows.first else { return "permission denied for table packages" }
+    if row[0] != "t" { return "permission denied for table packages" }
+    if row[1] != "t" { return "permission denied for table parts" }
+    return nil
   }
 
   public func list() throws -> RemoteListing {
@@ -423,6 +441,7 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
       do throws(PostgresError) {
         // The push cursor moves once COMMIT returns: it must be on the disk by then, whatever
         // the server's own setting.
+        try Self.limitTransaction(db)
         try db.execute("SET LOCAL synchronous_commit = on")
         try body(db)
         if let hook {
@@ -455,6 +474,7 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     try perform { db throws(PostgresError) in
       try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
       do throws(PostgresError) {
+        try Self.limitTransaction(db)
         try db.execute(
           """
           DECLARE docket_parts NO SCROLL CURSOR FOR

@@ -28,8 +28,10 @@ extension SyncEngine {
     // This device's files that its snapshot holds may be gone: number on after them, or readers,
     // past them already, would never read the new ones.
     for snapshot in listing.packages where snapshot.device == device && snapshot.kind == .snapshot {
-      if let header = try? remote.header(snapshot) {
-        number = max(number, header.covers[device] ?? 0)
+      do {
+        number = max(number, try remote.header(snapshot).covers[device] ?? 0)
+      } catch is SkippedPackage {
+        // A snapshot that cannot be read holds nothing that counts.
       }
     }
     if waiting >= snapshotPushFrom {

@@ -101,8 +101,10 @@ public struct SyncEngine: Sendable {
     // A remote that refuses this device's writes (a role that may only read) is still pulled
     // from; what was not pushed stays queued, since the push cursor moves only after a write.
     var pushedFiles = 0
+    var mayWrite = true
     do {
       if let refusal = try remote.writeRefusal() {
+        mayWrite = false
         // Known before anything is made: said only when this device has changes of its own
         // waiting (a member who only reads and edits nothing syncs without a word).
         let own = try database.read { db in
@@ -120,7 +122,7 @@ public struct SyncEngine: Sendable {
     // Files that could not be read may mean the folder went away in the middle (or a mount left
     // an empty folder in its place): then say that, before compaction writes anything.
     if !report.skipped.isEmpty { _ = try remote.prepare(expecting: id) }
-    if report.pushRefused == nil {
+    if report.pushRefused == nil, mayWrite {
       do {
         try compact(listing, remote: id, pushedFiles: pushedFiles, &report)
       } catch let error as RemoteError {

@@ -98,10 +98,22 @@ struct Child {
     defer { for pointer in argv { free(pointer) } }
     let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
     defer { for pointer in variables ?? [] { free(pointer) } }
+    // Signals as a new program expects them: none blocked (the test's thread blocks some), each
+    // to its default.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
     let result =
-      variables.map { posix_spawn(&pid, executable, &actions, nil, argv, $0) }
-      ?? posix_spawn(&pid, executable, &actions, nil, argv, environ)
+      variables.map { posix_spawn(&pid, executable, &actions, &attributes, argv, $0) }
+      ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
     self.pid = pid
   }
@@ -110,7 +122,10 @@ struct Child {
   @discardableResult
   func wait() -> Int32 {
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    while waitpid(pid, &status, 0) < 0 {
+      // Another waiter took it: its status is unknown, and never counts as success.
+      guard errno == EINTR else { return -1 }
+    }
     return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
   }
 

@@ -262,7 +262,11 @@ import Testing
     ]
     let psql = ProcessInfo.processInfo.environment["DOCKET_TEST_PSQL"] ?? "/usr/bin/psql"
     for statement in sql {
-      #expect(try Child.run(psql, ["-q", server, "-c", statement], environment: passwords) == 0)
+      let said = desktop.path("psql.txt")
+      let status = try Child.run(
+        psql, ["-q", server, "-c", statement], environment: passwords, error: said)
+      #expect(
+        status == 0, "\(statement): \((try? String(contentsOfFile: said, encoding: .utf8)) ?? "")")
     }
     let member = server.replacingOccurrences(of: "docket_admin@", with: role + "@")
     try desktop.docket(["remote", "set", member, "--space", space])

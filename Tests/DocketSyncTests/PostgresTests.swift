@@ -153,6 +153,31 @@ import Testing
     #expect(try issues(writer) == ["From the writer", "Kept for later"])
   }
 
+  /// A role that may add packages but not remove them pushes; compaction waits for one that may.
+  @Test func aRoleThatMayOnlyAddPushes() throws {
+    let remote = try TestRemote(.postgres)
+    let owner = try Replica("Owner", remote: remote)
+    try owner.sync()
+    let schema = PostgresConnection.identifier("docket_" + remote.space!)
+    let adder = try role { name in
+      [
+        "GRANT USAGE ON SCHEMA \(schema) TO \(name)",
+        "GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA \(schema) TO \(name)",
+      ]
+    }
+    let member = try Replica("Adder", remote: remote)
+    member.remotePath = adder.address
+    for index in 0..<6 { try member.issue("Added \(index)") }
+    var engine = member.engine()
+    engine.batchSize = 2
+    engine.compactAfter = 2
+    let report = try engine.run()
+    #expect(report.pushRefused == nil)
+    #expect(report.pushed == 6)
+    try owner.sync()
+    #expect(try issues(owner).count == 6)
+  }
+
   @Test func aRoleWithoutRightsGetsAClearError() throws {
     let remote = try TestRemote(.postgres)
     let owner = try Replica("Owner", remote: remote)
@@ -214,6 +239,12 @@ import Testing
       address: "postgres://alice:secret@db.example.org/tracker", space: "acme", device: "x")
     #expect(remote.location == "postgres://alice:***@db.example.org/tracker [acme]")
     #expect(PostgresRemote.redacted("postgres://db.example.org/x") == "postgres://db.example.org/x")
+    #expect(PostgresRemote.redacted("postgres://u:pa?ss@h/db") == "postgres://u:***@h/db")
+    #expect(
+      PostgresRemote.redacted("postgres://h/db?sslmode=require&Password=s3cret&x=1")
+        == "postgres://h/db?sslmode=require&password=***&x=1")
+    #expect(
+      PostgresRemote.redacted("postgres://h/db?user=ana@srv") == "postgres://h/db?user=ana@srv")
   }
 
   @Test func rowsThatAreNotDocketsAreSkippedAndNamed() throws {

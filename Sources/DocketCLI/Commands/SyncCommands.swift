@@ -76,7 +76,8 @@ struct SyncCommands {
     switch PostgresConnection.parameters(of: address) {
     case .failure(let error):
       // libpq's reason may quote the address, password and all: then it is left out.
-      let hasPassword = PostgresRemote.redacted(address) != address
+      let hasPassword =
+        PostgresRemote.redacted(address) != address || address.lowercased().contains("password")
       throw CommandFailure.usage(
         l10n(
           "error.remote.address", .string(SafeText.sanitized(PostgresRemote.redacted(address))),

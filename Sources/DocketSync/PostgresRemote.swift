@@ -71,6 +71,12 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
 
   /// An address with any password in it replaced by `***`, for a message about the address.
   public static func redacted(_ address: String) -> String {
+    replacingPassword(in: address, with: "***")
+  }
+
+  /// The address with its password (in the user information, or a `password=` parameter)
+  /// replaced by `replacement`, or taken out when it is nil.
+  public static func replacingPassword(in address: String, with replacement: String?) -> String {
     guard let scheme = address.range(of: "://") else { return address }
     var text = address
     // The user information ends at the authority's last `@` before the path (libpq reads it so).
@@ -78,16 +84,19 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     if let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
       let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
     {
-      text.replaceSubrange(text.index(after: colon)..<at, with: "***")
+      text.replaceSubrange(
+        replacement == nil ? colon..<at : text.index(after: colon)..<at, with: replacement ?? "")
     }
     // And a `password=` among the parameters.
     if let query = text.firstIndex(of: "?") {
       let parameters = text[text.index(after: query)...].split(
         separator: "&", omittingEmptySubsequences: false
-      ).map { parameter -> String in
-        parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+      ).compactMap { parameter -> String? in
+        guard parameter.lowercased().hasPrefix("password=") else { return String(parameter) }
+        return replacement.map { "password=" + $0 }
       }
-      text = String(text[...query]) + parameters.joined(separator: "&")
+      text =
+        String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
     }
     return text
   }

@@ -204,12 +204,48 @@ import Testing
     #expect(shown["lastError"] is NSNull)
   }
 
-  @Test func anAddressWithAPasswordOrABadSpaceIsRefused() throws {
-    let secret = server.replacingOccurrences(of: "docket_admin@", with: "docket_admin:hunter2@")
-    let withPassword = try laptop.docket(["remote", "set", secret])
-    #expect(withPassword.status == 2)
-    #expect(withPassword.error.contains("~/.pgpass or PGPASSWORD"))
-    #expect(!withPassword.error.contains("hunter2"))
+  /// A password given in the address goes to ~/.pgpass (0600), never into the settings or the
+  /// output, and syncs find it there.
+  @Test func aPasswordInTheAddressGoesToThePasswordFile() throws {
+    let adminLine = try String(contentsOfFile: passwords["PGPASSFILE"]!, encoding: .utf8)
+      .split(separator: "\n").first!
+    let password = String(adminLine.split(separator: ":").last!)
+    let secret = server.replacingOccurrences(
+      of: "docket_admin@", with: "docket_admin:\(password)@")
+    let set = try laptop.docket(["remote", "set", secret, "--space", space])
+    #expect(set.status == 0, "\(set.error)")
+    #expect(!set.output.contains(password))
+    let file = laptop.path(".pgpass")
+    #expect(set.output.contains("The password went to \(file) (readable by you only)"))
+    let attributes = try FileManager.default.attributesOfItem(atPath: file)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    let port = server.split(separator: ":").last!.split(separator: "/").first!
+    #expect(
+      try String(contentsOfFile: file, encoding: .utf8)
+        == "127.0.0.1:\(port):postgres:docket_admin:\(password)\n")
+    let shown = try laptop.docket(["remote", "show", "--json"]).json() as! [String: Any]
+    #expect(shown["remote"] as? String == server)
+    // No PGPASSFILE: libpq finds it in ~/.pgpass.
+    try laptop.docket(["add", "With the stored password"])
+    let sync = try laptop.docket(["sync"])
+    #expect(sync.status == 0, "\(sync.error)")
+    // Given again with another password, the line is replaced, not added.
+    try laptop.docket([
+      "remote", "set",
+      server.replacingOccurrences(of: "docket_admin@", with: "docket_admin:other@"),
+    ])
+    #expect(
+      try String(contentsOfFile: file, encoding: .utf8)
+        == "127.0.0.1:\(port):postgres:docket_admin:other\n")
+    #expect(try laptop.docket(["sync"]).status == 1)
+  }
+
+  @Test func aBadSpaceOrAnotherSchemeIsRefused() throws {
+    let malformed = try laptop.docket([
+      "remote", "set", "postgres://ana:hunter2@host/db?colour=blue",
+    ])
+    #expect(malformed.status == 2)
+    #expect(!malformed.error.contains("hunter2"))
     #expect(try laptop.docket(["remote", "show", "--json"]).output.contains("\"remote\": null"))
     let space = try laptop.docket(["remote", "set", server, "--space", "Acme Corp"])
     #expect(space.status == 2)

@@ -245,6 +245,13 @@ import Testing
         == "postgres://h/db?sslmode=require&password=***&x=1")
     #expect(
       PostgresRemote.redacted("postgres://h/db?user=ana@srv") == "postgres://h/db?user=ana@srv")
+    #expect(
+      PostgresRemote.replacingPassword(
+        in: "postgres://ana:pw@h:5/db?password=x&sslmode=require", with: nil)
+        == "postgres://ana@h:5/db?sslmode=require")
+    #expect(
+      PostgresRemote.replacingPassword(in: "postgres://h/db?password=x", with: nil)
+        == "postgres://h/db")
   }
 
   @Test func rowsThatAreNotDocketsAreSkippedAndNamed() throws {

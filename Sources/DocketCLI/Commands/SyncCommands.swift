@@ -64,7 +64,8 @@ struct SyncCommands {
   }
 
   /// `docket remote set postgres://… [--space NAME]`: the address is checked as libpq reads it
-  /// and kept as given; it must not hold a password, since the settings are not a secret store.
+  /// and kept as given, but for a password, which goes to libpq's password file: the settings are
+  /// not a secret store.
   private func setPostgresRemote(_ address: String) throws {
     let space = context.arguments.value("space") ?? PostgresRemote.defaultSpace
     guard PostgresRemote.isValidSpace(space) else {
@@ -83,16 +84,38 @@ struct SyncCommands {
           "error.remote.address", .string(SafeText.sanitized(PostgresRemote.redacted(address))),
           .string(hasPassword ? l10n("error.remote.password") : SafeText.sanitized(error.message))))
     case .success(let parameters):
-      if parameters["password"] != nil { throw CommandFailure.usage(l10n("error.remote.password")) }
+      // A password in the address goes to libpq's password file; the settings keep the address
+      // without it.
+      var kept = address
+      var passwordFile: String?
+      if parameters["password"] != nil {
+        let file = PostgresPasswordFile.path(environment: context.environment)
+        do { try PostgresPasswordFile.store(parameters, at: file) } catch {
+          throw CommandFailure.failed(
+            l10n(
+              "error.remote.passwordFile", .string(SafeText.sanitized(file)),
+              .string(l10n.message(for: error))))
+        }
+        kept = PostgresRemote.replacingPassword(in: address, with: nil)
+        passwordFile = file
+      }
+      try context.database().write { try $0.setRemote(kept, space: space) }
+      if context.json {
+        context.printJSON(
+          .object([
+            ("remote", .string(kept)), ("space", .string(space)),
+            ("passwordFile", passwordFile.map { .string($0) } ?? .null),
+          ]))
+        return
+      }
+      context.console.line(l10n("remote.set", .string(SafeText.sanitized(kept))))
+      context.console.line(l10n("remote.show.space", .string(space)))
+      if let passwordFile {
+        context.console.line(
+          l10n("remote.passwordStored", .string(SafeText.sanitized(passwordFile))))
+      }
+      context.console.line(l10n("remote.set.next"))
     }
-    try context.database().write { try $0.setRemote(address, space: space) }
-    if context.json {
-      context.printJSON(.object([("remote", .string(address)), ("space", .string(space))]))
-      return
-    }
-    context.console.line(l10n("remote.set", .string(SafeText.sanitized(address))))
-    context.console.line(l10n("remote.show.space", .string(space)))
-    context.console.line(l10n("remote.set.next"))
   }
 
   func showRemote() throws {

@@ -1641,13 +1641,30 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Keep the password out of the address: Docket stores the address. Put it in ~/.pgpass or PGPASSWORD."
+              "value": "The address holds a password (it is not shown). Put it in ~/.pgpass or PGPASSWORD, or give it in a well-formed address."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Lass das Passwort aus der Adresse: Docket speichert die Adresse. Leg es in ~/.pgpass oder PGPASSWORD ab."
+              "value": "Die Adresse enthält ein Passwort (es wird nicht gezeigt). Leg es in ~/.pgpass oder PGPASSWORD ab, oder gib es in einer gültigen Adresse an."
+            }
+          }
+        }
+      },
+      "error.remote.passwordFile": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The password could not be written to %@: %@. Nothing was set."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Passwort konnte nicht in %@ geschrieben werden: %@. Nichts wurde gesetzt."
             }
           }
         }
@@ -5012,6 +5029,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Kein Remote gesetzt. Setze eines mit: docket remote set PFAD"
+            }
+          }
+        }
+      },
+      "remote.passwordStored": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The password went to %@ (readable by you only); the address is kept without it."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Passwort steht jetzt in %@ (nur für dich lesbar); die Adresse wird ohne es gespeichert."
             }
           }
         }

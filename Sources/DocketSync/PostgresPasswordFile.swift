@@ -1,0 +1,79 @@
+import Foundation
+
+/// A password given in a PostgreSQL address goes to libpq's password file (`~/.pgpass`, or
+/// `PGPASSFILE`), readable by its owner only, and the address is kept without it: Docket's settings
+/// never hold a password, and libpq finds it there on every sync.
+public enum PostgresPasswordFile {
+  /// The file libpq reads.
+  public static func path(environment: [String: String]) -> String {
+    if let file = environment["PGPASSFILE"], !file.isEmpty { return file }
+    return (environment["HOME"] ?? NSHomeDirectory()) + "/.pgpass"
+  }
+
+  /// The line for a connection's parameters as libpq parsed them
+  /// (`host:port:database:user:password`, `:` and `\` escaped); nil without a password.
+  static func line(for parameters: [String: String]) -> String? {
+    guard let password = parameters["password"] else { return nil }
+    func escaped(_ field: String) -> String {
+      field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
+    }
+    // A socket's folder is matched by `localhost`; what the address leaves out, by `*`.
+    var host = parameters["host"] ?? "localhost"
+    if host.hasPrefix("/") || host.isEmpty { host = "localhost" }
+    let fields = [
+      escaped(host), parameters["port"].map(escaped) ?? "*",
+      parameters["dbname"].map(escaped) ?? "*",
+      parameters["user"].map(escaped) ?? "*", escaped(password),
+    ]
+    return fields.joined(separator: ":")
+  }
+
+  /// Writes the password of `parameters` into the file at `path`, first, in place of a line for
+  /// the same host, port, database and user, and leaves the file readable by its owner only.
+  public static func store(_ parameters: [String: String], at path: String) throws {
+    guard let line = line(for: parameters) else { return }
+    let key = line.keyFields
+    let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }
+    lines.removeAll { $0.keyFields == key }
+    let text = ([line] + lines).joined(separator: "\n") + "\n"
+    let temporary = path + ".docket-\(getpid()).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    let bytes = Array(text.utf8)
+    let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+    let failure = written == bytes.count ? 0 : errno
+    if failure == 0 { fsync(descriptor) }
+    close(descriptor)
+    guard failure == 0, rename(temporary, path) == 0 else {
+      let reason = failure != 0 ? failure : errno
+      unlink(temporary)
+      throw POSIXError(POSIXErrorCode(rawValue: reason) ?? .EIO)
+    }
+    chmod(path, 0o600)
+  }
+}
+
+extension String {
+  /// A password-file line's first four fields (escapes kept), which say what it is for.
+  fileprivate var keyFields: [Substring] {
+    var fields: [Substring] = []
+    var start = startIndex
+    var index = startIndex
+    var escaping = false
+    while index < endIndex, fields.count < 4 {
+      let character = self[index]
+      if escaping {
+        escaping = false
+      } else if character == "\\" {
+        escaping = true
+      } else if character == ":" {
+        fields.append(self[start..<index])
+        start = self.index(after: index)
+      }
+      index = self.index(after: index)
+    }
+    return fields
+  }
+}

@@ -19,14 +19,9 @@ import Testing
     let id = try #require(first["id"] as? String)
     #expect(UUID(uuidString: id) != nil)
     // The host name as the system's own tool says it.
-    let hostname = Process()
-    hostname.executableURL = URL(fileURLWithPath: "/bin/hostname")
-    hostname.arguments = ["-s"]
-    let pipe = Pipe()
-    hostname.standardOutput = pipe
-    try hostname.run()
-    hostname.waitUntilExit()
-    let host = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let said = box.path("hostname.txt")
+    #expect(try Child.run("/bin/hostname", ["-s"], output: said) == 0)
+    let host = try String(contentsOfFile: said, encoding: .utf8)
       .trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(first["name"] as? String == host)
     #expect(first["named"] as? Bool == false)

@@ -139,29 +139,23 @@ import Testing
 
   /// A Taskwarrior of its own, in a folder of the sandbox.
   func task(_ arguments: [String], data: String, input: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/task")
     let rc = box.path("taskrc-\(URL(fileURLWithPath: data).lastPathComponent)")
     if !FileManager.default.fileExists(atPath: rc) {
       try "data.location=\(data)\nconfirmation=off\nverbose=nothing\n".write(
         toFile: rc, atomically: true, encoding: .utf8)
     }
-    process.arguments = ["rc:" + rc] + arguments
-    process.environment = ["HOME": box.folder.path, "PATH": "/usr/bin:/bin"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    var inputFile = "/dev/null"
     if let input {
-      let file = box.path("task-input-\(UUID().uuidString)")
-      try input.write(toFile: file, atomically: true, encoding: .utf8)
-      process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
-    } else {
-      process.standardInput = FileHandle.nullDevice
+      inputFile = box.path("task-input-\(UUID().uuidString)")
+      try input.write(toFile: inputFile, atomically: true, encoding: .utf8)
     }
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    let output = box.path("task-output-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    _ = try Child.run(
+      "/usr/bin/task", ["rc:" + rc] + arguments,
+      environment: ["HOME": box.folder.path, "PATH": "/usr/bin:/bin"], input: inputFile,
+      output: output)
+    return try String(contentsOfFile: output, encoding: .utf8)
   }
 
   @Test func fromTaskwarriorAndBack() throws {

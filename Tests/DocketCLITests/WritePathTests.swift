@@ -78,15 +78,9 @@ import Testing
     let reference = try box.add(["Shared"])
     let tags = (0..<8).map { "T\($0)" }
     let runs = try tags.map { tag in
-      let process = Process()
-      process.executableURL = Sandbox.binary
-      process.arguments = ["--db", box.database, "edit", reference, "--tag", tag]
-      process.standardOutput = FileHandle.nullDevice
-      try process.run()
-      return process
+      try Child(Sandbox.binary.path, ["--db", box.database, "edit", reference, "--tag", tag])
     }
-    for process in runs { process.waitUntilExit() }
-    #expect(runs.allSatisfy { $0.terminationStatus == 0 })
+    #expect(runs.map { $0.wait() } == Array(repeating: 0, count: tags.count))
     #expect(try issue(reference)["tags"] as? [String] == tags)
   }
 

@@ -23,21 +23,32 @@ final class TmuxPane {
   func tmux(_ arguments: [String], capture: Bool = false) throws -> String {
     let output =
       capture ? folder.appendingPathComponent("capture-\(UUID().uuidString).txt").path : "/dev/null"
+    guard Self.run("tmux", ["-S", socket] + arguments, output: output) != nil else {
+      throw TmuxMissing()
+    }
+    guard capture else { return "" }
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+  }
+
+  /// Runs a program (found on the PATH) with standard input from /dev/null, output to `output`
+  /// and errors dropped, and waits for it: its raw wait status, or nil when it cannot start.
+  static func run(_ program: String, _ arguments: [String], output: String = "/dev/null")
+    -> Int32?
+  {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = (["tmux", "-S", socket] + arguments).map { strdup($0) } + [nil]
+    let argv = ([program] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
-    guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else { throw TmuxMissing() }
+    guard posix_spawnp(&pid, program, &actions, nil, argv, environ) == 0 else { return nil }
     var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    guard capture else { return "" }
-    defer { try? FileManager.default.removeItem(atPath: output) }
-    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    return status
   }
 
   struct TmuxMissing: Error, CustomStringConvertible {

@@ -19,28 +19,12 @@ import Testing
   }
 
   /// Runs the binary on `database` (posix_spawn and waitpid, as `TmuxPane` starts tmux): its
-  /// status.
+  /// wait status, 0 when it succeeded.
   @discardableResult
   func docket(_ database: String, _ arguments: [String], output: String = "/dev/null") throws
     -> Int32
   {
-    let argv =
-      ([TmuxEndToEndTests.binary] + arguments + ["--db", database]).map { strdup($0) }
-      + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, TmuxEndToEndTests.binary, &actions, nil, argv, environ) == 0 else {
-      return -1
-    }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-    return status
+    TmuxPane.run(TmuxEndToEndTests.binary, arguments + ["--db", database], output: output) ?? -1
   }
 
   @Test func anEditPushedFromAnotherDeviceShowsWithinASecond() throws {

@@ -10,12 +10,7 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let database = folder.appendingPathComponent("docket.sqlite").path
-    let add = Process()
-    add.executableURL = URL(fileURLWithPath: TmuxEndToEndTests.binary)
-    add.arguments = ["add", "Editor issue", "--detail", "old text", "--db", database]
-    add.standardOutput = FileHandle.nullDevice
-    try add.run()
-    add.waitUntilExit()
+    TmuxEndToEndTests.docket(["add", "Editor issue", "--detail", "old text", "--db", database])
     // An editor that reads one line from the terminal and makes it the text.
     let editor = folder.appendingPathComponent("editor.sh").path
     try
@@ -36,14 +31,7 @@ import Testing
     try pane.waitFor("nx new text")
     try pane.press("q")
     try pane.waitFor("the app closed") { !$0.contains("Editor issue") }
-    let list = Process()
-    list.executableURL = URL(fileURLWithPath: TmuxEndToEndTests.binary)
-    list.arguments = ["list", "--filter", "all", "--json", "--db", database]
-    let output = Pipe()
-    list.standardOutput = output
-    try list.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    list.waitUntilExit()
+    let text = TmuxEndToEndTests.docket(["list", "--filter", "all", "--json", "--db", database])
     let issues = try #require(
       try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
     #expect(issues.count == 1, "keys typed in the editor made issues: \(text)")

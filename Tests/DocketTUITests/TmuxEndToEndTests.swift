@@ -100,6 +100,17 @@ final class TmuxPane {
     .deletingLastPathComponent()
   static let binary = root.appendingPathComponent(".build/debug/docket").path
 
+  /// Runs the binary (posix_spawn and waitpid): what it printed.
+  @discardableResult
+  static func docket(_ arguments: [String]) -> String {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-output-\(UUID().uuidString)"
+    ).path
+    defer { unlink(output) }
+    _ = TmuxPane.run(binary, arguments, output: output)
+    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+  }
+
   @Test func createSearchCompleteDeleteAndQuit() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "docket-tmux-\(UUID().uuidString)")
@@ -107,12 +118,7 @@ final class TmuxPane {
     defer { try? FileManager.default.removeItem(at: folder) }
     let database = folder.appendingPathComponent("docket.sqlite").path
     let stty = folder.appendingPathComponent("stty.txt").path
-    let add = Process()
-    add.executableURL = URL(fileURLWithPath: Self.binary)
-    add.arguments = ["add", "Another issue", "--db", database]
-    add.standardOutput = FileHandle.nullDevice
-    try add.run()
-    add.waitUntilExit()
+    Self.docket(["add", "Another issue", "--db", database])
 
     let command =
       "LANG=C.UTF-8 TERM=xterm-256color \(Self.binary) --db \(database); stty -a > \(stty); echo DOCKET-EXITED; sleep 30"
@@ -169,14 +175,7 @@ final class TmuxPane {
     #expect(!(try pane.screen()).contains("Docket · Open"))
 
     // What the app did is in the database.
-    let list = Process()
-    list.executableURL = URL(fileURLWithPath: Self.binary)
-    list.arguments = ["list", "--filter", "all", "--db", database]
-    let output = Pipe()
-    list.standardOutput = output
-    try list.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    list.waitUntilExit()
+    let text = Self.docket(["list", "--filter", "all", "--db", database])
     #expect(text.contains("Another issue") && !text.contains("Tmux test issue"))
   }
 }

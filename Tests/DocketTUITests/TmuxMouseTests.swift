@@ -27,12 +27,9 @@ import Testing
       at: folder.appendingPathComponent("second"), withIntermediateDirectories: true)
     let database = folder.appendingPathComponent("docket.sqlite").path
     for number in 1...12 {
-      let add = Process()
-      add.executableURL = URL(fileURLWithPath: TmuxEndToEndTests.binary)
-      add.arguments = ["add", String(format: "Mouse issue %02d", number), "--db", database]
-      add.standardOutput = FileHandle.nullDevice
-      try add.run()
-      add.waitUntilExit()
+      TmuxEndToEndTests.docket([
+        "add", String(format: "Mouse issue %02d", number), "--db", database,
+      ])
     }
     let command =
       "LANG=C.UTF-8 TERM=xterm-256color \(TmuxEndToEndTests.binary) --db \(database); sleep 30"

@@ -17,12 +17,7 @@ import Testing
   }
 
   func docket(_ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TmuxEndToEndTests.binary)
-    process.arguments = arguments + ["--db", database]
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
+    TmuxEndToEndTests.docket(arguments + ["--db", database])
   }
 
   /// The app in a pane; `NO_COLOR` only when `environment` sets it (the test runner sets it for

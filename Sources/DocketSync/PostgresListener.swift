@@ -11,6 +11,9 @@ public enum LiveEvent: Equatable, Sendable {
   case changed
   /// The server went away (its reason); tried again after `retry`.
   case lost(String, retry: Duration)
+  /// Listening cannot work however often it is tried (the password refused, libpq missing): its
+  /// reason; nothing more comes.
+  case failed(String)
 }
 
 /// Listens on a PostgreSQL space's channel (`LISTEN docket_<space>`) on a connection of its own,
@@ -69,6 +72,11 @@ public enum PostgresListener {
         }
       } catch {
         if stopped() { return }
+        // A refused password is not tried every 30 s (a server may lock the role out for it).
+        if error.isAuthentication || PostgresConnection.libraryProblem != nil {
+          send(.failed(error.message))
+          return
+        }
         send(.lost(error.reason, retry: retry))
         let until = ContinuousClock.now + retry
         while !stopped(), ContinuousClock.now < until { usleep(100_000) }

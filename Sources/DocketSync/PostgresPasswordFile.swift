@@ -12,8 +12,17 @@ public enum PostgresPasswordFile {
 
   /// The line for a connection's parameters as libpq parsed them
   /// (`host:port:database:user:password`, `:` and `\` escaped); nil without a password.
-  static func line(for parameters: [String: String]) -> String? {
+  static func line(for parameters: [String: String], environment: [String: String] = [:])
+    -> String?
+  {
     guard let password = parameters["password"] else { return nil }
+    // What the address leaves out, libpq takes from PGHOST, PGPORT, PGDATABASE and PGUSER.
+    var parameters = parameters
+    for (key, variable) in [
+      ("host", "PGHOST"), ("port", "PGPORT"), ("dbname", "PGDATABASE"), ("user", "PGUSER"),
+    ] where parameters[key] == nil {
+      parameters[key] = environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+    }
     func escaped(_ field: String) -> String {
       field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ":", with: "\\:")
     }
@@ -30,8 +39,10 @@ public enum PostgresPasswordFile {
 
   /// Writes the password of `parameters` into the file at `path`, first, in place of a line for
   /// the same host, port, database and user, and leaves the file readable by its owner only.
-  public static func store(_ parameters: [String: String], at path: String) throws {
-    guard let line = line(for: parameters) else { return }
+  public static func store(
+    _ parameters: [String: String], at path: String, environment: [String: String]
+  ) throws {
+    guard let line = line(for: parameters, environment: environment) else { return }
     let key = line.keyFields
     let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

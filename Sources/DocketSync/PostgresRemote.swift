@@ -31,8 +31,8 @@ import Synchronization
 /// there when the next sync lists the packages, and that sync numbers on after it.
 ///
 /// Rights are the server's: a role that may only read the space pulls, and its pushes are refused
-/// (`RemoteError.Problem.denied`). The password never passes through Docket: libpq takes it
-/// from `~/.pgpass` or `PGPASSWORD`, and `docket remote set` refuses an address that holds one.
+/// (`RemoteError.Problem.denied`). Docket never keeps a password: libpq takes it from `~/.pgpass`
+/// or `PGPASSWORD`, and `docket remote set` moves one given in the address to the password file.
 public final class PostgresRemote: SyncRemote, @unchecked Sendable {
   /// The connection string as the user gave it (a `postgres://` URL), without a password.
   public let address: String
@@ -79,8 +79,8 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
   public static func replacingPassword(in address: String, with replacement: String?) -> String {
     guard let scheme = address.range(of: "://") else { return address }
     var text = address
-    // The user information ends at the authority's last `@` before the path (libpq reads it so).
-    let authorityEnd = text[scheme.upperBound...].firstIndex(of: "/") ?? text.endIndex
+    // The user information ends at the last `@` before the parameters: a password may hold `/`.
+    let authorityEnd = text[scheme.upperBound...].firstIndex(of: "?") ?? text.endIndex
     if let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
       let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
     {

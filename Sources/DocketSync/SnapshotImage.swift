@@ -55,13 +55,14 @@ extension SyncEngine {
   /// snapshot is to be applied as usual.
   func takeImage(of snapshot: Package, listing: RemoteListing, remote key: String) -> Int? {
     let name = PackageName(device: snapshot.name.device, kind: .image, number: snapshot.name.number)
-    guard listing.packages.contains(name), let file = remote.imageFile(name) else { return nil }
+    guard listing.packages.contains(name) else { return nil }
     let copy = NSTemporaryDirectory() + "docket-image-\(UUID().lowercasedText).sqlite"
     defer { Self.removeDatabaseFiles(copy) }
     do {
-      // What this database is now; checked again, on the writer, just before it is replaced.
+      // What this database is now; checked again, on the writer, just before it is replaced. A
+      // database with data of its own takes no image: it is not even fetched.
       let before = try database.read { db in try Self.localState(db) }
-      guard before.isEmpty else { return nil }
+      guard before.isEmpty, let file = remote.imageFile(name) else { return nil }
       try FileManager.default.copyItem(atPath: file, toPath: copy)
       guard try isSound(copy, of: snapshot) else { return nil }
       let count = try makeOwn(copy, snapshot: snapshot, state: before, remote: key)

@@ -13,21 +13,24 @@ extension SyncEngine {
     _ listing: RemoteListing, remote key: String, _ report: inout SyncReport,
     step: () throws -> Void
   ) throws -> Int {
-    var (cursor, number, waiting) = try database.read { db in
+    let (pushed, numbered, unpushed) = try database.read { db in
       let cursor = try db.setting(Connection.pushedKey).flatMap(Int64.init)
       return (
-        cursor, try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0,
+        cursor, try db.setting(Connection.fileNumberKey).flatMap(Int64.init),
         try cursor.map { Int64(try db.localChangeCount(after: $0)) } ?? db.latestChangeSeq()
       )
     }
+    var (cursor, number, waiting) = (pushed, numbered ?? 0, unpushed)
     // The first push to a remote carries everything this device knows, so that nothing it
     // heard from devices elsewhere is missing there.
     let everything = cursor == nil
     let existing = listing.packages.filter { $0.device == device && $0.kind == .changes }
     number = max(number, existing.map(\.number).max() ?? 0)
-    // This device's files that its snapshot holds may be gone: number on after them, or readers,
-    // past them already, would never read the new ones.
-    for snapshot in listing.packages where snapshot.device == device && snapshot.kind == .snapshot {
+    // Back at a remote it had left (its numbering forgotten), this device's files that its
+    // snapshot holds may be gone: number on after them, or readers, past them already, would never
+    // read the new ones.
+    for snapshot in listing.packages
+    where numbered == nil && snapshot.device == device && snapshot.kind == .snapshot {
       do {
         number = max(number, try remote.header(snapshot).covers[device] ?? 0)
       } catch is SkippedPackage {

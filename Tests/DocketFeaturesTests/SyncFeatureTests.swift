@@ -230,7 +230,13 @@ final class FakeSync: Sendable {
       $0.lastError = nil
     }
     #expect(fake.runs == 5)
-    await store.send(.stop) { $0.isLive = false }
+    // A password refused: said as a failure, not as an outage.
+    fake.live.continuation.yield(.failed("password authentication failed for user \"ana\""))
+    await store.receive(.live(.failed("password authentication failed for user \"ana\""))) {
+      $0.isLive = false
+      $0.lastError = "password authentication failed for user \"ana\""
+    }
+    await store.send(.stop)
   }
 
   @Test func aSyncAskedForWhileOneRunsRunsOnceAfterIt() async throws {

@@ -95,14 +95,20 @@ import Testing
   // MARK: - Rights
 
   /// A role for a test: its name, and its address with its password in it (a test may; `docket
-  /// remote set` refuses one).
-  func role(_ grants: (String) -> [String]) throws -> (
+  /// remote set` moves one to the password file).
+  /// With `privileges` (`SELECT`, `SELECT, INSERT`, …) on every table of `remote`'s space and the
+  /// use of its schema; with nil, no rights at all.
+  func role(_ privileges: String?, on remote: TestRemote? = nil) throws -> (
     name: String, address: String, password: String
   ) {
     let name = "r" + PostgresServer.newSpace()
     let password = UUID().lowercasedText
     try admin.execute("CREATE ROLE \(name) LOGIN PASSWORD '\(password)'")
-    for grant in grants(name) { try admin.execute(grant) }
+    if let privileges, let space = remote?.space {
+      let schema = PostgresConnection.identifier("docket_" + space)
+      try admin.execute("GRANT USAGE ON SCHEMA \(schema) TO \(name)")
+      try admin.execute("GRANT \(privileges) ON ALL TABLES IN SCHEMA \(schema) TO \(name)")
+    }
     let address = try PostgresServer.address(as: "\(name):\(password)")
     return (name, address, password)
   }
@@ -113,12 +119,7 @@ import Testing
     try writer.issue("From the writer")
     try writer.sync()
     let schema = PostgresConnection.identifier("docket_" + remote.space!)
-    let reader = try role { name in
-      [
-        "GRANT USAGE ON SCHEMA \(schema) TO \(name)",
-        "GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(name)",
-      ]
-    }
+    let reader = try role("SELECT", on: remote)
     let member = try Replica("Member", remote: remote)
     member.remotePath = reader.address
     try member.issue("Kept for later")
@@ -140,12 +141,7 @@ import Testing
     #expect(try issues(quiet) == ["From the writer"])
     // Through the same space with a role that may write (the rights the README gives a member
     // who pushes), the queued changes go.
-    let pusher = try role { name in
-      [
-        "GRANT USAGE ON SCHEMA \(schema) TO \(name)",
-        "GRANT SELECT, INSERT, DELETE ON ALL TABLES IN SCHEMA \(schema) TO \(name)",
-      ]
-    }
+    let pusher = try role("SELECT, INSERT, DELETE", on: remote)
     member.remotePath = pusher.address
     #expect(try member.sync().pushed > 0)
     #expect(try member.queue.read { try $0.unpushedChangeCount() } == 0)
@@ -158,13 +154,7 @@ import Testing
     let remote = try TestRemote(.postgres)
     let owner = try Replica("Owner", remote: remote)
     try owner.sync()
-    let schema = PostgresConnection.identifier("docket_" + remote.space!)
-    let adder = try role { name in
-      [
-        "GRANT USAGE ON SCHEMA \(schema) TO \(name)",
-        "GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA \(schema) TO \(name)",
-      ]
-    }
+    let adder = try role("SELECT, INSERT", on: remote)
     let member = try Replica("Adder", remote: remote)
     member.remotePath = adder.address
     for index in 0..<6 { try member.issue("Added \(index)") }
@@ -182,7 +172,7 @@ import Testing
     let remote = try TestRemote(.postgres)
     let owner = try Replica("Owner", remote: remote)
     try owner.sync()
-    let stranger = try role { _ in [] }
+    let stranger = try role(nil)
     let outsider = try Replica("Outsider", remote: remote)
     outsider.remotePath = stranger.address
     do {
@@ -203,7 +193,16 @@ import Testing
     let other = try TestRemote(.postgres)
     let lonely = try Replica("Lonely", remote: other)
     lonely.remotePath = stranger.address
-    #expect(throws: RemoteError.self) { try lonely.sync() }
+    do {
+      try lonely.sync()
+      Issue.record("a role without rights made a space")
+    } catch let error as RemoteError {
+      guard case .denied(let reason) = error.problem else {
+        Issue.record("not refused: \(error)")
+        return
+      }
+      #expect(reason.contains("permission denied"))
+    }
   }
 
   // MARK: - Errors
@@ -239,7 +238,7 @@ import Testing
       address: "postgres://alice:secret@db.example.org/tracker", space: "acme", device: "x")
     #expect(remote.location == "postgres://alice:***@db.example.org/tracker [acme]")
     #expect(PostgresRemote.redacted("postgres://db.example.org/x") == "postgres://db.example.org/x")
-    #expect(PostgresRemote.redacted("postgres://u:pa?ss@h/db") == "postgres://u:***@h/db")
+    #expect(PostgresRemote.redacted("postgres://u:pa/ss@h/db") == "postgres://u:***@h/db")
     #expect(
       PostgresRemote.redacted("postgres://h/db?sslmode=require&Password=s3cret&x=1")
         == "postgres://h/db?sslmode=require&password=***&x=1")
@@ -403,6 +402,25 @@ import Testing
     #expect(events[2] == .connected)
   }
 
+  @Test func theListenerStopsAtARefusedPassword() async throws {
+    let (remote, a, _) = try Replica.pair(.postgres)
+    try a.sync()
+    let log = EventLog(
+      PostgresListener.events(
+        address: try PostgresServer.address(as: "docket_admin:wrong"), space: remote.space!,
+        device: a.device))
+    defer { log.stop() }
+    let events = await log.wait(for: 1)
+    guard case .failed(let reason) = events.first else {
+      Issue.record("not failed: \(events)")
+      return
+    }
+    #expect(reason.contains("password authentication failed"))
+    // Not tried again: nothing more comes after the retry would have been due.
+    try await Task.sleep(for: .milliseconds(1500))
+    #expect(log.events.count == 1)
+  }
+
   // MARK: - TLS
 
   @Test func tlsIsUsedWhenTheServerOffersItAndRequiredWhenAsked() throws {
@@ -417,9 +435,12 @@ import Testing
     let verified = try PostgresConnection(
       address + "?sslmode=verify-full&sslrootcert=" + certificate)
     #expect(verified.usesTLS)
-    #expect(throws: PostgresError.self) {
+    do {
       _ = try PostgresConnection(
         address + "?sslmode=verify-full&sslrootcert=/etc/ssl/certs/ca-certificates.crt")
+      Issue.record("a server whose certificate no authority there signed was trusted")
+    } catch {
+      #expect(error.message.contains("certificate verify failed"), "\(error.message)")
     }
     let plain = try PostgresConnection(address + "?sslmode=disable")
     #expect(!plain.usesTLS)

@@ -45,6 +45,13 @@ import Testing
         $0.remote = "/r"
         $0.lastError = "The remote folder /r is not there"
       }.contains("Sync failed: The remote folder /r is not there"))
+    // A live remote whose server went away says so, before an older error.
+    #expect(
+      try status {
+        $0.remote = "postgres://db.example.org/tracker"
+        $0.lastError = "an older failure"
+        $0.liveProblem = "Connection refused"
+      }.hasSuffix("Server unreachable, retrying: Connection refused"))
   }
 
   /// `H`: the history under the detail, newest first, a lost value marked.

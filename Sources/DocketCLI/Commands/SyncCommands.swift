@@ -90,7 +90,10 @@ struct SyncCommands {
       var passwordFile: String?
       if parameters["password"] != nil {
         let file = PostgresPasswordFile.path(environment: context.environment)
-        do { try PostgresPasswordFile.store(parameters, at: file) } catch {
+        do {
+          try PostgresPasswordFile.store(
+            parameters, at: file, environment: context.environment)
+        } catch {
           throw CommandFailure.failed(
             l10n(
               "error.remote.passwordFile", .string(SafeText.sanitized(file)),

@@ -141,6 +141,13 @@ public struct SyncFeature: Reducer {
       state.liveProblem = reason
       return .none
 
+    case .live(.failed(let reason)):
+      // Not an outage: said as a sync's failure, and the minute's sync goes on.
+      state.isLive = false
+      state.liveProblem = nil
+      state.lastError = reason
+      return .none
+
     case .changesRecorded(let latest):
       defer { state.latestChange = latest }
       guard let known = state.latestChange, latest > known, state.remote != nil else {

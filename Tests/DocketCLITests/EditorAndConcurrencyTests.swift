@@ -7,17 +7,9 @@ import Testing
   let box: Sandbox
   init() throws { box = try Sandbox() }
 
-  /// A scripted editor: a shell script that rewrites the file it is given.
-  func editor(_ body: String) throws -> String {
-    let path = box.path("editor-\(UUID().uuidString).sh")
-    try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-    return path
-  }
-
   @Test func theEditorChangesFieldsTagsAndDetail() throws {
     let reference = try box.add(["Draft", "--tag", "Bug"])
-    let script = try editor(
+    let script = try box.editor(
       """
       sed -i 's/^Title: .*/Title: Final title/; s/^Priority: .*/Priority: high/; s/^Completed: .*/Completed: yes/; s/^Tags: .*/Tags: Bug, Brand New/' "$1"
       printf 'First line of detail\\n# not a comment here\\n' >> "$1"
@@ -35,8 +27,8 @@ import Testing
 
   @Test func visualWinsOverEditor() throws {
     let reference = try box.add(["Draft"])
-    let visual = try editor("sed -i 's/^Title: .*/Title: From visual/' \"$1\"")
-    let plain = try editor("sed -i 's/^Title: .*/Title: From editor/' \"$1\"")
+    let visual = try box.editor("sed -i 's/^Title: .*/Title: From visual/' \"$1\"")
+    let plain = try box.editor("sed -i 's/^Title: .*/Title: From editor/' \"$1\"")
     _ = try box.docket(["edit", reference], environment: ["VISUAL": visual, "EDITOR": plain])
     #expect(try box.docket(["show", reference]).lines.first?.hasPrefix("From visual") == true)
   }
@@ -66,7 +58,8 @@ import Testing
         "Completed must be yes or no, not “maybe”"
       ),
     ] {
-      let run = try box.docket(["edit", reference], environment: ["EDITOR": try editor(script)])
+      let run = try box.docket(
+        ["edit", reference], environment: ["EDITOR": try box.editor(script)])
       #expect(run.status == 1)
       #expect(run.error.contains(reason), "\(run.error)")
       #expect(run.error.hasSuffix("the issue was left as it was.\n"))

@@ -39,6 +39,16 @@ final class Sandbox: Sendable {
 
   func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+  /// A scripted editor for `EDITOR` or `VISUAL`: a shell script that does `body` to the file it
+  /// is given. The command runs the script through `/bin/sh` rather than executing the file: a
+  /// program another test spawns at the moment this one writes the file inherits the open
+  /// descriptor, and executing a file open for writing fails with "Text file busy".
+  func editor(_ body: String) throws -> String {
+    let path = path("editor-\(UUID().uuidString).sh")
+    try Data("\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
+    return "/bin/sh '\(path)'"
+  }
+
   /// Runs `docket` with `arguments` (and `--db` of this sandbox unless `database` is false), in
   /// English unless the environment says otherwise, with nothing on standard input.
   @discardableResult

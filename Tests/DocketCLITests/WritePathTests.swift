@@ -8,13 +8,6 @@ import Testing
   let box: Sandbox
   init() throws { box = try Sandbox() }
 
-  func script(_ body: String) throws -> String {
-    let path = box.path("script-\(UUID().uuidString).sh")
-    try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-    return path
-  }
-
   func issue(_ reference: String) throws -> [String: Any] {
     try #require(try box.docket(["show", reference, "--json"]).json() as? [String: Any])
   }
@@ -24,7 +17,7 @@ import Testing
   @Test func anEditorSaveKeepsWhatOtherShellsChangedMeanwhile() throws {
     let reference = try box.add(["Draft", "--tag", "A"])
     let docket = Sandbox.binary.path
-    let editor = try script(
+    let editor = try box.editor(
       """
       "\(docket)" --db "\(box.database)" close \(reference) >/dev/null || exit 3
       "\(docket)" --db "\(box.database)" edit \(reference) --tag=+B >/dev/null || exit 4
@@ -45,7 +38,7 @@ import Testing
   @Test func aFieldChangedInBothPlacesTakesTheEditorsValueAndIsNamed() throws {
     let reference = try box.add(["Draft"])
     let docket = Sandbox.binary.path
-    let editor = try script(
+    let editor = try box.editor(
       """
       "\(docket)" --db "\(box.database)" edit \(reference) --title "From another shell" --priority high >/dev/null || exit 3
       sed -i 's/^Title: .*/Title: From the editor/' "$1"
@@ -62,7 +55,7 @@ import Testing
   @Test func anIssueDeletedWhileEditedIsAClearError() throws {
     let reference = try box.add(["Doomed"])
     let docket = Sandbox.binary.path
-    let editor = try script(
+    let editor = try box.editor(
       """
       "\(docket)" --db "\(box.database)" delete \(reference) --yes >/dev/null || exit 3
       sed -i 's/^Title: .*/Title: Too late/' "$1"

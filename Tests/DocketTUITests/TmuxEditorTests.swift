@@ -11,14 +11,14 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let database = folder.appendingPathComponent("docket.sqlite").path
     TmuxEndToEndTests.docket(["add", "Editor issue", "--detail", "old text", "--db", database])
-    // An editor that reads one line from the terminal and makes it the text.
+    // An editor that reads one line from the terminal and makes it the text. It runs through
+    // /bin/sh: a program spawned by another test while this file is written would hold it open,
+    // and executing it would then fail with "Text file busy".
     let editor = folder.appendingPathComponent("editor.sh").path
-    try
-      "#!/bin/sh\nprintf 'EDITOR-READY\\n'\nread line < /dev/tty\nprintf '%s' \"$line\" > \"$1\"\n"
+    try "printf 'EDITOR-READY\\n'\nread line < /dev/tty\nprintf '%s' \"$line\" > \"$1\"\n"
       .write(toFile: editor, atomically: true, encoding: .utf8)
-    chmod(editor, 0o755)
     let command =
-      "LANG=C.UTF-8 TERM=xterm-256color VISUAL=\(editor) \(TmuxEndToEndTests.binary) --db \(database); sleep 30"
+      "LANG=C.UTF-8 TERM=xterm-256color VISUAL='/bin/sh \(editor)' \(TmuxEndToEndTests.binary) --db \(database); sleep 30"
     let pane = try TmuxPane(command: command, columns: 120, rows: 30, folder: folder)
     try pane.waitFor("Editor issue")
     try pane.press("j")

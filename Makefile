@@ -18,7 +18,7 @@ else
 RELEASE_FLAGS ?= -c release
 endif
 
-.PHONY: all deps build test test-with-server lint format bench release run hooks clean catalog install install-files uninstall dist
+.PHONY: all deps build test test-with-server browser-test screenshots lint format bench release run hooks clean catalog install install-files uninstall dist
 
 all: build
 
@@ -42,6 +42,7 @@ test: deps lint
 
 test-with-server:
 	$(SWIFT) test --skip-build --disable-xctest
+	scripts/browser-test.sh
 	$(MAKE) --no-print-directory release
 	scripts/test-dist.sh
 
@@ -52,6 +53,16 @@ bench: deps
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product docket
+
+# The web app in headless Chromium (Tests/Browser); `make screenshots` also writes the README's
+# pictures of the desktop, tablet and phone layouts to docs/screenshots.
+browser-test: deps
+	$(SWIFT) build --product docket
+	scripts/browser-test.sh
+
+screenshots: deps
+	$(SWIFT) build --product docket
+	DOCKET_SCREENSHOTS=docs/screenshots scripts/browser-test.sh
 
 # `make install` (PREFIX=~/.local works without root; DESTDIR for packagers): the release binary,
 # the manual page (English, German) and the shell completions where the shells look for them.
@@ -76,9 +87,11 @@ run: deps
 	$(SWIFT) build --product docket
 	.build/debug/docket $(ARGS)
 
-# The string catalog is embedded in the binary; run after editing Localizable.xcstrings.
+# The string catalog and the web app's script and style are embedded in the binary; run after
+# editing Localizable.xcstrings or Sources/DocketWeb/Assets.
 catalog:
 	scripts/embed-catalog.sh
+	scripts/embed-assets.sh
 
 hooks:
 	install -m 0755 scripts/pre-commit .git/hooks/pre-commit

@@ -21,6 +21,16 @@ let package = Package(
     .target(name: "CPostgres"),
     .target(name: "Postgres", dependencies: ["CPostgres"]),
     .target(name: "Localization"),
+    // libmicrohttpd, the HTTP server of `docket serve`, loaded when the server starts (not
+    // linked); its header comes from libmicrohttpd-dev (Debian) or libmicrohttpd (Homebrew).
+    .target(
+      name: "CMicroHTTPD",
+      cSettings: [
+        .unsafeFlags(
+          ["-I/opt/homebrew/include", "-I/usr/local/include"], .when(platforms: [.macOS]))
+      ]
+    ),
+    .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
     .target(name: "CTerminal"),
     .target(name: "Terminal", dependencies: ["CTerminal"]),
     .target(name: "Composable", exclude: ["README.md"]),
@@ -41,10 +51,15 @@ let package = Package(
       name: "DocketSync",
       dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization", "Postgres"]),
     .target(
+      name: "DocketWeb",
+      dependencies: ["DocketCore", "DocketSync", "Database", "Localization", "HTTPServer"],
+      // The script and style are embedded in the binary (Generated/EmbeddedAssets.swift).
+      exclude: ["Assets"]),
+    .target(
       name: "DocketCLI",
       dependencies: [
         "DocketCore", "DocketTransfer", "DocketSync", "Database", "Localization", "Terminal",
-        "Postgres",
+        "Postgres", "DocketWeb",
       ]),
     .target(
       name: "DocketTUI",
@@ -69,6 +84,10 @@ let package = Package(
     .testTarget(
       name: "DocketSyncTests",
       dependencies: ["DocketSync", "DocketTransfer", "DocketCore", "Database", "Postgres"]),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+    .testTarget(
+      name: "DocketWebTests",
+      dependencies: ["DocketWeb", "DocketCore", "Database", "HTTPServer", "Localization"]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
       name: "DocketCLITests", dependencies: ["DocketCLI", "DocketCore", "Database", "docket"]),

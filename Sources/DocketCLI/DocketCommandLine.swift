@@ -195,6 +195,7 @@ final class CommandContext {
     case ["remote", "show"], ["remote"]: try SyncCommands(context: self).showRemote()
     case ["remote", "remove"]: try SyncCommands(context: self).removeRemote()
     case ["history"]: try SyncCommands(context: self).history()
+    case ["serve"]: try ServeCommand(context: self).run()
     default:
       throw CommandFailure.usage(
         l10n("error.usage.unknownCommand", .string(arguments.path.joined(separator: " "))))

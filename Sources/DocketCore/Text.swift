@@ -49,6 +49,8 @@ extension Localizer {
         return self("error.search.badStatus", .string(value), .string(error.token))
       case .emptyValue(let key): return self("error.search.emptyValue", .string(key + ":"))
       }
+    case IssueError.emptyTitle:
+      return self("error.add.emptyTitle")
     case let error as TagError:
       switch error {
       case .emptyName: return self("error.tag.emptyName")

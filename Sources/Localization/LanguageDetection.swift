@@ -24,6 +24,31 @@ public enum LanguageDetection {
     return fallback
   }
 
+  /// The first supported language of an HTTP `Accept-Language` header (`de-CH, de;q=0.9,
+  /// en;q=0.8`), by weight and then by order; nil when none is supported or the header is empty.
+  public static func language(acceptLanguage header: String, supported: [String]) -> String? {
+    var ranked: [(code: String, weight: Double, order: Int)] = []
+    for (order, part) in header.split(separator: ",").enumerated() {
+      let pieces = part.split(separator: ";").map {
+        String(
+          $0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+        )
+      }
+      guard let tag = pieces.first, !tag.isEmpty else { continue }
+      var weight = 1.0
+      for piece in pieces.dropFirst() where piece.hasPrefix("q=") {
+        weight = Double(piece.dropFirst(2)) ?? 0
+      }
+      guard weight > 0 else { continue }
+      ranked.append((tag, weight, order))
+    }
+    ranked.sort { $0.weight != $1.weight ? $0.weight > $1.weight : $0.order < $1.order }
+    for candidate in ranked {
+      if let match = match(candidate.code, in: supported) { return match }
+    }
+    return nil
+  }
+
   /// The language code of a locale name: `de_DE.UTF-8@euro` → `de`.
   public static func languageCode(of locale: String) -> String {
     let end =

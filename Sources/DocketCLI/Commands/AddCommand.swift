@@ -23,16 +23,9 @@ struct AddCommand {
     let database = try context.database()
     let now = context.now
     let (issue, reference) = try database.write { db -> (Issue, String) in
-      var tags: [Tag] = []
-      for name in tagNames
-      where !tags.contains(where: { TagName.key($0.name) == TagName.key(name) }) {
-        tags.append(try db.createTag(named: name, id: UUID()).tag)
-      }
-      let issue = Issue(
+      let issue = try db.createIssue(
         id: UUID(), title: title, detail: arguments.value("detail") ?? "", priority: priority,
-        completed: arguments.has("completed"), created: now,
-        tags: tags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) })
-      try db.insertIssue(issue)
+        completed: arguments.has("completed"), tagNames: tagNames, now: now)
       return (issue, try db.references(for: [issue.id])[issue.id] ?? IssueReference.hex(issue.id))
     }
     if context.json {

@@ -221,6 +221,21 @@ extension CommandSpec {
       ],
       examples: "command.export.examples"),
     CommandSpec(
+      name: "serve", summary: "command.serve.summary",
+      usage:
+        "docket serve [--bind ADDRESS] [--port N] [--read-only] [--tls-cert FILE --tls-key FILE]",
+      options: [
+        OptionSpec(name: "bind", kind: .value(name: "ADDRESS"), help: "option.bind"),
+        OptionSpec(name: "port", short: "p", kind: .value(name: "N"), help: "option.port"),
+        OptionSpec(name: "read-only", kind: .flag, help: "option.readOnly"),
+        OptionSpec(name: "tls-cert", kind: .value(name: "FILE"), help: "option.tlsCert"),
+        OptionSpec(name: "tls-key", kind: .value(name: "FILE"), help: "option.tlsKey"),
+        OptionSpec(
+          name: "allow-host", kind: .value(name: "NAME"), repeatable: true,
+          help: "option.allowHost"),
+      ],
+      examples: "command.serve.examples"),
+    CommandSpec(
       name: "completions", summary: "command.completions.summary",
       usage: "docket completions bash|zsh|fish",
       minimumArguments: 1, maximumArguments: 1, argumentChoices: ["bash", "zsh", "fish"]),
@@ -236,7 +251,7 @@ extension CommandSpec {
     "add", "list", "show", "edit", "close", "reopen", "delete", "tag", "awards", "device",
     "sample-data",
     "sync", "remote", "history",
-    "import", "export", "completions", "manual", "help",
+    "import", "export", "serve", "completions", "manual", "help",
   ]
 
   static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }

@@ -778,6 +778,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "command.serve.examples": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket serve                      (http://127.0.0.1:8080, this machine only)\ndocket serve --read-only --port 9000\ndocket serve --bind 0.0.0.0 --tls-cert cert.pem --tls-key key.pem"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket serve                      (http://127.0.0.1:8080, nur dieser Rechner)\ndocket serve --read-only --port 9000\ndocket serve --bind 0.0.0.0 --tls-cert cert.pem --tls-key key.pem"
+            }
+          }
+        }
+      },
+      "command.serve.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Open the tracker in a browser (phone, tablet or desktop)."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Den Tracker im Browser öffnen (Telefon, Tablet oder Desktop)."
+            }
+          }
+        }
+      },
       "command.show.examples": {
         "extractionState": "manual",
         "localizations": {
@@ -1859,6 +1893,74 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "%@ braucht einen Wert, zum Beispiel tag:Bug oder priority:high."
+            }
+          }
+        }
+      },
+      "error.serve.cannotListen": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cannot listen on %@ port %lld: the port is taken, the address is not this machine's, or the certificate and key do not fit; try another --port"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "kann nicht auf %@ Port %lld lauschen: Der Port ist belegt, die Adresse gehört nicht zu diesem Rechner, oder Zertifikat und Schlüssel passen nicht; versuche einen anderen --port"
+            }
+          }
+        }
+      },
+      "error.serve.library": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket serve cannot start: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket serve kann nicht starten: %@"
+            }
+          }
+        }
+      },
+      "error.serve.tlsPair": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "--tls-cert and --tls-key go together: give both or neither"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "--tls-cert und --tls-key gehören zusammen: beide angeben oder keines"
+            }
+          }
+        }
+      },
+      "error.serve.unreadable": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "cannot read %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "kann %@ nicht lesen"
             }
           }
         }
@@ -4472,6 +4574,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "option.allowHost": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Another host name the server answers to (repeatable)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein weiterer Hostname, auf den der Server antwortet (wiederholbar)"
+            }
+          }
+        }
+      },
       "option.asc": {
         "extractionState": "manual",
         "localizations": {
@@ -4485,6 +4604,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "aufsteigend"
+            }
+          }
+        }
+      },
+      "option.bind": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The address to listen on (default 127.0.0.1: this machine only)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Adresse, auf der gelauscht wird (Standard 127.0.0.1: nur dieser Rechner)"
             }
           }
         }
@@ -4744,6 +4880,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "option.port": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The port (default 8080; 0 picks a free one)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Port (Standard 8080; 0 wählt einen freien)"
+            }
+          }
+        }
+      },
       "option.priority": {
         "extractionState": "manual",
         "localizations": {
@@ -4757,6 +4910,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "low, medium oder high"
+            }
+          }
+        }
+      },
+      "option.readOnly": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Serve pages that cannot change anything"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Seiten ausliefern, die nichts ändern können"
             }
           }
         }
@@ -4927,6 +5097,40 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "der Titel"
+            }
+          }
+        }
+      },
+      "option.tlsCert": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The TLS certificate (PEM) for https"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das TLS-Zertifikat (PEM) für https"
+            }
+          }
+        }
+      },
+      "option.tlsKey": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The TLS private key (PEM) for https"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der private TLS-Schlüssel (PEM) für https"
             }
           }
         }
@@ -5274,6 +5478,108 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "%1$lld Beispielvorgänge und %2$lld Tags angelegt."
+            }
+          }
+        }
+      },
+      "serve.open": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Open: %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Öffnen: %@"
+            }
+          }
+        }
+      },
+      "serve.readOnly": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Read-only: the pages cannot change anything."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nur lesen: Die Seiten können nichts ändern."
+            }
+          }
+        }
+      },
+      "serve.serving": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Docket is serving %@"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Docket stellt %@ bereit"
+            }
+          }
+        }
+      },
+      "serve.stop": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Press Ctrl-C to stop."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Strg-C beendet."
+            }
+          }
+        }
+      },
+      "serve.stopped": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Stopped."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Beendet."
+            }
+          }
+        }
+      },
+      "serve.warning.cleartext": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket: warning: listening on %@ without TLS: the token travels over the network unencrypted; use --tls-cert and --tls-key"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "docket: Warnung: lausche auf %@ ohne TLS: Das Token geht unverschlüsselt über das Netz; nutze --tls-cert und --tls-key"
             }
           }
         }
@@ -10129,6 +10435,1485 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "ja"
+            }
+          }
+        }
+      },
+      "web.action.complete": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Complete"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigen"
+            }
+          }
+        }
+      },
+      "web.action.delete": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Delete"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Löschen"
+            }
+          }
+        }
+      },
+      "web.action.edit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Edit"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bearbeiten"
+            }
+          }
+        }
+      },
+      "web.action.reopen": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Reopen"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Wieder öffnen"
+            }
+          }
+        }
+      },
+      "web.awards.locked": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Locked"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Gesperrt"
+            }
+          }
+        }
+      },
+      "web.awards.progress": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld of %lld"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld von %lld"
+            }
+          }
+        }
+      },
+      "web.awards.summary": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld of %lld awards unlocked."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld von %lld Auszeichnungen freigeschaltet."
+            }
+          }
+        }
+      },
+      "web.awards.unlocked": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Unlocked"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Freigeschaltet"
+            }
+          }
+        }
+      },
+      "web.back": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Back"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Zurück"
+            }
+          }
+        }
+      },
+      "web.delete.question": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Delete this issue? This cannot be undone."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diesen Vorgang löschen? Das lässt sich nicht rückgängig machen."
+            }
+          }
+        }
+      },
+      "web.detail.created": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Created"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Angelegt"
+            }
+          }
+        }
+      },
+      "web.detail.history": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "History"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Verlauf"
+            }
+          }
+        }
+      },
+      "web.detail.modified": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Changed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Geändert"
+            }
+          }
+        }
+      },
+      "web.detail.noDetail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No details."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Keine Details."
+            }
+          }
+        }
+      },
+      "web.detail.noHistory": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No changes recorded yet."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Noch keine Änderungen aufgezeichnet."
+            }
+          }
+        }
+      },
+      "web.detail.noTags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No tags."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Keine Schlagwörter."
+            }
+          }
+        }
+      },
+      "web.detail.none": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Choose an issue to see it here."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Wähle einen Vorgang, um ihn hier zu sehen."
+            }
+          }
+        }
+      },
+      "web.detail.reference": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Reference"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Kennung"
+            }
+          }
+        }
+      },
+      "web.edit.heading": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Edit issue"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang bearbeiten"
+            }
+          }
+        }
+      },
+      "web.empty.noMatch": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No issues here. Change the filter or the search, or create a new one."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Hier sind keine Vorgänge. Ändere Filter oder Suche, oder lege einen neuen an."
+            }
+          }
+        }
+      },
+      "web.empty.none": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "No issues yet. Create the first one with New issue."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Noch keine Vorgänge. Lege den ersten mit Neuer Vorgang an."
+            }
+          }
+        }
+      },
+      "web.failed.heading": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Something went wrong"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Etwas ist schiefgegangen"
+            }
+          }
+        }
+      },
+      "web.form.cancel": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Cancel"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Abbrechen"
+            }
+          }
+        }
+      },
+      "web.form.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigt"
+            }
+          }
+        }
+      },
+      "web.form.create": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Create"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Anlegen"
+            }
+          }
+        }
+      },
+      "web.form.detail": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Details"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Details"
+            }
+          }
+        }
+      },
+      "web.form.newTags": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "New tags, separated by commas"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Neue Schlagwörter, durch Kommas getrennt"
+            }
+          }
+        }
+      },
+      "web.form.priority": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priority"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Priorität"
+            }
+          }
+        }
+      },
+      "web.form.save": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Save"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Speichern"
+            }
+          }
+        }
+      },
+      "web.form.status": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Status"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Status"
+            }
+          }
+        }
+      },
+      "web.form.title": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Title"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Titel"
+            }
+          }
+        }
+      },
+      "web.hideCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Hide completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigte ausblenden"
+            }
+          }
+        }
+      },
+      "web.issueGone": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "This issue no longer exists: it was deleted here or elsewhere."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diesen Vorgang gibt es nicht mehr: Er wurde hier oder anderswo gelöscht."
+            }
+          }
+        }
+      },
+      "web.keys.back": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Back, or cancel"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Zurück oder abbrechen"
+            }
+          }
+        }
+      },
+      "web.keys.button": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Keys"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tasten"
+            }
+          }
+        }
+      },
+      "web.keys.close": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Close"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schließen"
+            }
+          }
+        }
+      },
+      "web.keys.complete": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Complete or reopen the issue"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang erledigen oder wieder öffnen"
+            }
+          }
+        }
+      },
+      "web.keys.delete": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Delete the issue"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang löschen"
+            }
+          }
+        }
+      },
+      "web.keys.edit": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Edit the issue"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang bearbeiten"
+            }
+          }
+        }
+      },
+      "web.keys.help": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "These keys"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diese Tasten"
+            }
+          }
+        }
+      },
+      "web.keys.move": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Next or previous issue"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nächster oder vorheriger Vorgang"
+            }
+          }
+        }
+      },
+      "web.keys.new": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "New issue"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Neuer Vorgang"
+            }
+          }
+        }
+      },
+      "web.keys.search": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Search"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Suchen"
+            }
+          }
+        }
+      },
+      "web.language": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Language"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sprache"
+            }
+          }
+        }
+      },
+      "web.language.apply": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Change"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Wechseln"
+            }
+          }
+        }
+      },
+      "web.list.more": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Show more"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Mehr zeigen"
+            }
+          }
+        }
+      },
+      "web.mark.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigt"
+            }
+          }
+        }
+      },
+      "web.mark.open": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Open"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Offen"
+            }
+          }
+        }
+      },
+      "web.nav.issues": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Issues"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgänge"
+            }
+          }
+        }
+      },
+      "web.nav.label": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sections"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Bereiche"
+            }
+          }
+        }
+      },
+      "web.new": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "New issue"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Neuer Vorgang"
+            }
+          }
+        }
+      },
+      "web.notFound": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "There is no such page here."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diese Seite gibt es hier nicht."
+            }
+          }
+        }
+      },
+      "web.notFound.heading": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Not found"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nicht gefunden"
+            }
+          }
+        }
+      },
+      "web.readOnly": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Read-only: this server does not accept changes."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nur lesen: Dieser Server nimmt keine Änderungen an."
+            }
+          }
+        }
+      },
+      "web.refused.body": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The request's body could not be read: a form is expected, of at most 1 MiB."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Inhalt der Anfrage ist nicht lesbar: Erwartet wird ein Formular von höchstens 1 MiB."
+            }
+          }
+        }
+      },
+      "web.refused.csrf": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "This change did not come from one of this server's pages, so nothing was changed. Reload the page and try again."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diese Änderung kam nicht von einer Seite dieses Servers, daher wurde nichts geändert. Lade die Seite neu und versuche es noch einmal."
+            }
+          }
+        }
+      },
+      "web.refused.heading": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Refused"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Abgelehnt"
+            }
+          }
+        }
+      },
+      "web.refused.host": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "This server does not answer to that host name."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Dieser Server antwortet nicht auf diesen Hostnamen."
+            }
+          }
+        }
+      },
+      "web.refused.token": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Open the link that docket serve printed: it holds the key to this server."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Öffne den Link, den docket serve ausgegeben hat: Er enthält den Schlüssel zu diesem Server."
+            }
+          }
+        }
+      },
+      "web.said.completed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Marked completed."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Als erledigt markiert."
+            }
+          }
+        }
+      },
+      "web.said.created": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Issue created."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang angelegt."
+            }
+          }
+        }
+      },
+      "web.said.deleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Issue deleted."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorgang gelöscht."
+            }
+          }
+        }
+      },
+      "web.said.gone": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "This issue no longer exists."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diesen Vorgang gibt es nicht mehr."
+            }
+          }
+        }
+      },
+      "web.said.reopened": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Reopened."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Wieder geöffnet."
+            }
+          }
+        }
+      },
+      "web.said.saved": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Saved."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Gespeichert."
+            }
+          }
+        }
+      },
+      "web.said.tagCreated": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag created."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schlagwort angelegt."
+            }
+          }
+        }
+      },
+      "web.said.tagDeleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag deleted."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schlagwort gelöscht."
+            }
+          }
+        }
+      },
+      "web.said.tagExists": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "A tag of that name exists already."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein Schlagwort dieses Namens gibt es schon."
+            }
+          }
+        }
+      },
+      "web.said.tagRenamed": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tag renamed."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schlagwort umbenannt."
+            }
+          }
+        }
+      },
+      "web.said.unchanged": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nothing changed."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Nichts geändert."
+            }
+          }
+        }
+      },
+      "web.search.button": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Search"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Suchen"
+            }
+          }
+        }
+      },
+      "web.search.help": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Words, #tag, tag:Name, priority:high, is:open; -word leaves out."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Wörter, #Schlagwort, tag:Name, priority:high, is:open; -Wort schließt aus."
+            }
+          }
+        }
+      },
+      "web.search.label": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Search"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Suche"
+            }
+          }
+        }
+      },
+      "web.showCompleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Show completed"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Erledigte zeigen"
+            }
+          }
+        }
+      },
+      "web.skip": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Skip to the issues"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Zu den Vorgängen springen"
+            }
+          }
+        }
+      },
+      "web.sort.ascending": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ascending"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "aufsteigend"
+            }
+          }
+        }
+      },
+      "web.sort.button": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sort"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sortieren"
+            }
+          }
+        }
+      },
+      "web.sort.descending": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "descending"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "absteigend"
+            }
+          }
+        }
+      },
+      "web.sort.label": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sort by"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Sortieren nach"
+            }
+          }
+        }
+      },
+      "web.suggestions": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Suggestions"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Vorschläge"
+            }
+          }
+        }
+      },
+      "web.tags.counts": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld open, %lld in all"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%lld offen, %lld insgesamt"
+            }
+          }
+        }
+      },
+      "web.tags.create": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Create"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Anlegen"
+            }
+          }
+        }
+      },
+      "web.tags.deleteQuestion": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Delete the tag “%@”? The issues stay; only the tag goes."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Das Schlagwort „%@“ löschen? Die Vorgänge bleiben; nur das Schlagwort geht."
+            }
+          }
+        }
+      },
+      "web.tags.manage": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Manage tags"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schlagwörter verwalten"
+            }
+          }
+        }
+      },
+      "web.tags.new": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "New tag"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Neues Schlagwort"
+            }
+          }
+        }
+      },
+      "web.tags.rename": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Rename"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Umbenennen"
+            }
+          }
+        }
+      },
+      "web.tags.renameLabel": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "New name for “%@”"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Neuer Name für „%@“"
             }
           }
         }

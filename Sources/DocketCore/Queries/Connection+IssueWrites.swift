@@ -1,6 +1,12 @@
 import Database
 import Foundation
 
+/// Why an issue could not be written.
+public enum IssueError: Error, Equatable, Sendable {
+  /// The title is empty or only white space.
+  case emptyTitle
+}
+
 /// Writing issues. Each call is one transaction (a savepoint inside a caller's transaction).
 extension Connection {
   /// Stores `issue`: inserts it if new; else writes the fields and tag links that differ from the
@@ -65,6 +71,29 @@ extension Connection {
           issue.created, issue.modified,
         ])
       try link(issueID: issue.id, tagIDs: Set(issue.tags.map(\.id)))
+    }
+  }
+
+  /// Creates an issue tagged with `tagNames`, making the tags that do not exist yet (names match
+  /// ignoring case; a name given twice counts once), in one transaction: how every face adds an
+  /// issue. The title must not be empty once trimmed.
+  public func createIssue(
+    id: UUID, title: String, detail: String = "", priority: Priority = .low,
+    completed: Bool = false, tagNames: [String] = [], now: Date, makeTagID: () -> UUID = { UUID() }
+  ) throws -> Issue {
+    let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { throw IssueError.emptyTitle }
+    return try transaction {
+      var tags: [Tag] = []
+      for name in tagNames
+      where !tags.contains(where: { TagName.key($0.name) == TagName.key(name) }) {
+        tags.append(try createTag(named: name, id: makeTagID()).tag)
+      }
+      let issue = Issue(
+        id: id, title: trimmed, detail: detail, priority: priority, completed: completed,
+        created: now, tags: tags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) })
+      try insertIssue(issue)
+      return issue
     }
   }
 

@@ -1,0 +1,87 @@
+import DocketCore
+import DocketWeb
+import Foundation
+import HTTPServer
+
+/// `docket serve [--bind ADDRESS] [--port N] [--read-only] [--tls-cert FILE --tls-key FILE]`:
+/// the tracker in a browser, until Ctrl-C.
+struct ServeCommand {
+  let context: CommandContext
+
+  func run() throws {
+    let arguments = context.arguments
+    let l10n = context.l10n
+    let address = arguments.value("bind") ?? "127.0.0.1"
+    var port: UInt16 = 8080
+    if let text = arguments.value("port") {
+      guard let value = UInt16(text) else {
+        throw CommandFailure.usage(
+          UsageText.message(
+            for: .badValue(option: "--port", value: text, allowed: "0–65535"), l10n))
+      }
+      port = value
+    }
+    let certificatePath = arguments.value("tls-cert")
+    let keyPath = arguments.value("tls-key")
+    guard (certificatePath == nil) == (keyPath == nil) else {
+      throw CommandFailure.usage(l10n("error.serve.tlsPair"))
+    }
+    func read(_ path: String) throws -> String {
+      do {
+        return try String(contentsOfFile: path, encoding: .utf8)
+      } catch {
+        throw CommandFailure.failed(l10n("error.serve.unreadable", .string(path)))
+      }
+    }
+    let certificate = try certificatePath.map(read)
+    let key = try keyPath.map(read)
+    let database = try context.database()
+    let security = WebSecurity(
+      token: WebSecurity.randomSecret(), csrf: WebSecurity.randomSecret(),
+      allowedHosts: WebSecurity.hosts(for: address, extra: arguments.values("allow-host")),
+      usesTLS: certificate != nil)
+    let live = LiveChanges(path: context.databasePath)
+    let app = WebApp(
+      database: database, security: security, readOnly: arguments.has("read-only"), live: live)
+
+    // Ctrl-C and a polite kill are waited for below; the server's threads never take them.
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGINT)
+    sigaddset(&stopSignals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+    signal(SIGPIPE, SIG_IGN)
+
+    let server: HTTPServer
+    do {
+      server = try HTTPServer(
+        address: address, port: port, certificate: certificate, key: key,
+        handler: { app.handle($0) })
+    } catch .libraryMissing(let reason) {
+      throw CommandFailure.failed(l10n("error.serve.library", .string(reason)))
+    } catch {
+      throw CommandFailure.failed(
+        l10n("error.serve.cannotListen", .string(address), .integer(Int(port))))
+    }
+    live.start()
+    let scheme = certificate == nil ? "http" : "https"
+    let shownHost: String
+    switch address {
+    case "0.0.0.0", "::": shownHost = ProcessInfo.processInfo.hostName
+    default: shownHost = address.contains(":") ? "[\(address)]" : address
+    }
+    let url = "\(scheme)://\(shownHost):\(server.port)/?token=\(security.token)"
+    context.console.line(l10n("serve.serving", .string(context.databasePath)))
+    context.console.line(l10n("serve.open", .string(url)))
+    if arguments.has("read-only") { context.console.line(l10n("serve.readOnly")) }
+    if !["127.0.0.1", "::1", "localhost"].contains(address) && certificate == nil {
+      context.console.writeError(l10n("serve.warning.cleartext", .string(address)) + "\n")
+    }
+    context.console.line(l10n("serve.stop"))
+    var received: Int32 = 0
+    sigwait(&stopSignals, &received)
+    live.stop()
+    server.stop()
+    context.console.line(l10n("serve.stopped"))
+  }
+}

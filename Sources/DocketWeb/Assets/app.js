@@ -1,0 +1,233 @@
+// Docket's own script for the pages of `docket serve`. The pages work without it; it adds live
+// updates, the terminal app's keys, changes made in place and search as you type.
+(function () {
+  'use strict';
+  var PANES = ['#filters', '#list', '#detail', 'main.single'];
+  var $ = function (selector, root) { return (root || document).querySelector(selector); };
+  var $$ = function (selector, root) {
+    return Array.prototype.slice.call((root || document).querySelectorAll(selector));
+  };
+
+  function announce(text) {
+    var region = $('#announce');
+    if (!region || !text) return;
+    region.textContent = '';
+    window.setTimeout(function () { region.textContent = text; }, 60);
+  }
+
+  // The address without the one-time message of a change.
+  function clean(address) {
+    var url = new URL(address, window.location.href);
+    url.searchParams.delete('said');
+    url.searchParams.delete('fields');
+    return url.pathname + url.search;
+  }
+
+  function visible(element) { return element && element.offsetParent !== null; }
+
+  // Puts the panes of a page fetched in the background in place of these, keeping scroll
+  // positions, the focus, and what is being typed in a form.
+  function swap(doc, keepTyping) {
+    var active = document.activeElement;
+    var activeId = active && active.id;
+    var typed = active && (active.tagName === 'INPUT' || active.tagName === 'TEXTAREA');
+    var value = typed ? active.value : null;
+    var caret = typed && 'selectionStart' in active ? active.selectionStart : null;
+    PANES.forEach(function (selector) {
+      var old = $(selector);
+      var fresh = $(selector, doc);
+      if (!old || !fresh) return;
+      if (keepTyping && typed && old.contains(active) && active.form &&
+          active.form.method.toLowerCase() === 'post') return;
+      var scroll = old.scrollTop;
+      old.replaceWith(fresh);
+      fresh.scrollTop = scroll;
+    });
+    var panes = $('.panes');
+    var freshPanes = $('.panes', doc);
+    if (panes && freshPanes) panes.dataset.front = freshPanes.dataset.front;
+    document.title = doc.title;
+    if (activeId) {
+      var again = document.getElementById(activeId);
+      if (again && again !== document.activeElement) {
+        again.focus({ preventScroll: true });
+        if (typed && again.value !== value && keepTyping) again.value = value;
+        if (caret !== null && 'setSelectionRange' in again) {
+          try { again.setSelectionRange(caret, caret); } catch (ignored) { /* not a text field */ }
+        }
+      }
+    }
+  }
+
+  function parse(text) { return new DOMParser().parseFromString(text, 'text/html'); }
+
+  // Every navigation and change counts up; a page fetched for an older one is not shown, so a
+  // live refresh that started before a change never puts the old page back.
+  var generation = 0;
+  // Shows the page at `address` in place; `how` is 'push' or 'replace' for the history, or
+  // 'none' for a live refresh of the page shown.
+  function load(address, how, focus) {
+    var mine = how === 'none' ? generation : ++generation;
+    var from = window.location.href;
+    return fetch(address, { credentials: 'same-origin' }).then(function (response) {
+      return response.text().then(function (text) {
+        if (mine !== generation || (how === 'none' && window.location.href !== from)) return;
+        // A live refresh that started while this was on its way is out of date now.
+        if (how !== 'none') generation += 1;
+        var doc = parse(text);
+        swap(doc, how === 'none');
+        if (how === 'push') window.history.pushState(null, '', clean(response.url));
+        if (how === 'replace') window.history.replaceState(null, '', clean(response.url));
+        if (how !== 'none') announce(($('#announce', doc) || {}).textContent);
+        if (focus) { var target = $(focus); if (target) target.focus(); }
+      });
+    }).catch(function () { if (how !== 'none') window.location.href = address; });
+  }
+
+  function submitInPlace(form) {
+    var body = new URLSearchParams(new FormData(form));
+    var mine = ++generation;
+    fetch(form.action, { method: 'POST', body: body, credentials: 'same-origin' })
+      .then(function (response) {
+        return response.text().then(function (text) {
+          if (mine !== generation) return;
+          generation += 1;
+          var doc = parse(text);
+          swap(doc, false);
+          if (response.ok) window.history.pushState(null, '', clean(response.url));
+          announce(($('#announce', doc) || {}).textContent);
+          var focus = $('#form-error') ? '#f-title' : '#detail-heading';
+          var target = $(focus) || $('#list-heading');
+          if (target) target.focus();
+        });
+      })
+      .catch(function () { form.submit(); });
+  }
+
+  // Links and forms of the page, handled in place.
+  document.addEventListener('click', function (event) {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey ||
+        event.shiftKey || event.altKey) return;
+    var link = event.target.closest('a[href]');
+    if (!link || link.origin !== window.location.origin || link.hasAttribute('download')) return;
+    // Only links within the tracker's page; the other pages load as pages.
+    if (link.pathname !== '/' || window.location.pathname !== '/') return;
+    event.preventDefault();
+    var focus = '#detail-heading';
+    if (link.closest('#filters') || link.closest('.pane-head')) focus = '#list-heading';
+    if (link.closest('#suggestions')) focus = '#q';
+    if (link.search.indexOf('pane=filters') >= 0) focus = '#filters-heading';
+    load(link.href, 'push', focus);
+  });
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (form.method.toLowerCase() === 'get' && form.getAttribute('action') === '/' &&
+        window.location.pathname === '/') {
+      event.preventDefault();
+      var url = new URL('/', window.location.href);
+      new FormData(form).forEach(function (value, name) { url.searchParams.append(name, value); });
+      load(url.pathname + url.search, 'push', '#list-heading');
+    } else if (form.hasAttribute('data-inplace') || form.classList.contains('confirm')) {
+      event.preventDefault();
+      submitInPlace(form);
+    }
+  });
+
+  window.addEventListener('popstate', function () { load(window.location.href, 'none'); });
+
+  // Search as you type, and a new sort as soon as it is chosen.
+  var typing = null;
+  document.addEventListener('input', function (event) {
+    if (event.target.id !== 'q') return;
+    window.clearTimeout(typing);
+    typing = window.setTimeout(function () {
+      var form = event.target.form;
+      var url = new URL('/', window.location.href);
+      new FormData(form).forEach(function (value, name) { url.searchParams.append(name, value); });
+      load(url.pathname + url.search, 'replace');
+    }, 200);
+  });
+  document.addEventListener('change', function (event) {
+    if (event.target.id === 'sort' && event.target.form) event.target.form.requestSubmit();
+  });
+
+  // The terminal app's keys.
+  function press(key) {
+    var target = $$('[data-key="' + key + '"]').filter(visible)[0];
+    if (target) { target.click(); return true; }
+    return false;
+  }
+
+  function move(step) {
+    var links = $$('#issue-list a');
+    if (!links.length) return;
+    var index = links.findIndex(function (link) { return link.getAttribute('aria-current'); });
+    var next = links[Math.max(0, Math.min(links.length - 1, index < 0 ? 0 : index + step))];
+    load(next.href, 'push').then(function () {
+      var current = $('#issue-list a[aria-current]');
+      if (current) current.focus();
+    });
+  }
+
+  document.addEventListener('keydown', function (event) {
+    if (event.metaKey || event.ctrlKey || event.altKey) return;
+    var field = event.target.closest('input, textarea, select');
+    if (field) {
+      if (event.key === 'Escape' && field.id === 'q') { field.blur(); event.preventDefault(); }
+      if (event.key === 'ArrowDown' && field.id === 'q') {
+        var first = $('#suggestions a');
+        if (first) { first.focus(); event.preventDefault(); }
+      }
+      return;
+    }
+    if (event.target.closest('#suggestions') && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+      var items = $$('#suggestions a');
+      var at = items.indexOf(event.target.closest('a'));
+      var to = items[at + (event.key === 'ArrowDown' ? 1 : -1)];
+      if (to) to.focus(); else $('#q').focus();
+      event.preventDefault();
+      return;
+    }
+    var handled = true;
+    switch (event.key) {
+      case 'j': move(1); break;
+      case 'k': move(-1); break;
+      case '/': var search = $('#q'); if (search) { search.focus(); search.select(); } break;
+      case '?': var dialog = $('#keys'); if (dialog && !dialog.open) dialog.showModal(); break;
+      case 'n': case 'e': case 'x': case 'd': case 'Escape': handled = press(event.key); break;
+      default: handled = false;
+    }
+    if (handled) event.preventDefault();
+  });
+
+  function ready() {
+    if (window.location.search.indexOf('said=') >= 0) {
+      window.history.replaceState(null, '', clean(window.location.href));
+    }
+    var keys = $('.keys-button');
+    if (keys) {
+      keys.hidden = false;
+      keys.addEventListener('click', function () { $('#keys').showModal(); });
+    }
+    // Live: a change anywhere reloads the panes in place.
+    if (window.EventSource) {
+      var pending = false;
+      var busy = false;
+      var refresh = function () {
+        if (busy) { pending = true; return; }
+        busy = true;
+        load(window.location.href, 'none').then(function () {
+          busy = false;
+          document.documentElement.dataset.live = String(Date.now());
+          if (pending) { pending = false; refresh(); }
+        });
+      };
+      var events = new EventSource('/events');
+      events.addEventListener('change', refresh);
+      events.addEventListener('open', function () { document.documentElement.dataset.connected = '1'; });
+    }
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
+  else ready();
+})();

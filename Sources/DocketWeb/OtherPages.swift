@@ -1,0 +1,130 @@
+import DocketCore
+import Foundation
+import Localization
+
+/// The tags page: every tag with its counts, renamed or deleted here, and new ones made.
+struct TagsPage {
+  var tags: [TagSummary]
+  var l10n: Localizer
+  var csrf: String
+  var readOnly: Bool
+  var said: String?
+  /// The tag whose deletion is being confirmed.
+  var confirming: UUID?
+  var error: String?
+
+  func render() -> HTML {
+    var rows: [HTML] = []
+    for (index, summary) in tags.enumerated() {
+      rows.append(row(summary, index: index))
+    }
+    let list: HTML =
+      rows.isEmpty
+      ? "<p class=\"quiet\">\(l10n("tui.noTags"))</p>" : "<ul class=\"tag-rows\">\(rows)</ul>"
+    let problem: HTML =
+      error.map { "<p class=\"problem\" role=\"alert\">\($0)</p>" } ?? .empty
+    let create: HTML =
+      readOnly
+      ? .empty
+      : """
+      <form method="post" action="/tags" class="inline" data-inplace>\(fields())\
+      <label for="new-tag">\(l10n("web.tags.new"))</label>\
+      <input id="new-tag" name="name" required>\
+      <button type="submit">\(l10n("web.tags.create"))</button></form>
+      """
+    let body: HTML = """
+      <main id="list" class="single" aria-labelledby="tags-heading">\
+      <h1 id="tags-heading">\(l10n("tui.tags"))</h1>\(problem)\(create)\(list)</main>
+      """
+    return WebDocument(
+      l10n: l10n, title: l10n("tui.tags") + " · Docket", csrf: csrf, readOnly: readOnly,
+      said: said, current: .tags, here: "/tags"
+    ).render(body)
+  }
+
+  func fields() -> HTML {
+    "<input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\"><input type=\"hidden\" name=\"back\" value=\"/tags\">"
+  }
+
+  func row(_ summary: TagSummary, index: Int) -> HTML {
+    let tag = summary.tag
+    let id = tag.id.uuidString.lowercased()
+    let counts = l10n("web.tags.counts", .integer(summary.open), .integer(summary.total))
+    let link = WebLocation(filter: .tag(tag.id), showCompleted: true)
+    guard !readOnly else {
+      return
+        "<li><a href=\"\(link.url)\">\(tag.name)</a> <span class=\"quiet\">\(counts)</span></li>"
+    }
+    if confirming == tag.id {
+      return """
+        <li><form method="post" action="/tags/\(id)/delete" class="confirm">\(fields())\
+        <p>\(l10n("web.tags.deleteQuestion", .string(tag.name)))</p>\
+        <button type="submit" class="danger">\(l10n("web.action.delete"))</button> \
+        <a class="button" href="/tags">\(l10n("web.form.cancel"))</a></form></li>
+        """
+    }
+    return """
+      <li><a href="\(link.url)">\(tag.name)</a> <span class="quiet">\(counts)</span>\
+      <form method="post" action="/tags/\(id)" class="inline" data-inplace>\(fields())\
+      <label for="rename-\(index)">\(l10n("web.tags.renameLabel", .string(tag.name)))</label>\
+      <input id="rename-\(index)" name="name" value="\(tag.name)" required>\
+      <button type="submit">\(l10n("web.tags.rename"))</button></form>\
+      <a class="button danger" href="/tags?confirm=\(id)">\(l10n("web.action.delete"))</a></li>
+      """
+  }
+}
+
+/// The awards page: each award, unlocked or not, in words as well as in colour.
+struct AwardsPage {
+  var statuses: [AwardStatus]
+  var counts: AwardCounts
+  var l10n: Localizer
+  var csrf: String
+  var readOnly: Bool
+
+  func render() -> HTML {
+    var items: [HTML] = []
+    for status in statuses {
+      let award = status.award
+      let state = l10n(status.unlocked ? "web.awards.unlocked" : "web.awards.locked")
+      let progress = min(counts.count(for: award.criterion), award.value)
+      items.append(
+        """
+        <li class="award \(status.unlocked ? "unlocked" : "locked") c-\(award.criterion.color.rawValue)">\
+        <span class="medal" aria-hidden="true">\(status.unlocked ? "★" : "☆")</span>\
+        <h2>\(l10n.name(of: award))</h2><p>\(l10n.description(of: award))</p>\
+        <p class="state"><strong>\(state)</strong> · \
+        <progress max="\(award.value)" value="\(progress)" aria-label="\(l10n.name(of: award))"></progress> \
+        \(l10n("web.awards.progress", .integer(progress), .integer(award.value)))</p></li>
+        """)
+    }
+    let unlocked = statuses.filter(\.unlocked).count
+    let body: HTML = """
+      <main id="list" class="single" aria-labelledby="awards-heading">\
+      <h1 id="awards-heading">\(l10n("tui.awards"))</h1>\
+      <p>\(l10n("web.awards.summary", .integer(unlocked), .integer(statuses.count)))</p>\
+      <ul class="awards">\(items)</ul></main>
+      """
+    return WebDocument(
+      l10n: l10n, title: l10n("tui.awards") + " · Docket", csrf: csrf, readOnly: readOnly,
+      said: nil, current: .awards, here: "/awards"
+    ).render(body)
+  }
+}
+
+/// A page that says why a request was refused.
+struct ProblemPage {
+  var l10n: Localizer
+  var heading: String
+  var message: String
+
+  func render() -> HTML {
+    """
+    <!DOCTYPE html>
+    <html lang="\(l10n.language)"><head><meta charset="utf-8">\
+    <meta name="viewport" content="width=device-width, initial-scale=1">\
+    <title>\(heading) · Docket</title><link rel="stylesheet" href="/static/app.css"></head>\
+    <body><main id="list" class="single"><h1>\(heading)</h1><p>\(message)</p></main></body></html>
+    """
+  }
+}

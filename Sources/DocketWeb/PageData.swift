@@ -1,0 +1,96 @@
+import Database
+import DocketCore
+import DocketSync
+import Foundation
+import Localization
+
+/// What one page shows, read from the database in one snapshot: the filter pane's counts and
+/// tags, one page of the list, and the chosen issue with its history.
+struct PageData: Sendable {
+  var location: WebLocation
+  var settings: DeviceSettings
+  var counts: FilterCounts
+  var tags: [TagSummary]
+  var allTags: [Tag]
+  /// Nil when the search does not parse (`searchError` says why).
+  var issues: [Issue]
+  var searchError: String?
+  /// More issues than the page shows are there.
+  var hasMore: Bool
+  /// How many the list selects, counted up to `countLimit`.
+  var matching: Int
+  var references: [UUID: String]
+  var selected: Issue?
+  /// The issue the location names is not there (deleted here or elsewhere).
+  var selectedIsGone: Bool
+  var history: [HistoryEntry]
+  var suggestions: [SearchSuggestion]
+  var now: Date
+
+  static let countLimit = 10_000
+
+  var showCompleted: Bool { location.showCompleted ?? settings.showCompleted }
+  var sort: IssueSort { location.sort ?? settings.issueSort }
+
+  /// The page of `location`, as the database holds it now.
+  static func load(
+    _ location: WebLocation, from db: Connection, now: Date, localizer: Localizer
+  ) throws -> PageData {
+    let settings = try db.fetchSettings()
+    let showCompleted = location.showCompleted ?? settings.showCompleted
+    let summaries = try db.tagSummaries()
+    let tags = settings.tagSort.sorted(summaries, showCompleted: showCompleted)
+    let allTags = summaries.map(\.tag).sorted { SortKey.fold($0.name) < SortKey.fold($1.name) }
+    var field = SearchField(text: location.query)
+    var searchError: String?
+    var issues: [Issue] = []
+    var hasMore = false
+    var matching = 0
+    var suggestions: [SearchSuggestion] = []
+    switch field.parse() {
+    case .success(let search):
+      let request = IssueRequest(
+        filter: location.filter, search: search, sort: location.sort ?? settings.issueSort,
+        showCompleted: showCompleted, now: now)
+      let page = try db.fetchIssues(request, limit: location.shown + 1, detail: false)
+      hasMore = page.count > location.shown
+      issues = Array(page.prefix(location.shown))
+      matching = hasMore ? try db.countIssues(request, limit: countLimit) : issues.count
+      if let fragment = field.suggestionFragment {
+        suggestions = SearchSuggestion.suggestions(
+          for: fragment, tags: allTags, chosen: search, localizer: localizer)
+      }
+    case .failure(let error):
+      searchError = localizer.message(for: error)
+      field = SearchField()
+    }
+    var selected: Issue?
+    var history: [HistoryEntry] = []
+    if let id = location.issue {
+      selected = try db.fetchIssue(id: id)
+      if selected != nil { history = try db.history(ofIssue: id) }
+    }
+    var ids = issues.map(\.id)
+    if let selected { ids.append(selected.id) }
+    return PageData(
+      location: location, settings: settings, counts: try db.filterCounts(now: now), tags: tags,
+      allTags: allTags, issues: issues, searchError: searchError, hasMore: hasMore,
+      matching: matching, references: try db.references(for: ids), selected: selected,
+      selectedIsGone: location.issue != nil && selected == nil, history: history,
+      suggestions: suggestions, now: now)
+  }
+
+  /// How many issues a smart filter or a tag shows in the filter pane.
+  func count(of filter: IssueFilter) -> Int {
+    switch filter {
+    case .open: return counts.open
+    case .completed: return counts.completed
+    case .all: return counts.open + counts.completed
+    case .recent: return counts.recent(showCompleted: showCompleted)
+    case .tag(let id):
+      return tags.first { $0.tag.id == id }?.visibleCount(showCompleted: showCompleted) ?? 0
+    }
+  }
+
+  func reference(_ id: UUID) -> String { references[id] ?? IssueReference.hex(id) }
+}

@@ -1,0 +1,81 @@
+import Localization
+
+/// The frame of every page: the head, the header with the site's navigation and the language
+/// switch, the live region, and the keys' help.
+struct WebDocument {
+  enum Section: String {
+    case issues, tags, awards
+  }
+
+  var l10n: Localizer
+  var title: String
+  var csrf: String
+  var readOnly: Bool
+  var said: String?
+  var current: Section
+  /// The path and query of this page (where the language switch comes back to).
+  var here: String
+
+  func render(_ body: HTML) -> HTML {
+    let sections: [(Section, String, String)] = [
+      (.issues, "/", l10n("web.nav.issues")), (.tags, "/tags", l10n("tui.tags")),
+      (.awards, "/awards", l10n("tui.awards")),
+    ]
+    var links: [HTML] = []
+    for (section, href, name) in sections {
+      links.append(
+        "<li><a href=\"\(href)\"\(HTML.when(section == current, " aria-current=\"page\""))>\(name)</a></li>"
+      )
+    }
+    let readOnlyBanner: HTML =
+      readOnly ? "<p class=\"banner\">\(l10n("web.readOnly"))</p>" : .empty
+    return """
+      <!DOCTYPE html>
+      <html lang="\(l10n.language)"><head><meta charset="utf-8">\
+      <meta name="viewport" content="width=device-width, initial-scale=1">\
+      <meta name="csrf" content="\(csrf)">\
+      <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
+      <script src="/static/app.js" defer></script></head>\
+      <body><a class="skip" href="#list">\(l10n("web.skip"))</a>\
+      <header class="top"><p class="brand">Docket</p>\
+      <nav aria-label="\(l10n("web.nav.label"))"><ul>\(links)</ul></nav>\
+      \(languageSwitch())\
+      <button type="button" class="keys-button" aria-haspopup="dialog" aria-controls="keys" hidden>\(l10n("web.keys.button"))</button></header>\
+      \(readOnlyBanner)\
+      <div id="announce" class="sr" role="status" aria-live="polite" aria-atomic="true">\(said ?? "")</div>\
+      \(body)\(keysDialog())</body></html>
+      """
+  }
+
+  func languageSwitch() -> HTML {
+    var options: [HTML] = []
+    for (code, name) in [("en", "English"), ("de", "Deutsch")] {
+      options.append(
+        "<option value=\"\(code)\" lang=\"\(code)\"\(HTML.when(code == l10n.language, " selected"))>\(name)</option>"
+      )
+    }
+    return """
+      <form class="language" method="post" action="/language">\
+      <input type="hidden" name="csrf" value="\(csrf)"><input type="hidden" name="back" value="\(here)">\
+      <label for="language">\(l10n("web.language"))</label>\
+      <select id="language" name="language">\(options)</select>\
+      <button type="submit">\(l10n("web.language.apply"))</button></form>
+      """
+  }
+
+  /// The keys the script adds, listed where the ? key (or the Keys button) opens them.
+  func keysDialog() -> HTML {
+    let keys: [(String, String)] = [
+      ("j / k", l10n("web.keys.move")), ("n", l10n("web.keys.new")),
+      ("/", l10n("web.keys.search")), ("e", l10n("web.keys.edit")),
+      ("x", l10n("web.keys.complete")), ("d", l10n("web.keys.delete")),
+      ("Esc", l10n("web.keys.back")), ("?", l10n("web.keys.help")),
+    ]
+    var rows: [HTML] = []
+    for (key, meaning) in keys { rows.append("<dt><kbd>\(key)</kbd></dt><dd>\(meaning)</dd>") }
+    return """
+      <dialog id="keys" aria-labelledby="keys-heading"><h2 id="keys-heading">\(l10n("tui.helpTitle"))</h2>\
+      <dl class="keys">\(rows)</dl><form method="dialog"><button type="submit">\(l10n("web.keys.close"))</button></form></dialog>
+      """
+  }
+}

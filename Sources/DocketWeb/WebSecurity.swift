@@ -1,0 +1,115 @@
+import Foundation
+import HTTPServer
+
+/// The rules every request passes before it reaches a page: the Host it names, the token or its
+/// cookie, and for a change the CSRF token and the Origin.
+public struct WebSecurity: Sendable {
+  /// The secret of this start, printed once in the URL and then kept in a cookie.
+  public let token: String
+  /// The secret every form carries back.
+  public let csrf: String
+  /// Host names (lower case, without port) requests may name; others are refused, so a page of
+  /// another site that rebinds its name to this address cannot read from it.
+  public let allowedHosts: Set<String>
+  public let usesTLS: Bool
+
+  public static let cookie = "docket_token"
+  public static let languageCookie = "docket_lang"
+
+  public init(token: String, csrf: String, allowedHosts: Set<String>, usesTLS: Bool) {
+    self.token = token
+    self.csrf = csrf
+    self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+    self.usesTLS = usesTLS
+  }
+
+  /// A secret of 32 random bytes, as 64 hex digits.
+  public static func randomSecret() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator))
+    }
+    .joined()
+  }
+
+  /// The names a server on `address` answers to: the loopback names, the address itself, this
+  /// machine's name, and `extra`.
+  public static func hosts(for address: String, extra: [String]) -> Set<String> {
+    var hosts: Set<String> = ["localhost", "127.0.0.1", "::1"]
+    if address != "0.0.0.0" && address != "::" { hosts.insert(address.lowercased()) }
+    if address == "0.0.0.0" || address == "::" || !["127.0.0.1", "::1"].contains(address) {
+      let name = ProcessInfo.processInfo.hostName.lowercased()
+      if !name.isEmpty { hosts.insert(name) }
+    }
+    for name in extra { hosts.insert(name.lowercased()) }
+    return hosts
+  }
+
+  /// The host name of a Host header without its port: `[::1]:8080` → `::1`.
+  static func hostName(_ header: String) -> String {
+    let value = header.lowercased()
+    if value.hasPrefix("["), let end = value.firstIndex(of: "]") {
+      return String(value[value.index(after: value.startIndex)..<end])
+    }
+    if let colon = value.lastIndex(of: ":"), value.filter({ $0 == ":" }).count == 1 {
+      return String(value[..<colon])
+    }
+    return value
+  }
+
+  func hostIsAllowed(_ request: HTTPRequest) -> Bool {
+    guard let host = request.header("Host"), !host.isEmpty else { return false }
+    return allowedHosts.contains(Self.hostName(host))
+  }
+
+  /// Whether the cookie holds this start's token.
+  func isSignedIn(_ request: HTTPRequest) -> Bool {
+    request.cookies[Self.cookie].map { Self.same($0, token) } ?? false
+  }
+
+  func tokenMatches(_ value: String) -> Bool { Self.same(value, token) }
+
+  /// A change may go ahead: the form carries the CSRF token and the Origin is this server.
+  func changeIsAllowed(_ request: HTTPRequest) -> Bool {
+    guard let sent = request.formValue("csrf"), Self.same(sent, csrf) else { return false }
+    guard let origin = request.header("Origin"), let host = request.header("Host") else {
+      return false
+    }
+    return origin.lowercased() == (usesTLS ? "https://" : "http://") + host.lowercased()
+  }
+
+  /// The cookie that keeps the token: sent only to this server, never to scripts, never on a
+  /// request that another site starts.
+  var signInCookie: String {
+    "\(Self.cookie)=\(token); Path=/; HttpOnly; SameSite=Strict" + (usesTLS ? "; Secure" : "")
+  }
+
+  func languageCookie(_ language: String) -> String {
+    "\(Self.languageCookie)=\(language); Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict"
+      + (usesTLS ? "; Secure" : "")
+  }
+
+  /// Compares in time that does not depend on where the texts differ.
+  static func same(_ left: String, _ right: String) -> Bool {
+    let a = Array(left.utf8)
+    let b = Array(right.utf8)
+    guard a.count == b.count else { return false }
+    var difference: UInt8 = 0
+    for index in a.indices { difference |= a[index] ^ b[index] }
+    return difference == 0
+  }
+
+  /// The headers of every answer: only the app's own script and style, no framing, no sniffing,
+  /// and no referrer to other sites. (The address that holds the token is left at once, and a
+  /// browser told to send no referrer at all sends `Origin: null` with its own forms.)
+  static let headers: [(name: String, value: String)] = [
+    (
+      "Content-Security-Policy",
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+  ]
+}

@@ -1,0 +1,401 @@
+"""Docket's web app in a real browser: headless Chromium driven by Selenium.
+
+Run by `make test` (scripts/browser-test.sh). Each test starts `docket serve` on a fresh
+database and a free port, and talks to it only over loopback.
+"""
+
+import http.client
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.parse
+
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DOCKET = os.environ.get("DOCKET_BINARY", os.path.join(ROOT, ".build", "debug", "docket"))
+SCREENSHOTS = os.environ.get("DOCKET_SCREENSHOTS")
+DESKTOP = (1400, 900)
+TABLET = (900, 1150)
+# The browser and its driver from the system (never fetched at run time).
+CHROMIUM = os.environ.get("DOCKET_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = os.environ.get("DOCKET_CHROMEDRIVER") or shutil.which("chromedriver")
+PHONE = {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}
+
+
+class Server:
+    """`docket serve` on a database of its own, stopped at the end."""
+
+    def __init__(self, *arguments, sample=True):
+        self.folder = tempfile.mkdtemp(prefix="docket-browser-")
+        self.database = os.path.join(self.folder, "docket.sqlite")
+        self.environment = dict(os.environ, DOCKET_DB=self.database, LANG="C.UTF-8")
+        if sample:
+            self.docket("sample-data")
+        self.process = subprocess.Popen(
+            [DOCKET, "serve", "--port", "0", *arguments],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.environment)
+        self.url = None
+        deadline = time.time() + 20
+        while time.time() < deadline and self.url is None:
+            line = self.process.stdout.readline()
+            match = re.search(r"(http://\S+)", line)
+            if match:
+                self.url = match.group(1)
+        if self.url is None:
+            raise RuntimeError("docket serve printed no URL: " + self.process.stderr.read())
+        parsed = urllib.parse.urlparse(self.url)
+        self.port = parsed.port
+        self.token = urllib.parse.parse_qs(parsed.query)["token"][0]
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def docket(self, *arguments):
+        result = subprocess.run(
+            [DOCKET, *arguments], env=self.environment, capture_output=True, text=True,
+            timeout=30)
+        if result.returncode != 0:
+            raise RuntimeError(f"docket {arguments} failed: {result.stderr}")
+        return result.stdout
+
+    def issues(self):
+        return json.loads(self.docket("list", "--filter", "all", "--json"))
+
+    def request(self, method, path, body=None, headers=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        text = response.read().decode()
+        connection.close()
+        return response.status, text
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def browser(size=DESKTOP, phone=False, language="en-US"):
+    options = webdriver.ChromeOptions()
+    if CHROMIUM:
+        options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", f"--lang={language}"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    if phone:
+        options.add_experimental_option("mobileEmulation", {
+            "deviceMetrics": PHONE,
+            "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148"})
+    else:
+        options.add_argument(f"--window-size={size[0]},{size[1]}")
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(20)
+    return driver
+
+
+def wait(driver, condition, seconds=5):
+    # A page updated in place replaces its elements: one found a moment ago may be gone.
+    return WebDriverWait(
+        driver, seconds, poll_frequency=0.05,
+        ignored_exceptions=[StaleElementReferenceException, NoSuchElementException],
+    ).until(lambda d: condition(d))
+
+
+class WebAppTest(unittest.TestCase):
+    def setUp(self):
+        self.server = Server()
+        self.drivers = []
+
+    def tearDown(self):
+        for driver in self.drivers:
+            driver.quit()
+        self.server.stop()
+
+    def open(self, **arguments):
+        driver = browser(**arguments)
+        self.drivers.append(driver)
+        driver.get(self.server.url)
+        wait(driver, lambda d: d.find_elements(By.ID, "list-heading"))
+        wait(driver, lambda d: d.execute_script(
+            "return document.documentElement.dataset.connected === '1'"))
+        return driver
+
+    def audit(self, driver, state):
+        axe = Axe(driver)
+        axe.inject()
+        results = axe.run()
+        bad = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
+        self.assertEqual([], [(v["id"], v["help"], [n["html"] for n in v["nodes"]][:3])
+                              for v in bad], state)
+
+    def shot(self, driver, name):
+        if SCREENSHOTS:
+            os.makedirs(SCREENSHOTS, exist_ok=True)
+            driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
+
+    def text(self, driver):
+        return driver.find_element(By.TAG_NAME, "body").text
+
+    def titles_listed(self, driver):
+        # Read in one go in the page: a live update may replace the list at any moment.
+        return driver.execute_script(
+            "return Array.from(document.querySelectorAll('#issue-list .title'))"
+            ".map(e => e.textContent)")
+
+    # The whole round at desktop size, with the keys.
+    def test_desktop_create_search_complete_edit_delete_and_tags(self):
+        driver = self.open()
+        driver.execute_script("window.notReloaded = true")
+        self.audit(driver, "desktop list")
+        self.shot(driver, "desktop")
+        # Create with a tag, by the keys.
+        driver.find_element(By.TAG_NAME, "body").send_keys("n")
+        title = wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0]
+        self.audit(driver, "new issue form")
+        title.send_keys("Browser made this")
+        driver.find_element(By.ID, "f-detail").send_keys("Written in Chromium")
+        driver.find_element(By.ID, "f-new-tags").send_keys("Web, Feature")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: "Browser made this" in d.find_element(By.ID, "detail-heading").text)
+        wait(driver, lambda d: "Issue created." in d.find_element(By.ID, "announce").text)
+        made = [i for i in self.server.issues() if i["title"] == "Browser made this"][0]
+        self.assertEqual(sorted(made["tags"]), ["Feature", "Web"])
+        self.audit(driver, "issue detail")
+        # Search with a token chosen from the suggestions.
+        search = driver.find_element(By.ID, "q")
+        search.clear()
+        search.send_keys("#we")
+        link = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#suggestions a"))[0]
+        self.assertIn("tag:Web", link.get_attribute("data-token"))
+        self.audit(driver, "search suggestions")
+        link.click()
+        wait(driver, lambda d: self.titles_listed(d) == ["Browser made this"])
+        self.assertIn("tag%3AWeb", driver.current_url)
+        # Complete it with x, then edit it with e.
+        driver.find_element(By.TAG_NAME, "body").send_keys("j")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list a[aria-current]"))
+        driver.find_element(By.TAG_NAME, "body").send_keys("x")
+        wait(driver, lambda d: [i for i in self.server.issues()
+                                if i["title"] == "Browser made this"][0]["completed"])
+        driver.get(self.server.base + "/?filter=completed&issue=" + made["id"])
+        wait(driver, lambda d: d.find_elements(By.ID, "detail-heading"))
+        driver.find_element(By.TAG_NAME, "body").send_keys("e")
+        field = wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0]
+        self.audit(driver, "edit form")
+        field.clear()
+        field.send_keys("Browser edited this")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: "Saved." in d.find_element(By.ID, "announce").text)
+        self.assertIn("Browser edited this", [i["title"] for i in self.server.issues()])
+        # Delete, after the confirmation.
+        driver.find_element(By.TAG_NAME, "body").send_keys("d")
+        confirm = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "form.confirm button"))[0]
+        self.audit(driver, "delete confirmation")
+        confirm.click()
+        wait(driver, lambda d: "Issue deleted." in d.find_element(By.ID, "announce").text)
+        self.assertNotIn("Browser edited this", [i["title"] for i in self.server.issues()])
+        # Tags: make, rename, delete.
+        driver.get(self.server.base + "/tags")
+        driver.find_element(By.ID, "new-tag").send_keys("Temporary")
+        driver.find_element(By.CSS_SELECTOR, "form[action='/tags'] button").click()
+        wait(driver, lambda d: "Tag created." in d.find_element(By.ID, "announce").text)
+        self.audit(driver, "tags page")
+        row = [r for r in driver.find_elements(By.CSS_SELECTOR, ".tag-rows li")
+               if "Temporary" in r.text][0]
+        name = row.find_element(By.CSS_SELECTOR, "input[name='name']")
+        name.clear()
+        name.send_keys("Renamed")
+        row.find_element(By.CSS_SELECTOR, "button").click()
+        wait(driver, lambda d: "Tag renamed." in d.find_element(By.ID, "announce").text)
+        self.assertIn("Renamed", self.server.docket("tag", "list"))
+        row = [r for r in driver.find_elements(By.CSS_SELECTOR, ".tag-rows li")
+               if "Renamed" in r.text][0]
+        row.find_element(By.CSS_SELECTOR, "a.danger").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "form.confirm button"))[0].click()
+        wait(driver, lambda d: "Tag deleted." in d.find_element(By.ID, "announce").text)
+        self.assertNotIn("Renamed", self.server.docket("tag", "list"))
+        driver.get(self.server.base + "/awards")
+        self.audit(driver, "awards page")
+
+    def test_a_change_from_the_command_line_appears_within_a_second_without_a_reload(self):
+        driver = self.open()
+        driver.execute_script("window.notReloaded = true")
+        search = driver.find_element(By.ID, "q")
+        search.click()
+        started = time.time()
+        self.server.docket("add", "Made on the command line", "--priority", "high")
+        wait(driver, lambda d: "Made on the command line" in self.titles_listed(d), seconds=1.5)
+        elapsed = time.time() - started
+        self.assertLess(elapsed, 1.0)
+        self.assertTrue(driver.execute_script("return window.notReloaded === true"))
+        # The focus stayed where it was.
+        self.assertEqual(driver.switch_to.active_element.get_attribute("id"), "q")
+
+    def test_a_hostile_title_shows_as_text_and_runs_nothing(self):
+        hostile = "<img src=x onerror=\"document.title='pwned'\"><script>window.pwned=1</script>"
+        self.server.docket("add", hostile)
+        driver = self.open()
+        wait(driver, lambda d: hostile in self.titles_listed(d))
+        [link for link in driver.find_elements(By.CSS_SELECTOR, "#issue-list a")
+         if hostile in link.text][0].click()
+        wait(driver, lambda d: d.find_element(By.ID, "detail-heading").text == hostile)
+        time.sleep(0.3)
+        self.assertNotEqual(driver.title, "pwned")
+        self.assertFalse(driver.execute_script("return window.pwned === 1"))
+        self.assertEqual(driver.find_elements(By.CSS_SELECTOR, "#list img, #detail img"), [])
+
+    def test_tablet_shows_two_panes_and_the_filters_on_demand(self):
+        driver = self.open(size=TABLET)
+        self.assertFalse(driver.find_element(By.ID, "filters").is_displayed())
+        self.assertTrue(driver.find_element(By.ID, "list").is_displayed())
+        self.assertTrue(driver.find_element(By.ID, "detail").is_displayed())
+        driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[0].click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list a[aria-current]"))
+        self.shot(driver, "tablet")
+        self.audit(driver, "tablet detail")
+        driver.find_element(By.CSS_SELECTOR, "#list .phone-only").click()
+        wait(driver, lambda d: d.find_element(By.ID, "filters").is_displayed())
+        self.audit(driver, "tablet filters")
+
+    def test_phone_shows_one_pane_at_a_time_with_back_and_large_targets(self):
+        driver = self.open(phone=True)
+        self.assertTrue(driver.find_element(By.ID, "list").is_displayed())
+        self.assertFalse(driver.find_element(By.ID, "detail").is_displayed())
+        self.assertFalse(driver.find_element(By.ID, "filters").is_displayed())
+        self.check_targets(driver)
+        self.shot(driver, "phone")
+        driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[0].click()
+        wait(driver, lambda d: d.find_element(By.ID, "detail").is_displayed())
+        self.assertFalse(driver.find_element(By.ID, "list").is_displayed())
+        self.audit(driver, "phone detail")
+        self.check_targets(driver)
+        driver.find_element(By.CSS_SELECTOR, "#detail .phone-only").click()
+        wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
+        driver.find_element(By.CSS_SELECTOR, "#list .phone-only").click()
+        wait(driver, lambda d: d.find_element(By.ID, "filters").is_displayed())
+        self.audit(driver, "phone filters")
+        driver.back()
+        wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
+
+    def check_targets(self, driver):
+        small = driver.execute_script("""
+            return Array.from(document.querySelectorAll(
+                '.pane a.button, .pane button, .pane input:not([type=hidden]), .pane select, #issue-list a, .filters a'))
+              .filter(e => e.offsetParent !== null)
+              .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
+              .filter(p => p[1] < 44 && !p[0].includes('type="checkbox"'));""")
+        self.assertEqual(small, [])
+
+    def test_no_sideways_scrolling_at_320_pixels_or_at_200_percent_zoom(self):
+        driver = self.open(size=(320, 700))
+        for path in ["/", "/?mode=new", "/tags", "/awards"]:
+            driver.get(self.server.base + path)
+            width = driver.execute_script("return document.documentElement.scrollWidth")
+            self.assertLessEqual(width, driver.execute_script("return window.innerWidth"), path)
+        wide = self.open(size=DESKTOP)
+        wide.execute_script("document.body.style.zoom = '200%'")
+        self.assertLessEqual(
+            wide.execute_script("return document.documentElement.scrollWidth"),
+            wide.execute_script("return window.innerWidth") + 1)
+
+    def test_german_from_the_browser_and_the_switch(self):
+        driver = self.open(language="de-DE")
+        self.assertEqual(driver.find_element(By.TAG_NAME, "html").get_attribute("lang"), "de")
+        self.assertIn("Neuer Vorgang", self.text(driver))
+        self.audit(driver, "german")
+        Select(driver.find_element(By.ID, "language")).select_by_value("en")
+        driver.find_element(By.CSS_SELECTOR, "form.language button").click()
+        wait(driver, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
+
+
+class SecurityTest(unittest.TestCase):
+    def setUp(self):
+        self.server = Server()
+        self.cookie = "docket_token=" + self.server.token
+
+    def tearDown(self):
+        self.server.stop()
+
+    def test_no_token_is_refused(self):
+        driver = browser()
+        try:
+            driver.get(self.server.base + "/")
+            self.assertIn("Refused", driver.find_element(By.TAG_NAME, "h1").text)
+            self.assertEqual(driver.find_elements(By.ID, "issue-list"), [])
+        finally:
+            driver.quit()
+        status, _ = self.server.request("GET", "/?token=" + "0" * 64)
+        self.assertEqual(status, 403)
+
+    def test_a_foreign_host_is_refused(self):
+        status, text = self.server.request(
+            "GET", "/", headers={"Host": "evil.example", "Cookie": self.cookie})
+        self.assertEqual(status, 403)
+        self.assertNotIn("issue-list", text)
+        status, _ = self.server.request(
+            "GET", "/", headers={"Host": f"localhost:{self.server.port}", "Cookie": self.cookie})
+        self.assertEqual(status, 200)
+
+    def test_a_cross_site_post_without_the_csrf_token_changes_nothing(self):
+        before = self.server.issues()
+        victim = before[0]["id"]
+        for headers, body in [
+            ({"Origin": "http://evil.example"}, "back=/"),
+            ({"Origin": f"http://127.0.0.1:{self.server.port}"}, "back=/&csrf=forged"),
+        ]:
+            status, _ = self.server.request(
+                "POST", f"/issues/{victim}/delete", body=body, headers={
+                    **headers, "Cookie": self.cookie,
+                    "Content-Type": "application/x-www-form-urlencoded"})
+            self.assertEqual(status, 403)
+        self.assertEqual(self.server.issues(), before)
+
+
+class ReadOnlyTest(unittest.TestCase):
+    def test_read_only_refuses_every_change(self):
+        server = Server("--read-only")
+        try:
+            cookie = "docket_token=" + server.token
+            host = f"127.0.0.1:{server.port}"
+            status, page = server.request("GET", "/", headers={"Host": host, "Cookie": cookie})
+            self.assertEqual(status, 200)
+            self.assertNotIn("action=\"/issues", page)
+            csrf = re.search(r'name="csrf" content="([0-9a-f]+)"', page).group(1)
+            before = server.issues()
+            victim = before[0]["id"]
+            for path, body in [("/issues", "title=No"), (f"/issues/{victim}/delete", ""),
+                               (f"/issues/{victim}/complete", "completed=1"),
+                               ("/tags", "name=No")]:
+                status, _ = server.request("POST", path, body=f"{body}&csrf={csrf}&back=/", headers={
+                    "Host": host, "Origin": "http://" + host, "Cookie": cookie,
+                    "Content-Type": "application/x-www-form-urlencoded"})
+                self.assertEqual(status, 403, path)
+            self.assertEqual(server.issues(), before)
+            driver = browser()
+            try:
+                driver.get(server.url)
+                wait(driver, lambda d: d.find_elements(By.ID, "list-heading"))
+                self.assertEqual(driver.find_elements(By.CSS_SELECTOR, "[data-key='n']"), [])
+                self.assertIn("Read-only", driver.find_element(By.TAG_NAME, "body").text)
+            finally:
+                driver.quit()
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()

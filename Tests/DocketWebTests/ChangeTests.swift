@@ -1,0 +1,165 @@
+import DocketCore
+import DocketWeb
+import Foundation
+import HTTPServer
+import Testing
+
+/// Changes made through forms: each is one write through the core, and the browser goes back to
+/// a page that says what happened.
+@Suite struct ChangeTests {
+  @Test func creatingAnIssueWithChosenAndNewTagsGoesToIt() throws {
+    let web = try WebTester()
+    let bug = try web.tag("Bug")
+    let answer = web.post(
+      "/issues",
+      [
+        ("title", "  Dark mode  "), ("detail", "line one\r\nline two"), ("priority", "high"),
+        ("tag", bug.id.lower), ("new_tags", "UI, bug ,  , Design"),
+        ("back", "/?filter=recent&mode=new"),
+      ])
+    #expect(answer.status == 303)
+    let created = try #require(
+      try web.queue.read { try $0.fetchIssues(IssueRequest(filter: .all, now: WebTester.now)) }
+        .first)
+    #expect(created.title == "Dark mode")
+    #expect(created.detail == "line one\nline two")
+    #expect(created.priority == .high)
+    #expect(created.tags.map(\.name) == ["Bug", "Design", "UI"])
+    #expect(answer.header("Location") == "/?filter=recent&issue=\(created.id.lower)&said=created")
+    let after = web.get(
+      "/", [("filter", "recent"), ("issue", created.id.lower), ("said", "created")])
+    #expect(after.text.contains("aria-live=\"polite\" aria-atomic=\"true\">Issue created.</div>"))
+  }
+
+  @Test func anEmptyTitleIsRefusedAndTheFormKeepsWhatWasTyped() throws {
+    let web = try WebTester()
+    let answer = web.post(
+      "/issues",
+      [("title", "   "), ("detail", "kept <text>"), ("priority", "medium"), ("back", "/")])
+    #expect(answer.status == 422)
+    #expect(try web.count() == 0)
+    #expect(answer.text.contains("<p class=\"problem\" role=\"alert\" id=\"form-error\">"))
+    #expect(answer.text.contains(">kept &lt;text&gt;</textarea>"))
+    #expect(answer.text.contains("<option value=\"medium\" selected>"))
+    #expect(answer.text.contains("aria-invalid=\"true\""))
+  }
+
+  @Test func savingWritesOnlyWhatChangedAndNamesWhatItOverwrote() throws {
+    let web = try WebTester()
+    let bug = try web.tag("Bug")
+    let issue = try web.issue("Draft", detail: "old", priority: .low, tags: [bug])
+    // Meanwhile another shell changes the detail and the priority.
+    try web.queue.write {
+      _ = try $0.saveEdit(
+        IssueEdit(
+          from: issue,
+          to: issue.with {
+            $0.detail = "theirs"
+            $0.priority = .medium
+          }))
+    }
+    let form: [(String, String)] = [
+      ("title", "Final"), ("detail", "old"), ("priority", "high"), ("new_tags", "UI"),
+      ("base_title", "Draft"), ("base_detail", "old"), ("base_priority", "low"),
+      ("base_completed", "0"), ("base_tag", bug.id.lower), ("back", "/?issue=\(issue.id.lower)"),
+    ]
+    let answer = web.post("/issues/\(issue.id.lower)", form)
+    #expect(answer.status == 303)
+    #expect(
+      answer.header("Location") == "/?issue=\(issue.id.lower)&said=overwritten&fields=priority")
+    let stored = try #require(try web.stored(issue.id))
+    #expect(stored.title == "Final")
+    #expect(stored.detail == "theirs")  // left alone here, so the other shell's stays
+    #expect(stored.priority == .high)
+    #expect(stored.tags.map(\.name) == ["UI"])  // Bug unticked, UI new
+    let page = web.get(
+      "/", [("issue", issue.id.lower), ("said", "overwritten"), ("fields", "priority")])
+    #expect(page.text.contains("Changed elsewhere meanwhile, and now as in this edit: priority."))
+  }
+
+  @Test func completeReopenAndDeleteSayWhatHappened() throws {
+    let web = try WebTester()
+    let issue = try web.issue("Task")
+    let path = "/issues/\(issue.id.lower)"
+    let done = web.post(
+      path + "/complete", [("completed", "1"), ("back", "/?issue=\(issue.id.lower)")])
+    #expect(done.header("Location") == "/?issue=\(issue.id.lower)&said=completed")
+    #expect(try web.stored(issue.id)?.completed == true)
+    let again = web.post(path + "/complete", [("completed", "1"), ("back", "/")])
+    #expect(again.header("Location") == "/?said=unchanged")
+    _ = web.post(path + "/complete", [("completed", "0"), ("back", "/")])
+    #expect(try web.stored(issue.id)?.completed == false)
+    let deleted = web.post(path + "/delete", [("back", "/")])
+    #expect(deleted.header("Location") == "/?said=deleted")
+    #expect(try web.stored(issue.id) == nil)
+    let gone = web.get("/", [("issue", issue.id.lower)])
+    #expect(gone.status == 404)
+    #expect(gone.text.contains("This issue no longer exists"))
+  }
+
+  @Test func tagsAreMadeRenamedAndDeletedAndATakenNameIsRefused() throws {
+    let web = try WebTester()
+    let bug = try web.tag("Bug")
+    try web.tag("Feature")
+    #expect(
+      web.post("/tags", [("name", " UI "), ("back", "/tags")]).header("Location")
+        == "/tags?said=tagCreated")
+    #expect(
+      web.post("/tags", [("name", "ui"), ("back", "/tags")]).header("Location")
+        == "/tags?said=tagExists")
+    let taken = web.post("/tags/\(bug.id.lower)", [("name", "feature"), ("back", "/tags")])
+    #expect(taken.status == 422)
+    #expect(taken.text.contains("role=\"alert\""))
+    #expect(try web.queue.read { try $0.fetchTag(id: bug.id) }?.name == "Bug")
+    _ = web.post("/tags/\(bug.id.lower)", [("name", "Defect"), ("back", "/tags")])
+    #expect(try web.queue.read { try $0.fetchTag(id: bug.id) }?.name == "Defect")
+    let deleted = web.post("/tags/\(bug.id.lower)/delete", [("back", "/tags")])
+    #expect(deleted.header("Location") == "/tags?said=tagDeleted")
+    #expect(try web.queue.read { try $0.fetchTag(id: bug.id) } == nil)
+  }
+
+  @Test func aChangeWakesTheOpenEventStreams() throws {
+    let web = try WebTester()
+    let events = web.get("/events")
+    #expect(events.header("Content-Type") == "text/event-stream")
+    guard case .stream(let stream) = events.body else {
+      Testing.Issue.record("not a stream")
+      return
+    }
+    #expect(String(decoding: stream.next() ?? [], as: UTF8.self).hasPrefix("retry: 1000"))
+    #expect(web.app.live.listeners == 1)
+    _ = web.post("/issues", [("title", "New"), ("back", "/")])
+    #expect(String(decoding: stream.next() ?? [], as: UTF8.self) == "event: change\ndata: 1\n\n")
+    stream.close()
+    #expect(stream.next() == nil)
+    #expect(web.app.live.listeners == 0)
+  }
+
+  @Test func theLiveWatcherSeesAnotherProcesssCommit() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-web-live-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("docket.sqlite").path
+    let queue = try DocketDatabase.open(path: path)
+    let live = LiveChanges(path: path, interval: 0.02)
+    live.start()
+    defer { live.stop() }
+    let stream = live.stream()
+    _ = stream.next()
+    // Another connection, as another process would have, writes.
+    let other = try DocketDatabase.connection(path: path)
+    try other.execute(
+      "INSERT INTO tags (id, name) VALUES ('00000000-0000-0000-0000-0000000000aa', 'X')")
+    #expect(String(decoding: stream.next() ?? [], as: UTF8.self).hasPrefix("event: change"))
+    _ = queue
+  }
+}
+
+extension DocketCore.Issue {
+  func with(_ change: (inout DocketCore.Issue) -> Void) -> DocketCore.Issue {
+    var copy = self
+    change(&copy)
+    return copy
+  }
+}

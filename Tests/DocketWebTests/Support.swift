@@ -1,0 +1,107 @@
+import Database
+import DocketCore
+import DocketWeb
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// UUIDs 00000000-0000-0000-0000-000000000001, …2, … in order.
+final class TestUUIDs: Sendable {
+  private let next = Mutex(1)
+  func make() -> UUID {
+    let value = next.withLock { value in
+      defer { value += 1 }
+      return value
+    }
+    return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", value))!
+  }
+}
+
+/// A web app on an in-memory database with a fixed clock and ids, and a browser's way to ask it
+/// things: signed in, from its own host and origin, unless a test says otherwise.
+struct WebTester {
+  static let token = "token-of-this-start"
+  static let csrf = "csrf-of-this-start"
+  static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+  let queue: DatabaseQueue
+  let uuids = TestUUIDs()
+  let app: WebApp
+
+  init(readOnly: Bool = false) throws {
+    queue = try DocketDatabase.inMemory(now: { WebTester.now })
+    let uuids = self.uuids
+    app = WebApp(
+      database: queue,
+      security: WebSecurity(
+        token: Self.token, csrf: Self.csrf, allowedHosts: ["localhost", "127.0.0.1"],
+        usesTLS: false),
+      readOnly: readOnly, live: LiveChanges(path: nil), now: { WebTester.now },
+      makeID: { uuids.make() })
+  }
+
+  var signedIn: [String: String] { ["docket_token": Self.token] }
+
+  func get(
+    _ path: String, _ query: [(String, String)] = [], headers: [String: String] = [:],
+    cookies: [String: String]? = nil
+  ) -> HTTPResponse {
+    app.handle(
+      HTTPRequest(
+        method: "GET", path: path, query: query.map { (name: $0.0, value: $0.1) },
+        headers: ["host": "localhost:8080"].merging(headers) { $1 },
+        cookies: cookies ?? signedIn))
+  }
+
+  func post(
+    _ path: String, _ form: [(String, String)], headers: [String: String] = [:],
+    csrf: String? = WebTester.csrf, cookies: [String: String]? = nil
+  ) -> HTTPResponse {
+    var fields = form
+    if let csrf { fields.append(("csrf", csrf)) }
+    return app.handle(
+      HTTPRequest(
+        method: "POST", path: path,
+        headers: ["host": "localhost:8080", "origin": "http://localhost:8080"].merging(headers) {
+          $1
+        },
+        cookies: cookies ?? signedIn, form: fields.map { (name: $0.0, value: $0.1) }))
+  }
+
+  /// The page of the tracker at a location.
+  func page(_ location: WebLocation) -> String {
+    get("/", location.parameters).text
+  }
+
+  @discardableResult
+  func tag(_ name: String) throws -> Tag {
+    try queue.write { try $0.createTag(named: name, id: uuids.make()).tag }
+  }
+
+  @discardableResult
+  func issue(
+    _ title: String, detail: String = "", priority: Priority = .low, completed: Bool = false,
+    tags: [Tag] = []
+  ) throws -> Issue {
+    let issue = Issue(
+      id: uuids.make(), title: title, detail: detail, priority: priority, completed: completed,
+      created: Self.now.addingTimeInterval(-3600), tags: tags)
+    try queue.write { try $0.insertIssue(issue) }
+    return issue
+  }
+
+  func stored(_ id: UUID) throws -> Issue? { try queue.read { try $0.fetchIssue(id: id) } }
+
+  func count() throws -> Int {
+    try queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) ?? 0 }
+  }
+}
+
+extension UUID {
+  var lower: String { uuidString.lowercased() }
+}
+
+extension String {
+  /// How often `part` occurs.
+  func occurrences(of part: String) -> Int { components(separatedBy: part).count - 1 }
+}

@@ -39,7 +39,7 @@ Maintainer: Docket <docket@localhost>
 Section: utils
 Priority: optional
 Depends: libc6, libstdc++6, libgcc-s1, libsqlite3-0
-Suggests: libpq5
+Suggests: libpq5, libmicrohttpd12
 Description: a local-first issue tracker for the terminal
  Docket tracks the issues of your own projects in one SQLite file: a three-pane
  terminal app and a scriptable command line with JSON output. Sync through a

@@ -28,8 +28,8 @@ check "the archive holds the binary, manual, completions and README" \
 check "the archive's binary runs with an empty environment and no Swift on any path" \
   env -i "$folder/bin/docket" --version
 if command -v ldd >/dev/null; then
-  check "the archive's binary needs no Swift library, and not libpq to start" \
-    sh -c "! ldd '$folder/bin/docket' 2>&1 | grep -E 'swift|Foundation|dispatch|libpq|not found'"
+  check "the archive's binary needs no Swift library, nor libpq or libmicrohttpd to start" \
+    sh -c "! ldd '$folder/bin/docket' 2>&1 | grep -E 'swift|Foundation|dispatch|libpq|microhttpd|gnutls|not found'"
 else
   echo "dist: no ldd here; the shared-library check is skipped" >&2
 fi

@@ -10,6 +10,7 @@ var sizes = [100_000]
 var runs = 31
 var keepFolder: String?
 var cliDatabase: String?
+var webDatabase: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
   switch argument {
@@ -26,6 +27,9 @@ while let argument = arguments.next() {
         sorted.last ?? 0))
     print(samples.map { String(format: "%.1f", $0) }.joined(separator: " "))
     exit(0)
+  case "--web":
+    // Only the web timings, on an existing database (it gains and loses a tag).
+    webDatabase = arguments.next()
   case "--sizes":
     sizes = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
   case "--runs":
@@ -48,6 +52,17 @@ var listedIssues: Int?
 /// The start-up comparison with the sqlite3 shell, printed after the table.
 var comparisonLines: [String] = []
 
+if let webDatabase {
+  let size = try DocketDatabase.open(path: webDatabase).read {
+    try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self)
+  }
+  webTimings(database: webDatabase, size: size ?? 0)
+  table.print()
+  printMemory()
+  for line in comparisonLines { print(line) }
+  exit(0)
+}
+
 // The whole-process timings run in a fresh, small copy of this program: Linux counts the memory
 // of the process that starts a program in the program's peak, so a large parent would hide it.
 if let cliDatabase {
@@ -58,6 +73,7 @@ if let cliDatabase {
   }
   transferTimings(database: cliDatabase, size: size ?? 0)
   syncTimings(database: cliDatabase, size: size ?? 0)
+  webTimings(database: cliDatabase, size: size ?? 0)
   try cliTimings(database: cliDatabase)
   let tuiDatabase = try DocketDatabase.open(path: cliDatabase)
   let keystrokes = try await searchKeystrokeTimings(database: tuiDatabase)

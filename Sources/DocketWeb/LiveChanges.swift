@@ -8,7 +8,7 @@ import HTTPServer
 public final class LiveChanges: @unchecked Sendable {
   // Every var is read and written under `condition`.
   private let condition = NSCondition()
-  private var version: UInt64 = 0
+  private var counter: UInt64 = 0
   private var stopped = false
   private var openStreams = 0
   /// The database file watched; nil when only the app's own writes count.
@@ -62,7 +62,7 @@ public final class LiveChanges: @unchecked Sendable {
   /// Something changed: every open stream sends an event.
   public func changed() {
     condition.lock()
-    version += 1
+    counter += 1
     condition.broadcast()
     condition.unlock()
   }
@@ -82,12 +82,21 @@ public final class LiveChanges: @unchecked Sendable {
     return openStreams
   }
 
-  /// A new stream of events for one page.
-  public func stream() -> ResponseStream {
+  /// The count of changes so far; a page records it before it reads, and its stream starts
+  /// from it, so that a change made while the page was on its way is not missed.
+  public var version: UInt64 {
+    condition.lock()
+    defer { condition.unlock() }
+    return counter
+  }
+
+  /// A new stream of events for one page: the first event comes at once when there were
+  /// changes after `since` (the version the page was drawn at).
+  public func stream(since: UInt64? = nil) -> ResponseStream {
     condition.lock()
     defer { condition.unlock() }
     openStreams += 1
-    return EventStream(live: self, seen: version)
+    return EventStream(live: self, seen: since ?? counter)
   }
 
   /// Waits until the version passes `seen`, the stream or the server closes, or the heartbeat
@@ -96,11 +105,11 @@ public final class LiveChanges: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     let deadline = Date(timeIntervalSinceNow: heartbeat)
-    while version == seen && !stopped && !closed() {
+    while counter == seen && !stopped && !closed() {
       if !condition.wait(until: deadline) { break }
     }
     if stopped || closed() { return nil }
-    return version
+    return counter
   }
 
   fileprivate func close(_ stream: EventStream) {

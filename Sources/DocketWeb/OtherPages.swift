@@ -12,6 +12,7 @@ struct TagsPage {
   /// The tag whose deletion is being confirmed.
   var confirming: UUID?
   var error: String?
+  var liveVersion: UInt64?
 
   func render() -> HTML {
     var rows: [HTML] = []
@@ -38,7 +39,7 @@ struct TagsPage {
       """
     return WebDocument(
       l10n: l10n, title: l10n("tui.tags") + " · Docket", csrf: csrf, readOnly: readOnly,
-      said: said, current: .tags, here: "/tags"
+      said: said, current: .tags, here: "/tags", liveVersion: liveVersion
     ).render(body)
   }
 
@@ -81,6 +82,7 @@ struct AwardsPage {
   var l10n: Localizer
   var csrf: String
   var readOnly: Bool
+  var liveVersion: UInt64?
 
   func render() -> HTML {
     var items: [HTML] = []
@@ -107,7 +109,7 @@ struct AwardsPage {
       """
     return WebDocument(
       l10n: l10n, title: l10n("tui.awards") + " · Docket", csrf: csrf, readOnly: readOnly,
-      said: nil, current: .awards, here: "/awards"
+      said: nil, current: .awards, here: "/awards", liveVersion: liveVersion
     ).render(body)
   }
 }

@@ -17,7 +17,8 @@ struct PageData: Sendable {
   var searchError: String?
   /// More issues than the page shows are there.
   var hasMore: Bool
-  /// How many the list selects, counted up to `countLimit`.
+  /// How many the list selects, counted up to one past `countLimit` (then the page says
+  /// "1000+", as the terminal app does).
   var matching: Int
   var references: [UUID: String]
   var selected: Issue?
@@ -27,7 +28,7 @@ struct PageData: Sendable {
   var suggestions: [SearchSuggestion]
   var now: Date
 
-  static let countLimit = 10_000
+  static var countLimit: Int { IssueRequest.shownCountLimit }
 
   var showCompleted: Bool { location.showCompleted ?? settings.showCompleted }
   var sort: IssueSort { location.sort ?? settings.issueSort }
@@ -55,7 +56,9 @@ struct PageData: Sendable {
       let page = try db.fetchIssues(request, limit: location.shown + 1, detail: false)
       hasMore = page.count > location.shown
       issues = Array(page.prefix(location.shown))
-      matching = hasMore ? try db.countIssues(request, limit: countLimit) : issues.count
+      matching =
+        hasMore
+        ? try db.countIssues(request, limit: max(countLimit, location.shown) + 1) : issues.count
       if let fragment = field.suggestionFragment {
         suggestions = SearchSuggestion.suggestions(
           for: fragment, tags: allTags, chosen: search, localizer: localizer)

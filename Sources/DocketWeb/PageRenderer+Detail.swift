@@ -192,7 +192,7 @@ extension PageRenderer {
       <input id="f-title" name="title" value="\(values.title)" required\
       \(HTML.when(!values.error.isEmpty, " aria-invalid=\"true\" aria-describedby=\"form-error\""))></p>\
       <p><label for="f-detail">\(l10n("web.form.detail"))</label>\
-      <textarea id="f-detail" name="detail" rows="8">\(values.detail)</textarea></p>\
+      <textarea id="f-detail" name="detail" rows="8">\n\(values.detail)</textarea></p>\
       <p><label for="f-priority">\(l10n("web.form.priority"))</label>\
       <select id="f-priority" name="priority">\(priorities)</select></p>\
       <p class="check"><input type="checkbox" id="f-completed" name="completed" value="1"\

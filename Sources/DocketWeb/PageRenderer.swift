@@ -23,6 +23,8 @@ struct PageRenderer {
   /// A message to announce (after a change), already in the page's language.
   var said: String?
   var draft: FormDraft?
+  /// The count of changes when the data was read (where the page's event stream starts).
+  var liveVersion: UInt64 = 0
 
   var location: WebLocation { data.location }
 
@@ -40,7 +42,7 @@ struct PageRenderer {
       """
     return WebDocument(
       l10n: l10n, title: title, csrf: csrf, readOnly: readOnly, said: said,
-      current: .issues, here: location.url
+      current: .issues, here: location.url, liveVersion: liveVersion
     ).render(body)
   }
 
@@ -117,9 +119,9 @@ struct PageRenderer {
     }
     let count =
       data.searchError == nil
-      ? l10n(
-        data.matching >= PageData.countLimit ? "tui.issueCountMore" : "tui.issueCount",
-        .integer(data.matching)) : ""
+      ? (data.matching > max(PageData.countLimit, location.shown)
+        ? l10n("tui.issueCountMore", .integer(max(PageData.countLimit, location.shown)))
+        : l10n("tui.issueCount", .integer(data.matching))) : ""
     let newLink = location.with {
       $0.mode = .new
       $0.issue = nil

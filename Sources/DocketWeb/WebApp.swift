@@ -13,6 +13,9 @@ public final class WebApp: Sendable {
   let now: @Sendable () -> Date
   let makeID: @Sendable () -> UUID
   public let live: LiveChanges
+  /// Reading connections of their own for the requests' threads (nil: the queue's one reader,
+  /// as for an in-memory database).
+  let readers: ReadPool?
 
   public init(
     database: DatabaseQueue, security: WebSecurity, readOnly: Bool, live: LiveChanges,
@@ -25,6 +28,17 @@ public final class WebApp: Sendable {
     self.live = live
     self.now = now
     self.makeID = makeID
+    let path = database.path
+    readers =
+      path.isEmpty || path == ":memory:"
+      ? nil : ReadPool { try DocketDatabase.connection(path: path, now: now) }
+  }
+
+  /// Runs `body` on a snapshot of the database: on a reading connection of this thread's own
+  /// when there is a file, so that requests read side by side.
+  func read<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value {
+    if let readers { return try readers.read(body) }
+    return try database.read(body)
   }
 
   /// The answer to `request`. Every answer carries the security headers.
@@ -55,7 +69,7 @@ public final class WebApp: Sendable {
       return HTTPResponse(
         status: 303,
         headers: [
-          ("Location", request.path + (query.isEmpty ? "" : "?" + query)),
+          ("Location", Self.safeBack(request.path + (query.isEmpty ? "" : "?" + query))),
           ("Set-Cookie", security.signInCookie),
         ])
     }
@@ -90,33 +104,37 @@ public final class WebApp: Sendable {
       switch request.path {
       case "/":
         let location = WebLocation(query: request.query)
-        let data = try database.read { db in
+        let version = live.version
+        let data = try read { db in
           try PageData.load(location, from: db, now: now(), localizer: l10n)
         }
         let renderer = PageRenderer(
-          data: data, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said)
+          data: data, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said,
+          liveVersion: version)
         return page(renderer.page(), status: data.selectedIsGone ? 404 : 200)
       case "/tags":
-        let tags = try database.read { try $0.tagSummaries() }
+        let version = live.version
+        let tags = try read { try $0.tagSummaries() }
           .sorted { SortKey.fold($0.tag.name) < SortKey.fold($1.tag.name) }
         let confirming = request.queryValue("confirm").flatMap { UUID(uuidString: $0) }
         return page(
           TagsPage(
             tags: tags, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said,
-            confirming: confirming
+            confirming: confirming, liveVersion: version
           ).render())
       case "/awards":
-        let counts = try database.read { try $0.awardCounts() }
+        let version = live.version
+        let counts = try read { try $0.awardCounts() }
         return page(
           AwardsPage(
             statuses: AwardStatus.all(for: counts), counts: counts, l10n: l10n,
-            csrf: security.csrf, readOnly: readOnly
+            csrf: security.csrf, readOnly: readOnly, liveVersion: version
           ).render())
       case "/events":
         return HTTPResponse(
           status: 200,
           headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
-          body: .stream(live.stream()))
+          body: .stream(live.stream(since: request.queryValue("since").flatMap { UInt64($0) })))
       default:
         return problem(404, l10n, "web.notFound.heading", "web.notFound")
       }
@@ -165,7 +183,7 @@ public final class WebApp: Sendable {
       }
       return problem(404, l10n, "web.notFound.heading", "web.notFound")
     } catch let error as TagError {
-      let tags = (try? database.read { try $0.tagSummaries() }) ?? []
+      let tags = (try? read { try $0.tagSummaries() }) ?? []
       let page = TagsPage(
         tags: tags.sorted { SortKey.fold($0.tag.name) < SortKey.fold($1.tag.name) }, l10n: l10n,
         csrf: security.csrf, readOnly: readOnly, said: nil, error: l10n.message(for: error))
@@ -215,7 +233,7 @@ public final class WebApp: Sendable {
       }
       let base = Issue(
         id: id, title: request.formValue("base_title") ?? "",
-        detail: request.formValue("base_detail") ?? "",
+        detail: IssueForm.lineEnds(request.formValue("base_detail") ?? ""),
         priority: Priority(name: request.formValue("base_priority") ?? "") ?? .low,
         completed: request.formValue("base_completed") == "1",
         created: Date(timeIntervalSince1970: 0),
@@ -257,11 +275,12 @@ public final class WebApp: Sendable {
       title: form.title, detail: form.detail, priority: form.priority, completed: form.completed,
       tagIDs: form.tagIDs, newTags: request.formValue("new_tags") ?? "", error: error)
     do {
-      let data = try database.read { db in
+      let data = try read { db in
         try PageData.load(location, from: db, now: now(), localizer: l10n)
       }
       let renderer = PageRenderer(
-        data: data, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: error, draft: draft)
+        data: data, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: error, draft: draft,
+        liveVersion: live.version)
       return page(renderer.page(), status: 422)
     } catch {
       return failure(error, l10n)
@@ -373,12 +392,16 @@ struct IssueForm {
 
   init(_ request: HTTPRequest) {
     title = request.formValue("title") ?? ""
-    // Browsers send a textarea's line ends as CR LF.
-    detail = (request.formValue("detail") ?? "").replacingOccurrences(of: "\r\n", with: "\n")
+    detail = Self.lineEnds(request.formValue("detail") ?? "")
     priority = Priority(name: request.formValue("priority") ?? "") ?? .low
     completed = request.formValue("completed") == "1"
     tagIDs = Set(request.formValues("tag").compactMap { UUID(uuidString: $0) })
     newTagNames = (request.formValue("new_tags") ?? "").split(separator: ",")
       .compactMap { TagName.normalized(String($0)) }
+  }
+
+  /// Browsers send the line ends of a form's text as CR LF; Docket keeps LF.
+  static func lineEnds(_ text: String) -> String {
+    text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
   }
 }

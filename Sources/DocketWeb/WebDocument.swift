@@ -15,6 +15,8 @@ struct WebDocument {
   var current: Section
   /// The path and query of this page (where the language switch comes back to).
   var here: String
+  /// Where this page's event stream starts counting changes (nil: the page is not live).
+  var liveVersion: UInt64? = nil
 
   func render(_ body: HTML) -> HTML {
     let sections: [(Section, String, String)] = [
@@ -34,6 +36,7 @@ struct WebDocument {
       <html lang="\(l10n.language)"><head><meta charset="utf-8">\
       <meta name="viewport" content="width=device-width, initial-scale=1">\
       <meta name="csrf" content="\(csrf)">\
+      \(liveVersion.map { "<meta name=\"live-version\" content=\"\(String($0))\">" as HTML } ?? .empty)\
       <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
       <script src="/static/app.js" defer></script></head>\
       <body><a class="skip" href="#list">\(l10n("web.skip"))</a>\

@@ -13,11 +13,17 @@ public struct WebSecurity: Sendable {
   public let allowedHosts: Set<String>
   public let usesTLS: Bool
 
-  public static let cookie = "docket_token"
+  /// The name of the cookie that keeps the token. Each start names its own: cookies are shared by
+  /// every port of a host, and two servers on one machine must not overwrite each other's.
+  public let cookie: String
   public static let languageCookie = "docket_lang"
 
-  public init(token: String, csrf: String, allowedHosts: Set<String>, usesTLS: Bool) {
+  public init(
+    token: String, csrf: String, allowedHosts: Set<String>, usesTLS: Bool,
+    cookie: String = "docket_token"
+  ) {
     self.token = token
+    self.cookie = cookie
     self.csrf = csrf
     self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
     self.usesTLS = usesTLS
@@ -63,7 +69,7 @@ public struct WebSecurity: Sendable {
 
   /// Whether the cookie holds this start's token.
   func isSignedIn(_ request: HTTPRequest) -> Bool {
-    request.cookies[Self.cookie].map { Self.same($0, token) } ?? false
+    request.cookies[cookie].map { Self.same($0, token) } ?? false
   }
 
   func tokenMatches(_ value: String) -> Bool { Self.same(value, token) }
@@ -79,8 +85,8 @@ public struct WebSecurity: Sendable {
 
   /// The cookie that keeps the token: sent only to this server, never to scripts, never on a
   /// request that another site starts.
-  var signInCookie: String {
-    "\(Self.cookie)=\(token); Path=/; HttpOnly; SameSite=Strict" + (usesTLS ? "; Secure" : "")
+  public var signInCookie: String {
+    "\(cookie)=\(token); Path=/; HttpOnly; SameSite=Strict" + (usesTLS ? "; Secure" : "")
   }
 
   func languageCookie(_ language: String) -> String {

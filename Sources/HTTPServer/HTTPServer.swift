@@ -163,23 +163,34 @@ public final class HTTPServer: Sendable {
     case .stream(let stream):
       let reader = StreamReader(stream: stream)
       server.track(stream)
+      // libmicrohttpd calls the free callback (which releases the reader and closes the stream)
+      // only for a response it made.
+      let retained = Unmanaged.passRetained(reader)
       made = docket_MHD_create_response_from_callback(
         docket_http_size_unknown, 4096,
         { cls, _, buffer, max in
           guard let cls, let buffer else { return docket_http_end_with_error }
           return Unmanaged<StreamReader>.fromOpaque(cls).takeUnretainedValue().read(
             into: buffer, max: max)
-        }, Unmanaged.passRetained(reader).toOpaque(),
+        }, retained.toOpaque(),
         { cls in
           guard let cls else { return }
           let reader = Unmanaged<StreamReader>.fromOpaque(cls).takeRetainedValue()
           reader.stream.close()
         })
+      if made == nil {
+        retained.release()
+        stream.close()
+      }
     }
     guard let made else { return .NO }
     defer { docket_MHD_destroy_response(made) }
     for header in response.headers {
-      _ = docket_MHD_add_response_header(made, header.name, header.value)
+      // A header libmicrohttpd refuses (a line end in it) ends the connection rather than
+      // sending an answer without it.
+      guard docket_MHD_add_response_header(made, header.name, header.value) == .YES else {
+        return .NO
+      }
     }
     return docket_MHD_queue_response(connection, UInt32(response.status), made)
   }
@@ -210,11 +221,18 @@ private final class ServerContext: @unchecked Sendable {
   let handler: HTTPServer.Handler
   private let lock = NSLock()
   private var streams: [ObjectIdentifier: WeakStream] = [:]
+  private var stopping = false
 
   init(handler: @escaping HTTPServer.Handler) { self.handler = handler }
 
+  /// Keeps `stream` to end it when the server stops; one that starts after that ends at once.
   func track(_ stream: any ResponseStream) {
     lock.lock()
+    if stopping {
+      lock.unlock()
+      stream.close()
+      return
+    }
     defer { lock.unlock() }
     streams = streams.filter { $0.value.stream != nil }
     streams[ObjectIdentifier(stream)] = WeakStream(stream: stream)
@@ -222,6 +240,7 @@ private final class ServerContext: @unchecked Sendable {
 
   func closeStreams() {
     lock.lock()
+    stopping = true
     let open = streams.values.compactMap(\.stream)
     streams = [:]
     lock.unlock()
@@ -240,6 +259,11 @@ private final class RequestContext: @unchecked Sendable {
   var fields: [(name: String, value: [UInt8])] = []
   var bodySize = 0
   var refused = false
+
+  deinit {
+    // A request cut off before its end still has its form reader.
+    if let processor { _ = docket_MHD_destroy_post_processor(processor) }
+  }
 
   /// A piece of a field's value; a value may come in several pieces (offset > 0).
   func receive(field: String, offset: UInt64, data: UnsafePointer<CChar>?, size: Int) {

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import ssl
 import subprocess
 import tempfile
 import time
@@ -50,7 +51,7 @@ class Server:
         deadline = time.time() + 20
         while time.time() < deadline and self.url is None:
             line = self.process.stdout.readline()
-            match = re.search(r"(http://\S+)", line)
+            match = re.search(r"(https?://\S+)", line)
             if match:
                 self.url = match.group(1)
         if self.url is None:
@@ -58,7 +59,16 @@ class Server:
         parsed = urllib.parse.urlparse(self.url)
         self.port = parsed.port
         self.token = urllib.parse.parse_qs(parsed.query)["token"][0]
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"{parsed.scheme}://127.0.0.1:{self.port}"
+        self.cookie = None
+        if parsed.scheme == "http":
+            # The cookie the token is exchanged for (each start names its own).
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            connection.request("GET", "/?token=" + self.token)
+            response = connection.getresponse()
+            response.read()
+            self.cookie = response.getheader("Set-Cookie").split(";")[0]
+            connection.close()
 
     def docket(self, *arguments):
         result = subprocess.run(
@@ -270,6 +280,18 @@ class WebAppTest(unittest.TestCase):
         driver.find_element(By.CSS_SELECTOR, "#list .phone-only").click()
         wait(driver, lambda d: d.find_element(By.ID, "filters").is_displayed())
         self.audit(driver, "tablet filters")
+        # A tag filter, then a new issue and its completion, beside the list.
+        [link for link in driver.find_elements(By.CSS_SELECTOR, "#filters a")
+         if "Feature" in link.text][0].click()
+        wait(driver, lambda d: d.find_element(By.ID, "list-heading").text == "Feature")
+        driver.find_element(By.TAG_NAME, "body").send_keys("n")
+        wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0].send_keys("Made on a tablet")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: "Made on a tablet" in d.find_element(By.ID, "detail-heading").text)
+        self.assertTrue(driver.find_element(By.ID, "list").is_displayed())
+        driver.find_element(By.CSS_SELECTOR, "#detail [data-key='x']").click()
+        wait(driver, lambda d: [i for i in self.server.issues()
+                                if i["title"] == "Made on a tablet"][0]["completed"])
 
     def test_phone_shows_one_pane_at_a_time_with_back_and_large_targets(self):
         driver = self.open(phone=True)
@@ -290,6 +312,22 @@ class WebAppTest(unittest.TestCase):
         self.audit(driver, "phone filters")
         driver.back()
         wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
+        # Create, complete and delete by touch, one pane at a time.
+        driver.find_element(By.CSS_SELECTOR, "#list [data-key='n']").click()
+        title = wait(driver, lambda d: [e for e in d.find_elements(By.ID, "f-title")
+                                        if e.is_displayed()])[0]
+        self.assertFalse(driver.find_element(By.ID, "list").is_displayed())
+        title.send_keys("Made on a phone")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: "Made on a phone" in d.find_element(By.ID, "detail-heading").text)
+        driver.find_element(By.CSS_SELECTOR, "#detail [data-key='x']").click()
+        wait(driver, lambda d: "Marked completed." in d.find_element(By.ID, "announce").text)
+        self.assertTrue([i for i in self.server.issues() if i["title"] == "Made on a phone"][0]
+                        ["completed"])
+        driver.find_element(By.CSS_SELECTOR, "#detail [data-key='d']").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "form.confirm button"))[0].click()
+        wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
+        self.assertNotIn("Made on a phone", [i["title"] for i in self.server.issues()])
 
     def check_targets(self, driver):
         small = driver.execute_script("""
@@ -325,7 +363,7 @@ class WebAppTest(unittest.TestCase):
 class SecurityTest(unittest.TestCase):
     def setUp(self):
         self.server = Server()
-        self.cookie = "docket_token=" + self.server.token
+        self.cookie = self.server.cookie
 
     def tearDown(self):
         self.server.stop()
@@ -365,11 +403,69 @@ class SecurityTest(unittest.TestCase):
         self.assertEqual(self.server.issues(), before)
 
 
+class TransportTest(unittest.TestCase):
+    def test_tls_serves_https_with_a_secure_cookie(self):
+        folder = tempfile.mkdtemp(prefix="docket-tls-")
+        certificate = os.path.join(folder, "cert.pem")
+        key = os.path.join(folder, "key.pem")
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+             "-keyout", key, "-out", certificate],
+            check=True, capture_output=True, timeout=60)
+        server = Server("--tls-cert", certificate, "--tls-key", key)
+        try:
+            self.assertTrue(server.url.startswith("https://127.0.0.1:"), server.url)
+            context = ssl.create_default_context(cafile=certificate)
+            connection = http.client.HTTPSConnection(
+                "127.0.0.1", server.port, context=context, timeout=10)
+            connection.request("GET", "/?token=" + server.token)
+            response = connection.getresponse()
+            response.read()
+            self.assertEqual(response.status, 303)
+            cookie = response.getheader("Set-Cookie")
+            self.assertIn("Secure", cookie)
+            self.assertIn("HttpOnly", cookie)
+            connection.request("GET", "/", headers={"Cookie": cookie.split(";")[0]})
+            page = connection.getresponse().read().decode()
+            self.assertIn('id="issue-list"', page)
+            connection.close()
+            # Plain HTTP on the TLS port gets no page.
+            plain = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+            try:
+                plain.request("GET", "/?token=" + server.token)
+                self.assertNotEqual(plain.getresponse().status, 303)
+            except (http.client.HTTPException, OSError):
+                pass
+        finally:
+            server.stop()
+
+    def test_another_address_without_tls_warns_that_the_token_travels_in_clear(self):
+        server = Server("--bind", "0.0.0.0")
+        try:
+            server.process.terminate()
+            _, errors = server.process.communicate(timeout=10)
+            self.assertIn("without TLS", errors)
+        finally:
+            server.stop()
+
+    def test_a_taken_port_is_a_clear_error(self):
+        first = Server()
+        try:
+            result = subprocess.run(
+                [DOCKET, "serve", "--port", str(first.port)], env=first.environment,
+                capture_output=True, text=True, timeout=20)
+            self.assertEqual(result.returncode, 1)
+            self.assertIn(f"port {first.port}", result.stderr)
+        finally:
+            first.stop()
+
+
 class ReadOnlyTest(unittest.TestCase):
     def test_read_only_refuses_every_change(self):
         server = Server("--read-only")
         try:
-            cookie = "docket_token=" + server.token
+            cookie = server.cookie
             host = f"127.0.0.1:{server.port}"
             status, page = server.request("GET", "/", headers={"Host": host, "Cookie": cookie})
             self.assertEqual(status, 200)

@@ -114,6 +114,21 @@ import Testing
     }
   }
 
+  @Test func theSignInRedirectStaysOnThisServer() throws {
+    let web = try WebTester()
+    for path in ["//evil.example/", "/\\evil.example", "/a\r\nSet-Cookie: x=1"] {
+      let answer = web.get(path, [("token", WebTester.token)], cookies: [:])
+      #expect(answer.status == 303)
+      #expect(answer.header("Location") == "/", "\(path)")
+    }
+  }
+
+  @Test func eachStartNamesItsOwnCookie() {
+    let security = WebSecurity(
+      token: "t", csrf: "c", allowedHosts: ["localhost"], usesTLS: true, cookie: "docket_1a2b3c4d")
+    #expect(security.signInCookie == "docket_1a2b3c4d=t; Path=/; HttpOnly; SameSite=Strict; Secure")
+  }
+
   @Test func aBodyThatIsNotAFormIsRefused() throws {
     let web = try WebTester()
     let answer = web.app.handle(

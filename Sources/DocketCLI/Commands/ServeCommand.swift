@@ -39,7 +39,8 @@ struct ServeCommand {
     let security = WebSecurity(
       token: WebSecurity.randomSecret(), csrf: WebSecurity.randomSecret(),
       allowedHosts: WebSecurity.hosts(for: address, extra: arguments.values("allow-host")),
-      usesTLS: certificate != nil)
+      usesTLS: certificate != nil,
+      cookie: "docket_" + String(WebSecurity.randomSecret().prefix(8)))
     let live = LiveChanges(path: context.databasePath)
     let app = WebApp(
       database: database, security: security, readOnly: arguments.has("read-only"), live: live)

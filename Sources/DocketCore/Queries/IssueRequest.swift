@@ -10,6 +10,10 @@ public struct IssueRequest: Equatable, Hashable, Sendable {
   /// The moment Recent counts back from.
   public var now: Date
 
+  /// How far a list counts its issues on screen; past it, it says "1000+" (counting a hundred
+  /// thousand matches on every keystroke would make typing slow).
+  public static let shownCountLimit = 1000
+
   public init(
     filter: IssueFilter = .open, search: SearchQuery = .empty, sort: IssueSort = .default,
     showCompleted: Bool = true, now: Date

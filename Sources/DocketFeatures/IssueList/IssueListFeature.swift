@@ -9,7 +9,7 @@ public struct IssueListFeature: Reducer {
   public static let pageSize = 100
   /// The list counts its issues up to this many; past it, `total` is one more and the screen
   /// says "1000+".
-  public static let countLimit = 1000
+  public static let countLimit = IssueRequest.shownCountLimit
   public static let debounce: Duration = .milliseconds(300)
 
   public struct State: Equatable, Sendable {

@@ -25,11 +25,36 @@
 
   function visible(element) { return element && element.offsetParent !== null; }
 
+  // Whether a pane holds work that a live refresh must not throw away: an open form, or the
+  // field being typed in.
+  function busy(pane, active) {
+    if (pane.querySelector('.issue-form, form.confirm')) return true;
+    return !!(active && pane.contains(active) && active.form &&
+              active.form.method.toLowerCase() === 'post');
+  }
+
+  // Where the focus is, in words that still find it in a page drawn again.
+  function focusKey(active) {
+    if (!active || active === document.body) return null;
+    if (active.id) return { id: active.id };
+    if (active.dataset && active.dataset.key) return { key: active.dataset.key };
+    if (active.tagName === 'A') return { href: active.getAttribute('href') };
+    return null;
+  }
+
+  function findFocus(key) {
+    if (!key) return null;
+    if (key.id) return document.getElementById(key.id);
+    if (key.key) return $$('[data-key="' + key.key + '"]').filter(visible)[0];
+    return $$('a').filter(function (a) { return a.getAttribute('href') === key.href; })[0];
+  }
+
   // Puts the panes of a page fetched in the background in place of these, keeping scroll
-  // positions, the focus, and what is being typed in a form.
-  function swap(doc, keepTyping) {
+  // positions and the focus. A live refresh (`live`) leaves a pane with work in it alone;
+  // `keepValue` keeps what is being typed in the focused field.
+  function swap(doc, live, keepValue) {
     var active = document.activeElement;
-    var activeId = active && active.id;
+    var key = focusKey(active);
     var typed = active && (active.tagName === 'INPUT' || active.tagName === 'TEXTAREA');
     var value = typed ? active.value : null;
     var caret = typed && 'selectionStart' in active ? active.selectionStart : null;
@@ -37,8 +62,7 @@
       var old = $(selector);
       var fresh = $(selector, doc);
       if (!old || !fresh) return;
-      if (keepTyping && typed && old.contains(active) && active.form &&
-          active.form.method.toLowerCase() === 'post') return;
+      if (live && busy(old, active)) return;
       var scroll = old.scrollTop;
       old.replaceWith(fresh);
       fresh.scrollTop = scroll;
@@ -46,15 +70,16 @@
     var panes = $('.panes');
     var freshPanes = $('.panes', doc);
     if (panes && freshPanes) panes.dataset.front = freshPanes.dataset.front;
+    var version = $('meta[name="live-version"]', doc);
+    var mine = $('meta[name="live-version"]');
+    if (version && mine) mine.content = version.content;
     document.title = doc.title;
-    if (activeId) {
-      var again = document.getElementById(activeId);
-      if (again && again !== document.activeElement) {
-        again.focus({ preventScroll: true });
-        if (typed && again.value !== value && keepTyping) again.value = value;
-        if (caret !== null && 'setSelectionRange' in again) {
-          try { again.setSelectionRange(caret, caret); } catch (ignored) { /* not a text field */ }
-        }
+    var again = findFocus(key);
+    if (again && again !== document.activeElement) {
+      again.focus({ preventScroll: true });
+      if (typed && keepValue && again.value !== value) again.value = value;
+      if (caret !== null && 'setSelectionRange' in again) {
+        try { again.setSelectionRange(caret, caret); } catch (ignored) { /* not a text field */ }
       }
     }
   }
@@ -64,8 +89,8 @@
   // Every navigation and change counts up; a page fetched for an older one is not shown, so a
   // live refresh that started before a change never puts the old page back.
   var generation = 0;
-  // Shows the page at `address` in place; `how` is 'push' or 'replace' for the history, or
-  // 'none' for a live refresh of the page shown.
+  // Shows the page at `address` in place. `how`: 'push' or 'replace' (search as you type) for
+  // the history, 'pop' after Back or Forward, 'none' for a live refresh of the page shown.
   function load(address, how, focus) {
     var mine = how === 'none' ? generation : ++generation;
     var from = window.location.href;
@@ -75,7 +100,7 @@
         // A live refresh that started while this was on its way is out of date now.
         if (how !== 'none') generation += 1;
         var doc = parse(text);
-        swap(doc, how === 'none');
+        swap(doc, how === 'none', how === 'none' || how === 'replace');
         if (how === 'push') window.history.pushState(null, '', clean(response.url));
         if (how === 'replace') window.history.replaceState(null, '', clean(response.url));
         if (how !== 'none') announce(($('#announce', doc) || {}).textContent);
@@ -93,15 +118,20 @@
           if (mine !== generation) return;
           generation += 1;
           var doc = parse(text);
-          swap(doc, false);
+          swap(doc, false, false);
           if (response.ok) window.history.pushState(null, '', clean(response.url));
           announce(($('#announce', doc) || {}).textContent);
           var focus = $('#form-error') ? '#f-title' : '#detail-heading';
           var target = $(focus) || $('#list-heading');
           if (target) target.focus();
+        }).catch(function () {
+          // The change was made; only showing it failed: show the page as it is now.
+          window.location.reload();
         });
-      })
-      .catch(function () { form.submit(); });
+      }, function () {
+        // Nothing reached the server: send the form the plain way.
+        form.submit();
+      });
   }
 
   // Links and forms of the page, handled in place.
@@ -134,7 +164,7 @@
     }
   });
 
-  window.addEventListener('popstate', function () { load(window.location.href, 'none'); });
+  window.addEventListener('popstate', function () { load(window.location.href, 'pop'); });
 
   // Search as you type, and a new sort as soon as it is chosen.
   var typing = null;
@@ -172,6 +202,8 @@
 
   document.addEventListener('keydown', function (event) {
     if (event.metaKey || event.ctrlKey || event.altKey) return;
+    // The keys' list is open: its own keys (Esc closes it) and nothing behind it.
+    if ($('dialog[open]')) return;
     var field = event.target.closest('input, textarea, select');
     if (field) {
       if (event.key === 'Escape' && field.id === 'q') { field.blur(); event.preventDefault(); }
@@ -210,22 +242,40 @@
       keys.hidden = false;
       keys.addEventListener('click', function () { $('#keys').showModal(); });
     }
-    // Live: a change anywhere reloads the panes in place.
-    if (window.EventSource) {
+    // Live: a change anywhere reloads the panes in place. The stream starts from the version
+    // the page was drawn at, so a change made meanwhile is not missed; a hidden tab lets its
+    // stream go (a browser keeps only a few connections to one server) and catches up when seen.
+    var meta = $('meta[name="live-version"]');
+    if (window.EventSource && meta) {
       var pending = false;
-      var busy = false;
+      var refreshing = false;
       var refresh = function () {
-        if (busy) { pending = true; return; }
-        busy = true;
+        if (refreshing) { pending = true; return; }
+        refreshing = true;
         load(window.location.href, 'none').then(function () {
-          busy = false;
+          refreshing = false;
           document.documentElement.dataset.live = String(Date.now());
           if (pending) { pending = false; refresh(); }
         });
       };
-      var events = new EventSource('/events');
-      events.addEventListener('change', refresh);
-      events.addEventListener('open', function () { document.documentElement.dataset.connected = '1'; });
+      var events = null;
+      var listen = function () {
+        var since = ($('meta[name="live-version"]') || meta).content;
+        events = new EventSource('/events?since=' + encodeURIComponent(since));
+        events.addEventListener('change', refresh);
+        events.addEventListener('open', function () {
+          document.documentElement.dataset.connected = '1';
+        });
+      };
+      listen();
+      document.addEventListener('visibilitychange', function () {
+        if (document.hidden && events) {
+          events.close();
+          events = null;
+        } else if (!document.hidden && !events) {
+          listen();
+        }
+      });
     }
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);

@@ -5,8 +5,10 @@ import HTTPServer
 /// Tells open pages that the data changed: a watcher looks at the database's change counter a
 /// few times a second (a command, the terminal app or a sync in another process bumps it), the
 /// app's own writes say so at once, and every open event stream wakes and sends one event.
+/// `currentVersion` looks at once, for a page that must not be older than the last commit.
 public final class LiveChanges: @unchecked Sendable {
-  // Every var is read and written under `condition`.
+  // Every var but the checker's is read and written under `condition`; the checker's connection
+  // and the last value it read only under `checkLock`.
   private let condition = NSCondition()
   private var counter: UInt64 = 0
   private var stopped = false
@@ -16,6 +18,9 @@ public final class LiveChanges: @unchecked Sendable {
   private let interval: TimeInterval
   private let heartbeat: TimeInterval
   private var thread: Thread?
+  private let checkLock = NSLock()
+  private var checker: Connection?
+  private var lastDataVersion = 0
 
   /// Watches the database file at `path` (nil: only the app's own writes count).
   public init(path: String?, interval: TimeInterval = 0.1, heartbeat: TimeInterval = 15) {
@@ -24,25 +29,18 @@ public final class LiveChanges: @unchecked Sendable {
     self.heartbeat = heartbeat
   }
 
-  /// Starts the watcher's thread, and returns once it has read where the database stands, so
-  /// that a commit made after this call is never missed.
+  /// Starts watching; a commit made after this call is never missed.
   public func start() {
-    guard let path else { return }
+    guard let path, let connection = try? Connection(path: path) else { return }
+    checkLock.lock()
+    checker = connection
+    lastDataVersion = (try? connection.fetchOne("PRAGMA data_version", as: Int.self)) ?? 0
+    checkLock.unlock()
     let interval = self.interval
-    let ready = DispatchSemaphore(value: 0)
     let thread = Thread { [weak self] in
-      // Its own connection, used by this thread alone.
-      let watcher = try? Connection(path: path)
-      var last = (try? watcher?.fetchOne("PRAGMA data_version", as: Int.self)) ?? 0
-      ready.signal()
-      guard let watcher else { return }
       while let self, !self.isStopped {
         Thread.sleep(forTimeInterval: interval)
-        let now = (try? watcher.fetchOne("PRAGMA data_version", as: Int.self)) ?? last
-        if now != last {
-          last = now
-          self.changed()
-        }
+        self.look()
       }
     }
     thread.name = "docket.web.live"
@@ -50,7 +48,27 @@ public final class LiveChanges: @unchecked Sendable {
     self.thread = thread
     condition.unlock()
     thread.start()
-    ready.wait()
+  }
+
+  /// Reads the database's change counter (SQLite's `data_version`, which moves when another
+  /// connection commits); a move counts as a change.
+  private func look() {
+    checkLock.lock()
+    guard let checker else {
+      checkLock.unlock()
+      return
+    }
+    let now = (try? checker.fetchOne("PRAGMA data_version", as: Int.self)) ?? lastDataVersion
+    let moved = now != lastDataVersion
+    lastDataVersion = now
+    checkLock.unlock()
+    if moved { changed() }
+  }
+
+  /// The count of changes up to the last commit, looked at now.
+  public func currentVersion() -> UInt64 {
+    look()
+    return version
   }
 
   private var isStopped: Bool {

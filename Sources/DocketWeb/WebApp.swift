@@ -16,6 +16,9 @@ public final class WebApp: Sendable {
   /// Reading connections of their own for the requests' threads (nil: the queue's one reader,
   /// as for an in-memory database).
   let readers: ReadPool?
+  /// Pages drawn for the data as it is (nil for an in-memory database, which changes without
+  /// `data_version` telling).
+  let cache: PageCache?
 
   public init(
     database: DatabaseQueue, security: WebSecurity, readOnly: Bool, live: LiveChanges,
@@ -32,6 +35,7 @@ public final class WebApp: Sendable {
     readers =
       path.isEmpty || path == ":memory:"
       ? nil : ReadPool { try DocketDatabase.connection(path: path, now: now) }
+    cache = readers == nil ? nil : PageCache()
   }
 
   /// Runs `body` on a snapshot of the database: on a reading connection of this thread's own
@@ -103,15 +107,28 @@ public final class WebApp: Sendable {
     do {
       switch request.path {
       case "/":
+        // The version first: a change committed after it makes the page count as older.
+        let version = live.currentVersion()
+        let key = "\(l10n.language) \(URLText.query(request.query.map { ($0.name, $0.value) }))"
+        let started = now()
+        if let cached = cache?.page(key, version: version, now: started) {
+          return HTTPResponse(
+            status: cached.status, headers: [("Content-Type", "text/html; charset=utf-8")],
+            body: .bytes(cached.body))
+        }
         let location = WebLocation(query: request.query)
-        let version = live.version
         let data = try read { db in
-          try PageData.load(location, from: db, now: now(), localizer: l10n)
+          try PageData.load(location, from: db, now: started, localizer: l10n)
         }
         let renderer = PageRenderer(
           data: data, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said,
           liveVersion: version)
-        return page(renderer.page(), status: data.selectedIsGone ? 404 : 200)
+        let status = data.selectedIsGone ? 404 : 200
+        let body = Array(renderer.page().text.utf8)
+        cache?.keep(key, version: version, now: started, status: status, body: body)
+        return HTTPResponse(
+          status: status, headers: [("Content-Type", "text/html; charset=utf-8")],
+          body: .bytes(body))
       case "/tags":
         let version = live.version
         let tags = try read { try $0.tagSummaries() }

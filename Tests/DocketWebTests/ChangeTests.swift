@@ -1,8 +1,9 @@
 import DocketCore
-import DocketWeb
 import Foundation
 import HTTPServer
 import Testing
+
+@testable import DocketWeb
 
 /// Changes made through forms: each is one write through the core, and the browser goes back to
 /// a page that says what happened.
@@ -209,5 +210,24 @@ extension DocketCore.Issue {
     var copy = self
     change(&copy)
     return copy
+  }
+}
+
+/// Pages kept while the data is as it was, and for at most a second.
+@Suite struct PageCacheTests {
+  @Test func aPageIsKeptForItsVersionAndASecond() {
+    let cache = PageCache(maximumAge: 1)
+    let start = Date(timeIntervalSince1970: 1000)
+    cache.keep("en /", version: 3, now: start, status: 200, body: [1, 2])
+    #expect(cache.page("en /", version: 3, now: start.addingTimeInterval(0.5))?.body == [1, 2])
+    #expect(cache.page("de /", version: 3, now: start) == nil)
+    #expect(cache.page("en /", version: 4, now: start) == nil)
+    #expect(cache.page("en /", version: 3, now: start.addingTimeInterval(1)) == nil)
+    // A newer version drops the older pages; an older one is not kept over it.
+    cache.keep("en /?q=a", version: 4, now: start, status: 200, body: [3])
+    #expect(cache.page("en /", version: 3, now: start) == nil)
+    cache.keep("en /", version: 3, now: start, status: 200, body: [9])
+    #expect(cache.page("en /", version: 4, now: start) == nil)
+    #expect(cache.page("en /?q=a", version: 4, now: start)?.body == [3])
   }
 }

@@ -44,6 +44,21 @@ func webTimings(database path: String, size: Int) {
     FileHandle.standardError.write(Data("wrk failed (status \(load.status))\n".utf8))
   }
 
+  // The same page drawn afresh each time (an unknown parameter makes every address new, so no
+  // kept page answers), one client: what a page costs when the data has just changed.
+  var fresh: [Double] = []
+  for index in 0..<31 {
+    let start = ContinuousClock.now
+    guard server.fetch("/?fresh=\(index)") else { break }
+    let elapsed = ContinuousClock.now - start
+    fresh.append(
+      Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+  }
+  if fresh.count == 31 {
+    table.add(
+      name: "web: list page drawn afresh (1 client)", size: size, samples: fresh, budget: nil)
+  }
+
   // 200 live pages.
   var streams: [Int32] = []
   defer { for socket in streams { close(socket) } }
@@ -183,6 +198,23 @@ struct BenchServer {
       return nil
     }
     return socket
+  }
+
+  /// Asks for `path` and reads the whole answer; false when it failed.
+  func fetch(_ path: String) -> Bool {
+    guard let socket = connected() else { return false }
+    defer { close(socket) }
+    let request =
+      "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n"
+    guard write(socket, request, request.utf8.count) > 0 else { return false }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var total = 0
+    while true {
+      let count = read(socket, &buffer, buffer.count)
+      if count <= 0 { break }
+      total += count
+    }
+    return total > 0
   }
 
   /// A connection to /events that has read the stream's first lines.

@@ -171,7 +171,6 @@ class WebAppTest(unittest.TestCase):
         driver = self.open()
         driver.execute_script("window.notReloaded = true")
         self.audit(driver, "desktop list")
-        self.shot(driver, "desktop")
         # Create with a tag, by the keys.
         driver.find_element(By.TAG_NAME, "body").send_keys("n")
         title = wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0]
@@ -185,6 +184,7 @@ class WebAppTest(unittest.TestCase):
         made = [i for i in self.server.issues() if i["title"] == "Browser made this"][0]
         self.assertEqual(sorted(made["tags"]), ["Feature", "Web"])
         self.audit(driver, "issue detail")
+        self.shot(driver, "desktop")
         # Search with a token chosen from the suggestions.
         search = driver.find_element(By.ID, "q")
         search.clear()

@@ -365,8 +365,10 @@ let embeddedStyle = #"""
   .pane { padding: 0.5rem 1rem 2rem; min-width: 0; }
   #filters { border-right: 1px solid var(--line); }
   #detail { border-left: 1px solid var(--line); }
+  /* On a wide screen the page fills the window and each pane scrolls by itself. */
   @media (min-width: 1100px) {
-    .panes { height: calc(100vh - 3.6rem); }
+    body:has(.panes) { display: flex; flex-direction: column; height: 100vh; }
+    body:has(.panes) .panes { flex: 1; min-height: 0; }
     .pane { overflow-y: auto; }
   }
   .pane-head { display: flex; align-items: center; gap: 0.75rem; flex-wrap: wrap; }
@@ -422,8 +424,8 @@ let embeddedStyle = #"""
   .text { white-space: pre-wrap; }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 1rem 0; }
   .actions form { margin: 0; }
-  .history summary { display: flex; align-items: center; cursor: pointer; }
-  .history summary h3 { margin: 0; }
+  .history summary { display: list-item; cursor: pointer; padding-top: 0.5rem; }
+  .history summary h3 { display: inline; margin: 0; }
   .history ol { padding-left: 1.2rem; }
   .history .lost { color: var(--quiet); }
   fieldset { border: 1px solid var(--line); border-radius: 0.3rem; margin: 0.5rem 0; }

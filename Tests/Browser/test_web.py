@@ -13,6 +13,7 @@ import ssl
 import subprocess
 import tempfile
 import time
+import unicodedata
 import unittest
 import urllib.parse
 
@@ -98,14 +99,17 @@ class Server:
             self.process.wait(timeout=10)
 
 
-def browser(size=DESKTOP, phone=False, language="en-US"):
+def browser(size=DESKTOP, phone=False, language="en-US", scripts=True):
     options = webdriver.ChromeOptions()
     if CHROMIUM:
         options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
                      "--disable-dev-shm-usage", f"--lang={language}"):
         options.add_argument(argument)
-    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    preferences = {"intl.accept_languages": language}
+    if not scripts:
+        preferences["profile.managed_default_content_settings.javascript"] = 2
+    options.add_experimental_option("prefs", preferences)
     if phone:
         options.add_experimental_option("mobileEmulation", {
             "deviceMetrics": PHONE,
@@ -344,11 +348,53 @@ class WebAppTest(unittest.TestCase):
             driver.get(self.server.base + path)
             width = driver.execute_script("return document.documentElement.scrollWidth")
             self.assertLessEqual(width, driver.execute_script("return window.innerWidth"), path)
-        wide = self.open(size=DESKTOP)
-        wide.execute_script("document.body.style.zoom = '200%'")
-        self.assertLessEqual(
-            wide.execute_script("return document.documentElement.scrollWidth"),
-            wide.execute_script("return window.innerWidth") + 1)
+        # 200 % zoom of a 1400 × 900 window: a page 700 × 450 CSS pixels wide, drawn at twice
+        # the density, as the browser's zoom makes it.
+        zoomed = self.open(size=DESKTOP)
+        zoomed.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 700, "height": 450, "deviceScaleFactor": 2, "mobile": False})
+        for path in ["/", "/?mode=new", "/tags", "/awards"]:
+            zoomed.get(self.server.base + path)
+            self.assertLessEqual(
+                zoomed.execute_script("return document.documentElement.scrollWidth"),
+                zoomed.execute_script("return window.innerWidth"), path)
+        zoomed.get(self.server.base + "/")
+        self.assertTrue(zoomed.find_element(By.ID, "list").is_displayed())
+        self.audit(zoomed, "200 % zoom")
+
+    def test_everything_works_without_scripts(self):
+        driver = browser(scripts=False)
+        self.drivers.append(driver)
+        driver.get(self.server.url)
+        wait(driver, lambda d: d.find_elements(By.ID, "list-heading"))
+        # No script ran: the keys' button stays hidden.
+        self.assertFalse(driver.find_element(By.CSS_SELECTOR, ".keys-button").is_displayed())
+        driver.find_element(By.CSS_SELECTOR, "[data-key='n']").click()
+        wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0].send_keys("No script needed")
+        driver.find_element(By.ID, "f-new-tags").send_keys("Plain")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: "No script needed" in d.find_element(By.ID, "detail-heading").text)
+        self.assertIn("said=created", driver.current_url)
+        driver.find_element(By.CSS_SELECTOR, "#detail [data-key='x']").click()
+        wait(driver, lambda d: "said=completed" in d.current_url)
+        made = [i for i in self.server.issues() if i["title"] == "No script needed"][0]
+        self.assertTrue(made["completed"])
+        self.assertEqual(made["tags"], ["Plain"])
+        # Search and sort are plain forms too.
+        driver.get(self.server.base + "/")
+        driver.find_element(By.ID, "q").send_keys("tag:Feature")
+        driver.find_element(By.CSS_SELECTOR, "form.search button").click()
+        wait(driver, lambda d: "q=tag%3AFeature" in d.current_url)
+        self.assertTrue(all("Feature" in row.text for row in
+                            driver.find_elements(By.CSS_SELECTOR, "#issue-list li")))
+        Select(driver.find_element(By.ID, "sort")).select_by_value("title:asc")
+        driver.find_element(By.CSS_SELECTOR, "form.sort button").click()
+        wait(driver, lambda d: "sort=title%3Aasc" in d.current_url)
+        titles = self.titles_listed(driver)
+        def folded(text):
+            return "".join(c for c in unicodedata.normalize("NFD", text.casefold())
+                           if not unicodedata.combining(c))
+        self.assertEqual(titles, sorted(titles, key=folded))
 
     def test_german_from_the_browser_and_the_switch(self):
         driver = self.open(language="de-DE")

@@ -4580,13 +4580,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Another host name the server answers to (repeatable)"
+              "value": "another host name the server answers to (repeatable)"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Ein weiterer Hostname, auf den der Server antwortet (wiederholbar)"
+              "value": "ein weiterer Hostname, auf den der Server antwortet (wiederholbar)"
             }
           }
         }
@@ -4614,13 +4614,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "The address to listen on (default 127.0.0.1: this machine only)"
+              "value": "the address to listen on (default 127.0.0.1: this machine only)"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Adresse, auf der gelauscht wird (Standard 127.0.0.1: nur dieser Rechner)"
+              "value": "die Adresse, auf der gelauscht wird (Standard 127.0.0.1: nur dieser Rechner)"
             }
           }
         }
@@ -4886,13 +4886,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "The port (default 8080; 0 picks a free one)"
+              "value": "the port (default 8080; 0 picks a free one)"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Der Port (Standard 8080; 0 wählt einen freien)"
+              "value": "der Port (Standard 8080; 0 wählt einen freien)"
             }
           }
         }
@@ -4920,7 +4920,7 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "Serve pages that cannot change anything"
+              "value": "serve pages that cannot change anything"
             }
           },
           "de": {
@@ -5107,13 +5107,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "The TLS certificate (PEM) for https"
+              "value": "the TLS certificate (PEM) for https"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Das TLS-Zertifikat (PEM) für https"
+              "value": "das TLS-Zertifikat (PEM) für https"
             }
           }
         }
@@ -5124,13 +5124,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "The TLS private key (PEM) for https"
+              "value": "the TLS private key (PEM) for https"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Der private TLS-Schlüssel (PEM) für https"
+              "value": "der private TLS-Schlüssel (PEM) für https"
             }
           }
         }

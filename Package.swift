@@ -18,13 +18,16 @@ let package = Package(
     // Libraries that know nothing of issues.
     .target(name: "Database", dependencies: ["CSQLite"]),
     // libpq, PostgreSQL's client, loaded when a PostgreSQL remote is first used (not linked).
-    .target(name: "CPostgres"),
+    // Loads a library when first needed (libpq, libmicrohttpd), with a message when it is missing.
+    .target(name: "CLibraryLoader"),
+    .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
     .target(name: "Postgres", dependencies: ["CPostgres"]),
     .target(name: "Localization"),
     // libmicrohttpd, the HTTP server of `docket serve`, loaded when the server starts (not
     // linked); its header comes from libmicrohttpd-dev (Debian) or libmicrohttpd (Homebrew).
     .target(
       name: "CMicroHTTPD",
+      dependencies: ["CLibraryLoader"],
       cSettings: [
         .unsafeFlags(
           ["-I/opt/homebrew/include", "-I/usr/local/include"], .when(platforms: [.macOS]))

@@ -1,5 +1,7 @@
 #include "CMicroHTTPD.h"
 
+#include "CLibraryLoader.h"
+
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <netinet/in.h>
@@ -42,27 +44,10 @@ static void load(void) {
       "/opt/homebrew/opt/libmicrohttpd/lib/libmicrohttpd.12.dylib",
       "/usr/local/opt/libmicrohttpd/lib/libmicrohttpd.12.dylib",
   };
-  void *library = NULL;
-  const char *reason = "not found";
-  for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
-    library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-    if (!library && index == 0) {
-      const char *error = dlerror();
-      if (error) {
-        snprintf(failure, sizeof failure, "%s", error);
-        reason = failure;
-      }
-    }
-  }
-  if (!library) {
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", reason);
-    snprintf(failure, sizeof failure,
-             "libmicrohttpd, the HTTP server library, is not installed (%s); install "
-             "libmicrohttpd12 (Debian, Ubuntu) or libmicrohttpd (Homebrew)",
-             copy);
-    return;
-  }
+  void *library = docket_open_library(
+      names, sizeof names / sizeof names[0], "libmicrohttpd, the HTTP server library,",
+      "libmicrohttpd12 (Debian, Ubuntu) or libmicrohttpd (Homebrew)", failure, sizeof failure);
+  if (!library) return;
 #define DOCKET_RESOLVE(field, symbol)                                                        \
   do {                                                                                      \
     *(void **)(&api.field) = dlsym(library, symbol);                                        \

@@ -1,5 +1,7 @@
 #include "CPostgres.h"
 
+#include "CLibraryLoader.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -45,27 +47,10 @@ static void load(void) {
       "/opt/homebrew/opt/libpq/lib/libpq.5.dylib",
       "/usr/local/opt/libpq/lib/libpq.5.dylib",
   };
-  void *library = NULL;
-  const char *reason = "not found";
-  for (size_t index = 0; index < sizeof names / sizeof names[0] && !library; index++) {
-    library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-    if (!library && index == 0) {
-      const char *error = dlerror();
-      if (error) {
-        snprintf(failure, sizeof failure, "%s", error);
-        reason = failure;
-      }
-    }
-  }
-  if (!library) {
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", reason);
-    snprintf(failure, sizeof failure,
-             "libpq, PostgreSQL's client library, is not installed (%s); install libpq5 "
-             "(Debian, Ubuntu) or libpq (Homebrew)",
-             copy);
-    return;
-  }
+  void *library = docket_open_library(
+      names, sizeof names / sizeof names[0], "libpq, PostgreSQL's client library,",
+      "libpq5 (Debian, Ubuntu) or libpq (Homebrew)", failure, sizeof failure);
+  if (!library) return;
 #define DOCKET_RESOLVE(field, symbol)                                                        \
   do {                                                                                      \
     *(void **)(&api.field) = dlsym(library, symbol);                                        \

@@ -2,12 +2,17 @@ import Foundation
 
 /// Pages already drawn, kept while the data they show has not changed and for at most a second
 /// (their relative times and Recent's window move with the clock). Many pages asking for the same
-/// view (a refresh on every open page after a change, a list reloaded) then cost one drawing.
+/// view (a refresh on every open page after a change, a list reloaded) then cost one drawing:
+/// while one request draws a page, the others that want it wait for that drawing.
 final class PageCache: @unchecked Sendable {
-  // Every var is read and written under `lock`.
-  private let lock = NSLock()
+  typealias Page = (status: Int, body: [UInt8])
+
+  // Every var is read and written under `condition`.
+  private let condition = NSCondition()
   private var version: UInt64 = 0
-  private var pages: [String: (made: Date, status: Int, body: [UInt8])] = [:]
+  private var pages: [String: (made: Date, page: Page)] = [:]
+  /// The pages being drawn now.
+  private var drawing: Set<String> = []
   private let maximumAge: TimeInterval
   private let capacity: Int
 
@@ -16,20 +21,54 @@ final class PageCache: @unchecked Sendable {
     self.capacity = capacity
   }
 
+  /// The page under `key` for the data at `version`: a kept one if it is young enough, else the
+  /// one another request is drawing now, else one drawn here by `draw` (and kept).
+  func page(_ key: String, version: UInt64, now: Date, draw: () throws -> Page) rethrows -> Page {
+    condition.lock()
+    while true {
+      if let kept = fresh(key, version: version, now: now) {
+        condition.unlock()
+        return kept
+      }
+      if !drawing.contains(key) { break }
+      // Bounded: a drawing that takes longer than this is not waited for.
+      if !condition.wait(until: Date(timeIntervalSinceNow: 2)) { break }
+    }
+    drawing.insert(key)
+    condition.unlock()
+    defer {
+      condition.lock()
+      drawing.remove(key)
+      condition.broadcast()
+      condition.unlock()
+    }
+    let page = try draw()
+    keep(key, version: version, now: now, page: page)
+    return page
+  }
+
   /// The page kept under `key` for the data at `version`, if it is young enough.
-  func page(_ key: String, version: UInt64, now: Date) -> (status: Int, body: [UInt8])? {
-    lock.lock()
-    defer { lock.unlock() }
+  func page(_ key: String, version: UInt64, now: Date) -> Page? {
+    condition.lock()
+    defer { condition.unlock() }
+    return fresh(key, version: version, now: now)
+  }
+
+  private func fresh(_ key: String, version: UInt64, now: Date) -> Page? {
     guard version == self.version, let entry = pages[key],
       now.timeIntervalSince(entry.made) < maximumAge, now >= entry.made
     else { return nil }
-    return (entry.status, entry.body)
+    return entry.page
   }
 
   /// Keeps a page drawn from the data at `version`; a newer version drops every older page.
   func keep(_ key: String, version: UInt64, now: Date, status: Int, body: [UInt8]) {
-    lock.lock()
-    defer { lock.unlock() }
+    keep(key, version: version, now: now, page: (status, body))
+  }
+
+  private func keep(_ key: String, version: UInt64, now: Date, page: Page) {
+    condition.lock()
+    defer { condition.unlock() }
     if version != self.version {
       guard version > self.version else { return }
       self.version = version
@@ -39,6 +78,6 @@ final class PageCache: @unchecked Sendable {
       pages = pages.filter { now.timeIntervalSince($0.value.made) < maximumAge }
     }
     if pages.count >= capacity { return }
-    pages[key] = (now, status, body)
+    pages[key] = (now, page)
   }
 }

@@ -111,24 +111,21 @@ public final class WebApp: Sendable {
         let version = live.currentVersion()
         let key = "\(l10n.language) \(URLText.query(request.query.map { ($0.name, $0.value) }))"
         let started = now()
-        if let cached = cache?.page(key, version: version, now: started) {
-          return HTTPResponse(
-            status: cached.status, headers: [("Content-Type", "text/html; charset=utf-8")],
-            body: .bytes(cached.body))
-        }
         let location = WebLocation(query: request.query)
-        let data = try read { db in
-          try PageData.load(location, from: db, now: started, localizer: l10n)
+        let draw = { () throws -> PageCache.Page in
+          let data = try self.read { db in
+            try PageData.load(location, from: db, now: started, localizer: l10n)
+          }
+          let renderer = PageRenderer(
+            data: data, l10n: l10n, csrf: self.security.csrf, readOnly: self.readOnly,
+            said: said, liveVersion: version)
+          return (data.selectedIsGone ? 404 : 200, Array(renderer.page().text.utf8))
         }
-        let renderer = PageRenderer(
-          data: data, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said,
-          liveVersion: version)
-        let status = data.selectedIsGone ? 404 : 200
-        let body = Array(renderer.page().text.utf8)
-        cache?.keep(key, version: version, now: started, status: status, body: body)
+        let page =
+          try cache?.page(key, version: version, now: started, draw: draw) ?? draw()
         return HTTPResponse(
-          status: status, headers: [("Content-Type", "text/html; charset=utf-8")],
-          body: .bytes(body))
+          status: page.status, headers: [("Content-Type", "text/html; charset=utf-8")],
+          body: .bytes(page.body))
       case "/tags":
         let version = live.version
         let tags = try read { try $0.tagSummaries() }

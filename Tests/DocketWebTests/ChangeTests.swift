@@ -1,6 +1,7 @@
 import DocketCore
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 
 @testable import DocketWeb
@@ -229,5 +230,25 @@ extension DocketCore.Issue {
     cache.keep("en /", version: 3, now: start, status: 200, body: [9])
     #expect(cache.page("en /", version: 4, now: start) == nil)
     #expect(cache.page("en /?q=a", version: 4, now: start)?.body == [3])
+  }
+}
+
+extension PageCacheTests {
+  @Test func requestsForAPageBeingDrawnWaitForThatDrawing() {
+    let cache = PageCache(maximumAge: 1)
+    let now = Date(timeIntervalSince1970: 1000)
+    let draws = Mutex(0)
+    let bodies = Mutex<[[UInt8]]>([])
+    // Six threads at once, as six connections' threads would ask.
+    DispatchQueue.concurrentPerform(iterations: 6) { _ in
+      let page = cache.page("en /", version: 1, now: now) {
+        draws.withLock { $0 += 1 }
+        usleep(100_000)
+        return (200, [7])
+      }
+      bodies.withLock { $0.append(page.body) }
+    }
+    #expect(draws.withLock { $0 } == 1)
+    #expect(bodies.withLock { $0 } == Array(repeating: [7], count: 6))
   }
 }

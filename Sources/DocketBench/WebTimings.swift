@@ -75,8 +75,8 @@ func webTimings(database path: String, size: Int) {
   Thread.sleep(forTimeInterval: 3)
   let idle = (server.cpuSeconds() - cpuBefore) / 3 * 100
   memory.append(("docket serve with 200 live pages", server.residentMiB(), 100))
-  comparisonLines.append(
-    String(format: "docket serve, 200 live pages, idle: %.2f %% of one core", idle))
+  webLines.append(
+    String(format: "docket serve with 200 live pages, idle for 3 s: %.2f %% of one core", idle))
 
   // A change made by another process reaches every page.
   var samples: [Double] = []

@@ -51,6 +51,8 @@ var foldersToRemove: [URL] = []
 var listedIssues: Int?
 /// The start-up comparison with the sqlite3 shell, printed after the table.
 var comparisonLines: [String] = []
+/// What `docket serve` used with its live pages open, printed after the memory.
+var webLines: [String] = []
 
 if let webDatabase {
   let size = try DocketDatabase.open(path: webDatabase).read {
@@ -59,7 +61,7 @@ if let webDatabase {
   webTimings(database: webDatabase, size: size ?? 0)
   table.print()
   printMemory()
-  for line in comparisonLines { print(line) }
+  for line in webLines { print(line) }
   exit(0)
 }
 
@@ -91,6 +93,7 @@ if let cliDatabase {
     for line in comparisonLines { print(line) }
   }
   printMemory()
+  for line in webLines { print(line) }
   if let binary = docketBinary(),
     let idle = idleAppMeasurements(binary: binary, database: cliDatabase)
   {

@@ -368,8 +368,9 @@ let embeddedStyle = #"""
   #detail { border-left: 1px solid var(--line); }
   /* On a wide screen the page fills the window and each pane scrolls by itself. */
   @media (min-width: 1100px) {
+    html:has(.panes) { overflow: hidden; }
     body:has(.panes) { display: flex; flex-direction: column; height: 100vh; }
-    body:has(.panes) .panes { flex: 1; min-height: 0; }
+    body:has(.panes) .panes { flex: 1; min-height: 0; grid-template-rows: minmax(0, 1fr); }
     .pane { overflow-y: auto; }
   }
   .pane-head { display: flex; align-items: center; gap: 0.75rem; flex-wrap: wrap; }

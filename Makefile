@@ -18,7 +18,7 @@ else
 RELEASE_FLAGS ?= -c release
 endif
 
-.PHONY: all deps build test test-with-server browser-test screenshots lint format bench release run hooks clean catalog install install-files uninstall dist
+.PHONY: all deps build test test-with-server browser-test screenshots stress lint format bench release run hooks clean catalog install install-files uninstall dist
 
 all: build
 
@@ -45,6 +45,12 @@ test-with-server:
 	scripts/browser-test.sh
 	$(MAKE) --no-print-directory release
 	scripts/test-dist.sh
+
+# The long parts of the reliability suite (RELIABILITY.md): more kills, beside a PostgreSQL server.
+stress: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	DOCKET_STRESS=1 scripts/with-postgres.sh $(SWIFT) test --skip-build --disable-xctest \
+	  --filter "CrashTests|SyncCommandTests|HostileRequestTests"
 
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product DocketBench

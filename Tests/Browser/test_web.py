@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import ssl
 import subprocess
 import tempfile
@@ -492,6 +493,15 @@ class TransportTest(unittest.TestCase):
             server.process.terminate()
             _, errors = server.process.communicate(timeout=10)
             self.assertIn("without TLS", errors)
+        finally:
+            server.stop()
+
+    def test_closing_the_terminal_stops_the_server(self):
+        server = Server()
+        try:
+            server.process.send_signal(signal.SIGHUP)
+            self.assertEqual(server.process.wait(timeout=10), 0)
+            self.assertIn("Stopped.", server.process.stdout.read())
         finally:
             server.stop()
 

@@ -45,11 +45,13 @@ struct ServeCommand {
     let app = WebApp(
       database: database, security: security, readOnly: arguments.has("read-only"), live: live)
 
-    // Ctrl-C and a polite kill are waited for below; the server's threads never take them.
+    // Ctrl-C, a polite kill and the terminal closing are waited for below; the server's threads
+    // never take them.
     var stopSignals = sigset_t()
     sigemptyset(&stopSignals)
     sigaddset(&stopSignals, SIGINT)
     sigaddset(&stopSignals, SIGTERM)
+    sigaddset(&stopSignals, SIGHUP)
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
     signal(SIGPIPE, SIG_IGN)
 

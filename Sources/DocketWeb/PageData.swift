@@ -27,6 +27,8 @@ struct PageData: Sendable {
   var history: [HistoryEntry]
   var suggestions: [SearchSuggestion]
   var now: Date
+  /// Each tag's count as the filter pane shows it (looked up once per tag drawn).
+  var tagCounts: [UUID: Int] = [:]
 
   static var countLimit: Int { IssueRequest.shownCountLimit }
 
@@ -80,7 +82,10 @@ struct PageData: Sendable {
       allTags: allTags, issues: issues, searchError: searchError, hasMore: hasMore,
       matching: matching, references: try db.references(for: ids), selected: selected,
       selectedIsGone: location.issue != nil && selected == nil, history: history,
-      suggestions: suggestions, now: now)
+      suggestions: suggestions, now: now,
+      tagCounts: Dictionary(
+        tags.map { ($0.tag.id, $0.visibleCount(showCompleted: showCompleted)) },
+        uniquingKeysWith: { first, _ in first }))
   }
 
   /// How many issues a smart filter or a tag shows in the filter pane.
@@ -91,7 +96,7 @@ struct PageData: Sendable {
     case .all: return counts.open + counts.completed
     case .recent: return counts.recent(showCompleted: showCompleted)
     case .tag(let id):
-      return tags.first { $0.tag.id == id }?.visibleCount(showCompleted: showCompleted) ?? 0
+      return tagCounts[id] ?? 0
     }
   }
 

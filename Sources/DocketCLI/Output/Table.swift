@@ -60,7 +60,9 @@ struct Table {
     let colors: Bool
     // Each distinct text is measured once: priorities, statuses and dates repeat on every row.
     private var measured: [String: Int] = [:]
-    /// Padding by length, made once: appending a ready string is the cheapest way to pad.
+    /// Padding by length, made once for the usual widths: appending a ready string is the
+    /// cheapest way to pad. A wider column (a cell of thousands of tags) pads with a string made
+    /// when needed, rather than a table of every length up to its width.
     private let paddings: [String]
 
     /// `contentWidths` are the widest content of each column, headers included. With `width`,
@@ -84,7 +86,11 @@ struct Table {
         }
       }
       self.widths = widths
-      paddings = (0...(widths.max() ?? 0)).map { String(repeating: " ", count: $0) }
+      paddings = (0...min(widths.max() ?? 0, 512)).map { String(repeating: " ", count: $0) }
+    }
+
+    func spaces(_ count: Int) -> String {
+      count < paddings.count ? paddings[count] : String(repeating: " ", count: count)
     }
 
     mutating func measure(_ text: String) -> Int {
@@ -122,15 +128,15 @@ struct Table {
         if colors {
           let aligned =
             columns[index].alignRight
-            ? paddings[padding] + content
-            : (isLast ? content : content + paddings[padding])
+            ? spaces(padding) + content
+            : (isLast ? content : content + spaces(padding))
           output.append(cell.style.apply(aligned))
         } else if columns[index].alignRight {
-          output.append(paddings[padding])
+          output.append(spaces(padding))
           output.append(content)
         } else {
           output.append(content)
-          if !isLast { output.append(paddings[padding]) }
+          if !isLast { output.append(spaces(padding)) }
         }
       }
     }

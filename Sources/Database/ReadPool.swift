@@ -35,7 +35,11 @@ public final class ReadPool: @unchecked Sendable {
     return try open()
   }
 
+  /// Keeps the connection for the next read, unless its transaction did not end (a failed
+  /// COMMIT): it would go on reading that old snapshot, so it is closed instead.
   private func giveBack(_ connection: Connection) {
+    if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+    guard !connection.isInTransaction else { return }
     lock.lock()
     defer { lock.unlock() }
     if idle.count < keep { idle.append(connection) }

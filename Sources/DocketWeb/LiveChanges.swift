@@ -59,10 +59,11 @@ public final class LiveChanges: @unchecked Sendable {
       return
     }
     let now = (try? checker.fetchOne("PRAGMA data_version", as: Int.self)) ?? lastDataVersion
-    let moved = now != lastDataVersion
+    // Counted before the lock is let go: a request that looks next sees the new version.
+    // (Locks are always taken in this order: checkLock, then condition.)
+    if now != lastDataVersion { changed() }
     lastDataVersion = now
     checkLock.unlock()
-    if moved { changed() }
   }
 
   /// The count of changes up to the last commit, looked at now.

@@ -11,34 +11,40 @@ final class PageCache: @unchecked Sendable {
   private let condition = NSCondition()
   private var version: UInt64 = 0
   private var pages: [String: (made: Date, page: Page)] = [:]
-  /// The pages being drawn now.
-  private var drawing: Set<String> = []
+  /// The bytes of the pages kept.
+  private var bytes = 0
+  /// How many drawings of each page are under way.
+  private var drawing: [String: Int] = [:]
   private let maximumAge: TimeInterval
   private let capacity: Int
+  private let byteLimit: Int
 
-  init(maximumAge: TimeInterval = 1, capacity: Int = 256) {
+  init(maximumAge: TimeInterval = 1, capacity: Int = 256, byteLimit: Int = 32 << 20) {
     self.maximumAge = maximumAge
     self.capacity = capacity
+    self.byteLimit = byteLimit
   }
 
   /// The page under `key` for the data at `version`: a kept one if it is young enough, else the
   /// one another request is drawing now, else one drawn here by `draw` (and kept).
   func page(_ key: String, version: UInt64, now: Date, draw: () throws -> Page) rethrows -> Page {
     condition.lock()
+    // Bounded: a drawing that takes longer than this is not waited for.
+    let deadline = Date(timeIntervalSinceNow: 2)
     while true {
       if let kept = fresh(key, version: version, now: now) {
         condition.unlock()
         return kept
       }
-      if !drawing.contains(key) { break }
-      // Bounded: a drawing that takes longer than this is not waited for.
-      if !condition.wait(until: Date(timeIntervalSinceNow: 2)) { break }
+      if drawing[key, default: 0] == 0 { break }
+      if !condition.wait(until: deadline) { break }
     }
-    drawing.insert(key)
+    drawing[key, default: 0] += 1
     condition.unlock()
     defer {
       condition.lock()
-      drawing.remove(key)
+      drawing[key, default: 1] -= 1
+      if drawing[key] == 0 { drawing[key] = nil }
       condition.broadcast()
       condition.unlock()
     }
@@ -55,8 +61,9 @@ final class PageCache: @unchecked Sendable {
   }
 
   private func fresh(_ key: String, version: UInt64, now: Date) -> Page? {
+    // A page drawn a moment after `now` (by a request that started later) is as good.
     guard version == self.version, let entry = pages[key],
-      now.timeIntervalSince(entry.made) < maximumAge, now >= entry.made
+      now.timeIntervalSince(entry.made) < maximumAge
     else { return nil }
     return entry.page
   }
@@ -73,11 +80,14 @@ final class PageCache: @unchecked Sendable {
       guard version > self.version else { return }
       self.version = version
       pages = [:]
+      bytes = 0
     }
-    if pages.count >= capacity {
-      pages = pages.filter { now.timeIntervalSince($0.value.made) < maximumAge }
-    }
-    if pages.count >= capacity { return }
+    // Pages past their age go, so an idle server keeps nothing for long.
+    pages = pages.filter { now.timeIntervalSince($0.value.made) < maximumAge }
+    bytes = pages.values.reduce(0) { $0 + $1.page.body.count }
+    if let old = pages[key] { bytes -= old.page.body.count }
+    guard pages.count < capacity, bytes + page.body.count <= byteLimit else { return }
     pages[key] = (now, page)
+    bytes += page.body.count
   }
 }

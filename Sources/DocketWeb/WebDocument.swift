@@ -39,7 +39,7 @@ struct WebDocument {
       \(liveVersion.map { "<meta name=\"live-version\" content=\"\(String($0))\">" as HTML } ?? .empty)\
       <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
       <script src="/static/app.js" defer></script></head>\
-      <body><a class="skip" href="#list">\(l10n("web.skip"))</a>\
+      <body data-offline="\(l10n("web.offline"))"><a class="skip" href="#list">\(l10n("web.skip"))</a>\
       <header class="top"><p class="brand">Docket</p>\
       <nav aria-label="\(l10n("web.nav.label"))"><ul>\(links)</ul></nav>\
       \(languageSwitch())\

@@ -386,6 +386,7 @@ class WebAppTest(unittest.TestCase):
         driver.find_element(By.ID, "q").send_keys("tag:Feature")
         driver.find_element(By.CSS_SELECTOR, "form.search button").click()
         wait(driver, lambda d: "q=tag%3AFeature" in d.current_url)
+        self.assertTrue(driver.find_elements(By.CSS_SELECTOR, "#issue-list li"))
         self.assertTrue(all("Feature" in row.text for row in
                             driver.find_elements(By.CSS_SELECTOR, "#issue-list li")))
         Select(driver.find_element(By.ID, "sort")).select_by_value("title:asc")

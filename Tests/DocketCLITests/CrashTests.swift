@@ -63,7 +63,8 @@ import Testing
         #expect(try sqlite(database, "SELECT count(*) FROM issues;") == "\(count)\n")
       }
     }
-    // The kills landed before and after the commit both, or the test proved little.
+    // Some kills landed before the commit, or the test proved little. (Whether one lands after
+    // it depends on the machine's speed; a kill after it must find everything, checked above.)
     #expect(outcomes[0, default: 0] > 0, "\(outcomes)")
   }
 }

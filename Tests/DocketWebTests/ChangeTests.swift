@@ -239,16 +239,73 @@ extension PageCacheTests {
     let now = Date(timeIntervalSince1970: 1000)
     let draws = Mutex(0)
     let bodies = Mutex<[[UInt8]]>([])
-    // Six threads at once, as six connections' threads would ask.
-    DispatchQueue.concurrentPerform(iterations: 6) { _ in
-      let page = cache.page("en /", version: 1, now: now) {
-        draws.withLock { $0 += 1 }
-        usleep(100_000)
-        return (200, [7])
-      }
-      bodies.withLock { $0.append(page.body) }
+    // Six threads that all ask at once, as six connections' threads would.
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for _ in 0..<6 {
+      done.enter()
+      Thread {
+        start.wait()
+        let page = cache.page("en /", version: 1, now: now) {
+          draws.withLock { $0 += 1 }
+          usleep(200_000)
+          return (200, [7])
+        }
+        bodies.withLock { $0.append(page.body) }
+        done.leave()
+      }.start()
     }
+    for _ in 0..<6 { start.signal() }
+    #expect(done.wait(timeout: .now() + 10) == .success)
     #expect(draws.withLock { $0 } == 1)
     #expect(bodies.withLock { $0 } == Array(repeating: [7], count: 6))
+  }
+
+  @Test func pagesPastTheirAgeOrOverTheByteLimitAreNotKept() {
+    let cache = PageCache(maximumAge: 1, byteLimit: 10)
+    let start = Date(timeIntervalSince1970: 1000)
+    cache.keep("a", version: 1, now: start, status: 200, body: Array(repeating: 1, count: 6))
+    // Over the limit with the first still young: not kept.
+    cache.keep("b", version: 1, now: start, status: 200, body: Array(repeating: 2, count: 6))
+    #expect(cache.page("b", version: 1, now: start) == nil)
+    // Once the first is past its age it goes, and the second fits.
+    let later = start.addingTimeInterval(2)
+    cache.keep("b", version: 1, now: later, status: 200, body: Array(repeating: 2, count: 6))
+    #expect(cache.page("b", version: 1, now: later)?.body.count == 6)
+    #expect(cache.page("a", version: 1, now: later) == nil)
+  }
+}
+
+/// The web app on a database file, as `docket serve` runs it: pages read on connections of
+/// their own and kept while nothing changes, and a commit by another program seen at once.
+@Suite struct FileDatabaseTests {
+  @Test func aCommitByAnotherProgramIsInTheNextPage() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-web-file-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("docket.sqlite").path
+    let queue = try DocketDatabase.open(path: path)
+    let live = LiveChanges(path: path, interval: 60)  // the watcher's own look comes too late
+    live.start()
+    defer { live.stop() }
+    let app = WebApp(
+      database: queue,
+      security: WebSecurity(
+        token: "t", csrf: "c", allowedHosts: ["localhost"], usesTLS: false, cookie: "k"),
+      readOnly: false, live: live)
+    func page() -> String {
+      app.handle(
+        HTTPRequest(
+          method: "GET", path: "/", headers: ["host": "localhost"], cookies: ["k": "t"])
+      ).text
+    }
+    #expect(page().contains("0 issues"))
+    #expect(page().contains("0 issues"))  // kept
+    let other = try DocketDatabase.connection(path: path)
+    _ = try other.createIssue(id: UUID(), title: "From another program", now: Date())
+    let after = page()
+    #expect(after.contains("From another program"))
+    #expect(after.contains("1 issue"))
   }
 }

@@ -55,6 +55,8 @@ struct ServeCommand {
     pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
     signal(SIGPIPE, SIG_IGN)
 
+    // Watching before the first request, so that no page is drawn without knowing the version.
+    live.start()
     let server: HTTPServer
     do {
       server = try HTTPServer(
@@ -66,7 +68,6 @@ struct ServeCommand {
       throw CommandFailure.failed(
         l10n("error.serve.cannotListen", .string(address), .integer(Int(port))))
     }
-    live.start()
     let scheme = certificate == nil ? "http" : "https"
     let shownHost: String
     switch address {

@@ -11340,6 +11340,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "web.offline": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The server did not answer: the change may not have been made. Check, then send it again."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Server hat nicht geantwortet: Die Änderung ist vielleicht nicht gemacht. Prüfe es und sende sie noch einmal."
+            }
+          }
+        }
+      },
       "web.readOnly": {
         "extractionState": "manual",
         "localizations": {

@@ -129,8 +129,10 @@
           window.location.reload();
         });
       }, function () {
-        // Nothing reached the server: send the form the plain way.
-        form.submit();
+        // No answer: the change may or may not have been made, so it is not sent again (a new
+        // issue would be made twice). The form stays as it is, to be sent again by hand.
+        generation += 1;
+        announce(document.body.dataset.offline);
       });
   }
 

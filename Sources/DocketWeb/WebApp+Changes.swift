@@ -1,0 +1,185 @@
+import DocketCore
+import Foundation
+import HTTPServer
+import Localization
+
+/// The changes forms ask for: each one write through the core, then back to a page that says
+/// what happened (or the form again, with why it was refused).
+extension WebApp {
+  func post(_ request: HTTPRequest, _ l10n: Localizer) -> HTTPResponse {
+    let back = Self.safeBack(request.formValue("back"))
+    let parts = request.path.split(separator: "/").map(String.init)
+    do {
+      switch parts.count {
+      case 1 where parts[0] == "issues":
+        return try create(request, back: back, l10n)
+      case 2 where parts[0] == "issues":
+        guard let id = UUID(uuidString: parts[1]) else { break }
+        return try save(id, request, back: back, l10n)
+      case 3 where parts[0] == "issues" && parts[2] == "complete":
+        guard let id = UUID(uuidString: parts[1]) else { break }
+        let completed = request.formValue("completed") == "1"
+        let changed = try database.write { try $0.setCompleted(completed, issueIDs: [id]) }
+        return changedRedirect(
+          back, said: changed > 0 ? (completed ? "completed" : "reopened") : "unchanged")
+      case 3 where parts[0] == "issues" && parts[2] == "delete":
+        guard let id = UUID(uuidString: parts[1]) else { break }
+        let deleted = try database.write { try $0.deleteIssues([id]) }
+        return changedRedirect(back, said: deleted > 0 ? "deleted" : "gone")
+      case 1 where parts[0] == "tags":
+        let created = try database.write {
+          try $0.createTag(named: request.formValue("name") ?? "", id: makeID())
+        }
+        return changedRedirect(back, said: created.created ? "tagCreated" : "tagExists")
+      case 2 where parts[0] == "tags":
+        guard let id = UUID(uuidString: parts[1]) else { break }
+        try database.write { try $0.renameTag(id: id, to: request.formValue("name") ?? "") }
+        return changedRedirect(back, said: "tagRenamed")
+      case 3 where parts[0] == "tags" && parts[2] == "delete":
+        guard let id = UUID(uuidString: parts[1]) else { break }
+        let deleted = try database.write { try $0.deleteTag(id: id) }
+        return changedRedirect(back, said: deleted ? "tagDeleted" : "unchanged")
+      default:
+        break
+      }
+      return problem(404, l10n, "web.notFound.heading", "web.notFound")
+    } catch let error as TagError {
+      let tags = (try? read { try $0.tagSummaries() }) ?? []
+      let page = TagsPage(
+        tags: tags.sorted { SortKey.fold($0.tag.name) < SortKey.fold($1.tag.name) }, l10n: l10n,
+        csrf: security.csrf, readOnly: readOnly, said: nil, error: l10n.message(for: error))
+      return self.page(page.render(), status: 422)
+    } catch {
+      return failure(error, l10n)
+    }
+  }
+
+  private func create(_ request: HTTPRequest, back: String, _ l10n: Localizer) throws
+    -> HTTPResponse
+  {
+    let form = IssueForm(request)
+    do {
+      let id = makeID()
+      let issue = try database.write { db in
+        let chosen = try db.fetchTags().filter { form.tagIDs.contains($0.id) }.map(\.name)
+        return try db.createIssue(
+          id: id, title: form.title, detail: form.detail, priority: form.priority,
+          completed: form.completed, tagNames: chosen + form.newTagNames, now: now(),
+          makeTagID: makeID)
+      }
+      live.changed()
+      var location = WebLocation(query: Self.queryItems(of: back))
+      location.issue = issue.id
+      location.mode = .view
+      location.pane = nil
+      return redirect(location.url, said: "created")
+    } catch IssueError.emptyTitle {
+      return refusedForm(request, form, error: l10n("error.add.emptyTitle"), l10n)
+    }
+  }
+
+  private func save(_ id: UUID, _ request: HTTPRequest, back: String, _ l10n: Localizer) throws
+    -> HTTPResponse
+  {
+    let form = IssueForm(request)
+    guard !form.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      return refusedForm(request, form, error: l10n("error.add.emptyTitle"), l10n)
+    }
+    let outcome = try database.write { db -> EditOutcome in
+      let tags = try db.fetchTags()
+      func named(_ ids: [UUID]) -> [Tag] { tags.filter { ids.contains($0.id) } }
+      var created: [Tag] = []
+      for name in form.newTagNames {
+        created.append(try db.createTag(named: name, id: makeID()).tag)
+      }
+      let base = Issue(
+        id: id, title: request.formValue("base_title") ?? "",
+        detail: IssueForm.lineEnds(request.formValue("base_detail") ?? ""),
+        priority: Priority(name: request.formValue("base_priority") ?? "") ?? .low,
+        completed: request.formValue("base_completed") == "1",
+        created: Date(timeIntervalSince1970: 0),
+        tags: named(request.formValues("base_tag").compactMap { UUID(uuidString: $0) }))
+      var edited = base
+      edited.title = form.title.trimmingCharacters(in: .whitespacesAndNewlines)
+      edited.detail = form.detail
+      edited.priority = form.priority
+      edited.completed = form.completed
+      edited.tags =
+        named(Array(form.tagIDs)) + created.filter { tag in !form.tagIDs.contains(tag.id) }
+      return try db.saveEdit(IssueEdit(from: base, to: edited))
+    }
+    guard outcome.issue != nil else { return redirect(back, said: "gone") }
+    if !outcome.changed { return redirect(back, said: "unchanged") }
+    live.changed()
+    if !outcome.overwritten.isEmpty {
+      return redirect(
+        back, said: "overwritten",
+        extra: [("fields", outcome.overwritten.map(\.rawValue).joined(separator: ","))])
+    }
+    return redirect(back, said: "saved")
+  }
+
+  /// The page again, with the form as it was sent and why it was refused.
+  private func refusedForm(
+    _ request: HTTPRequest, _ form: IssueForm, error: String, _ l10n: Localizer
+  ) -> HTTPResponse {
+    var location = WebLocation(query: Self.queryItems(of: Self.safeBack(request.formValue("back"))))
+    let parts = request.path.split(separator: "/")
+    if parts.count == 2, let id = UUID(uuidString: String(parts[1])) {
+      location.issue = id
+      location.mode = .edit
+    } else {
+      location.issue = nil
+      location.mode = .new
+    }
+    let draft = FormDraft(
+      title: form.title, detail: form.detail, priority: form.priority, completed: form.completed,
+      tagIDs: form.tagIDs, newTags: request.formValue("new_tags") ?? "", error: error)
+    do {
+      let data = try read { db in
+        try PageData.load(location, from: db, now: now(), localizer: l10n)
+      }
+      let renderer = PageRenderer(
+        data: data, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: error, draft: draft,
+        liveVersion: live.version)
+      return page(renderer.page(), status: 422)
+    } catch {
+      return failure(error, l10n)
+    }
+  }
+
+  func chooseLanguage(_ request: HTTPRequest) -> HTTPResponse {
+    let language = request.formValue("language") ?? ""
+    let back = Self.safeBack(request.formValue("back"))
+    guard DocketStrings.supportedLanguages.contains(language) else {
+      return HTTPResponse(status: 303, headers: [("Location", back)])
+    }
+    return HTTPResponse(
+      status: 303,
+      headers: [("Location", back), ("Set-Cookie", security.languageCookie(language))])
+  }
+}
+/// The fields of the issue form as sent.
+struct IssueForm {
+  var title: String
+  var detail: String
+  var priority: Priority
+  var completed: Bool
+  var tagIDs: Set<UUID>
+  var newTagNames: [String]
+
+  init(_ request: HTTPRequest) {
+    title = request.formValue("title") ?? ""
+    detail = Self.lineEnds(request.formValue("detail") ?? "")
+    priority = Priority(name: request.formValue("priority") ?? "") ?? .low
+    completed = request.formValue("completed") == "1"
+    tagIDs = Set(request.formValues("tag").compactMap { UUID(uuidString: $0) })
+    newTagNames = (request.formValue("new_tags") ?? "").split(separator: ",")
+      .compactMap { TagName.normalized(String($0)) }
+  }
+
+  /// Browsers send the line ends of a form's text as CR LF; Docket keeps LF.
+  static func lineEnds(_ text: String) -> String {
+    text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+  }
+}

@@ -36,6 +36,44 @@ public final class Connection {
     try self.init(filename: path, displayPath: path)
   }
 
+  /// How a database file could be opened.
+  public enum Access: Sendable, Equatable {
+    case readWrite
+    /// The file or its folder cannot be written: read-only media, a file system mounted
+    /// read-only, a file its user may only read.
+    case readOnlyPlace
+    /// The disk is full (or failing): the shared-memory file beside the database could not be
+    /// made. Reading goes on; a write tries again, and says why it fails.
+    case readOnlyForNow
+  }
+
+  /// Opens the database at `path` to read and write. Where SQLite cannot (the shared-memory file
+  /// beside it cannot be made, on a place that cannot be written or a full disk), opens it as
+  /// unchanging instead, to read only, and says why.
+  ///
+  /// Read as unchanging, a write-ahead log left beside the file without its shared-memory file
+  /// would not be read; the last connection to close folds the log into the file and takes both
+  /// away, and a Docket that ends without closing leaves both, so the log is missed only after
+  /// its shared-memory file was deleted by hand.
+  public static func opening(path: String) throws -> (connection: Connection, access: Access) {
+    do {
+      return (try Connection(path: path), .readWrite)
+    } catch {
+      guard FileManager.default.fileExists(atPath: path) else { throw error }
+      if !isWritablePlace(path) { return (try immutable(path: path), .readOnlyPlace) }
+      guard let failure = error as? SQLiteError,
+        failure.code == SQLITE_IOERR || failure.code == SQLITE_FULL
+      else { throw error }
+      return (try immutable(path: path), .readOnlyForNow)
+    }
+  }
+
+  /// Whether the file and its folder may be written (false on a read-only file system).
+  static func isWritablePlace(_ path: String) -> Bool {
+    let folder = (path as NSString).deletingLastPathComponent
+    return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
+  }
+
   /// Opens a private in-memory database.
   public static func inMemory() throws -> Connection {
     try Connection(filename: ":memory:", displayPath: ":memory:")
@@ -110,9 +148,19 @@ public final class Connection {
   // MARK: Errors
 
   func error(_ status: Int32, sql: String?) -> SQLiteError {
-    SQLiteError(
-      code: status, extendedCode: sqlite3_extended_errcode(handle),
-      message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    error(status, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+  }
+
+  /// The error of `status`. An I/O error whose cause was a full disk (the shared-memory file
+  /// could not grow, say) is told as the full disk it is.
+  func error(_ status: Int32, message: String, sql: String?) -> SQLiteError {
+    let extended = sqlite3_extended_errcode(handle)
+    if status & 0xff == SQLITE_IOERR, sqlite3_system_errno(handle) == ENOSPC {
+      return SQLiteError(
+        code: SQLITE_FULL, extendedCode: SQLITE_FULL,
+        message: String(cString: sqlite3_errstr(SQLITE_FULL)), sql: sql)
+    }
+    return SQLiteError(code: status, extendedCode: extended, message: message, sql: sql)
   }
 
   // MARK: Statements
@@ -221,8 +269,7 @@ public final class Connection {
     if status != SQLITE_OK {
       let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
       sqlite3_free(message)
-      throw SQLiteError(
-        code: status, extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+      throw error(status, message: text, sql: sql)
     }
     // A script may write any table; the update hook has collected what it touched.
     flushIfCommitted()

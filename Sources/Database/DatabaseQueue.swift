@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// The way into a database from any thread or task, with live observation of queries.
@@ -49,15 +50,21 @@ public final class DatabaseQueue: Sendable {
     path: String, migrator: Migrator? = nil, pollInterval: Duration = .milliseconds(250),
     prepare: @escaping @Sendable (Connection) throws -> Void = { _ in }
   ) throws {
-    let connection = try Connection(path: path)
+    let (connection, access) = try Connection.opening(path: path)
     try prepare(connection)
     try migrator?.validate(connection)
-    if try connection.fetchOne("PRAGMA journal_mode", as: String.self)?.lowercased() != "wal" {
+    if access == .readWrite,
+      try connection.fetchOne("PRAGMA journal_mode", as: String.self)?.lowercased() != "wal"
+    {
       _ = try connection.fetchOne("PRAGMA journal_mode = WAL", as: String.self)
     }
     try connection.execute("PRAGMA synchronous = NORMAL")
     try migrator?.migrate(connection)
     let open: @Sendable () throws -> Connection = {
+      // A database that can only be read says so at the first write, as SQLite would.
+      if access == .readOnlyPlace {
+        throw SQLiteError(code: SQLITE_READONLY, message: "attempt to write a readonly database")
+      }
       let writing = try Connection(path: path)
       try prepare(writing)
       try writing.execute("PRAGMA synchronous = NORMAL")

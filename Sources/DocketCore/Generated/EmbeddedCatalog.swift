@@ -1210,6 +1210,40 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "error.database.full": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The disk is full: nothing was saved. Free some space and try again."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Datenträger ist voll: Es wurde nichts gespeichert. Gib etwas Speicherplatz frei und versuche es noch einmal."
+            }
+          }
+        }
+      },
+      "error.database.io": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The database could not be read or written (%@): nothing was saved."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Die Datenbank konnte nicht gelesen oder geschrieben werden (%@): Es wurde nichts gespeichert."
+            }
+          }
+        }
+      },
       "error.database.newer": {
         "extractionState": "manual",
         "localizations": {

@@ -44,7 +44,7 @@ public enum DocketDatabase {
     throws
     -> Connection
   {
-    let connection = try Connection(path: path)
+    let connection = try Connection.opening(path: path).connection
     try configure(connection)
     try registerFunctions(connection, now: now)
     return connection

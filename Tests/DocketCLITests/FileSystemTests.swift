@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+/// A full disk and a database that can only be read (RELIABILITY.md): the write fails with words
+/// and keeps every byte of what was there; reading goes on. As root (the build machine) the disk
+/// is a real small file system and the read-only place a read-only mount; a file-size limit and
+/// file modes stand in for them elsewhere, and run as root too.
+@Suite(.serialized) struct FileSystemTests {
+  let box: Sandbox
+  init() throws { box = try Sandbox() }
+
+  static let isRoot = getuid() == 0
+
+  /// How a disk is made to fill up.
+  enum Filling: String, CaseIterable, CustomTestStringConvertible {
+    /// A 768 KiB tmpfs, filled to the last byte by another file (root only).
+    case smallFileSystem
+    /// The process may write no file past 256 KiB (`ulimit -f`); SQLite sees EFBIG.
+    case fileSizeLimit
+
+    var testDescription: String { rawValue }
+    static var available: [Filling] { isRoot ? allCases : [.fileSizeLimit] }
+  }
+
+  func sqlite(_ database: String, _ sql: String) throws -> String {
+    let output = box.path("sqlite-\(UUID().uuidString).txt")
+    _ = try Child.run("/usr/bin/sqlite3", [database, sql], output: output)
+    return try String(contentsOfFile: output, encoding: .utf8)
+  }
+
+  /// Runs `docket --db database arguments`; with `limit` (bytes), under that file-size limit.
+  func docket(_ database: String, _ arguments: [String], limit: Int? = nil) throws -> Run {
+    let output = box.path("out-\(UUID().uuidString)")
+    let error = box.path("err-\(UUID().uuidString)")
+    let environment = ["HOME": box.folder.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    let status: Int32
+    if let limit {
+      // SIGXFSZ ignored, so the write fails with EFBIG instead of ending the process; the limit
+      // counts blocks of 512 bytes.
+      let script = "trap '' XFSZ; ulimit -f \(limit / 512); exec \"$0\" \"$@\""
+      status = try Child.run(
+        "/bin/sh", ["-c", script, Sandbox.binary.path, "--db", database] + arguments,
+        environment: environment, output: output, error: error)
+    } else {
+      status = try Child.run(
+        Sandbox.binary.path, ["--db", database] + arguments, environment: environment,
+        output: output, error: error)
+    }
+    return Run(
+      status: status, output: try String(contentsOfFile: output, encoding: .utf8),
+      error: try String(contentsOfFile: error, encoding: .utf8))
+  }
+
+  func mount(_ arguments: [String]) throws {
+    let error = box.path("mount-\(UUID().uuidString)")
+    let status = try Child.run("/bin/mount", arguments, error: error)
+    let reason = (try? String(contentsOfFile: error, encoding: .utf8)) ?? ""
+    try #require(status == 0, "mount \(arguments): \(reason)")
+  }
+
+  func unmount(_ folder: String) {
+    _ = try? Child.run("/bin/umount", [folder])
+  }
+
+  /// Fills the file system of `folder` with one file until no byte is left.
+  func fill(_ folder: String) throws -> String {
+    let path = folder + "/filler"
+    let descriptor = open(path, O_CREAT | O_WRONLY, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    let block = [UInt8](repeating: 0x2E, count: 4096)
+    var small = [UInt8](repeating: 0x2E, count: 1)
+    while write(descriptor, block, block.count) > 0 {}
+    while write(descriptor, &small, 1) > 0 {}
+    return path
+  }
+
+  func titles(_ database: String) throws -> [String] {
+    let run = try docket(database, ["list", "--filter", "all", "--json"])
+    #expect(run.status == 0, "list: \(run.error)")
+    let issues = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]]
+    return (issues ?? []).compactMap { $0["title"] as? String }.sorted()
+  }
+
+  @Test(arguments: Filling.available)
+  func aFullDiskFailsTheWriteWithWordsAndKeepsEveryIssue(_ filling: Filling) throws {
+    let folder = box.path("disk")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var limit: Int?
+    if filling == .smallFileSystem {
+      try mount(["-t", "tmpfs", "-o", "size=768k", "tmpfs", folder])
+    }
+    defer { if filling == .smallFileSystem { unmount(folder) } }
+    let database = folder + "/docket.sqlite"
+    var references: [String] = []
+    for title in ["First", "Second", "Third"] {
+      let run = try docket(database, ["add", title, "--tag", "kept"])
+      #expect(run.status == 0, "\(run.error)")
+      references.append(run.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    let before = try sqlite(database, "SELECT id, title, modified FROM issues ORDER BY id;")
+
+    var filler: String?
+    switch filling {
+    case .smallFileSystem: filler = try fill(folder)
+    case .fileSizeLimit: limit = 256 * 1024
+    }
+    // An issue too large for what is left, an edit, and an import of 300 issues: each fails
+    // whole, with words.
+    let detail = String(repeating: "A line of the detail that fills the disk.\n", count: 2400)
+    let bundle = box.path("bundle.json")
+    let issues = (0..<300).map {
+      "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"Imported \($0)\",\"detail\":\"\(String(repeating: "x", count: 1000))\",\"priority\":\"low\",\"completed\":false,\"created\":\"2026-01-01T00:00:00Z\",\"modified\":null,\"tags\":[]}"
+    }
+    try Data(
+      "{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":[\(issues.joined(separator: ","))]}"
+        .utf8
+    ).write(to: URL(fileURLWithPath: bundle))
+    for arguments in [
+      ["add", "Too large", "--detail", detail], ["import", bundle],
+      ["edit", references[0], "--detail", detail],
+    ] {
+      let run = try docket(database, arguments, limit: limit)
+      #expect(run.status == 1, "\(arguments[0]) on a full disk: \(run.status) \(run.output)")
+      let words =
+        filling == .smallFileSystem
+        ? "The disk is full: nothing was saved." : "could not be read or written"
+      #expect(run.error.contains(words), "\(arguments[0]): \(run.error)")
+      #expect(!run.error.contains("SQLite error"), "\(run.error)")
+    }
+    // Reading goes on, and every byte of the issues is as it was (looked at with room again:
+    // sqlite3 cannot open a database on a full disk at all).
+    #expect(try titles(database) == ["First", "Second", "Third"])
+    if let filler { try FileManager.default.removeItem(atPath: filler) }
+    #expect(try sqlite(database, "SELECT id, title, modified FROM issues ORDER BY id;") == before)
+    #expect(
+      try sqlite(
+        database,
+        "PRAGMA integrity_check; INSERT INTO issue_fts(issue_fts) VALUES ('integrity-check');")
+        == "ok\n")
+
+    // With room again, the same write succeeds.
+    let again = try docket(database, ["add", "After the disk had room", "--detail", detail])
+    #expect(again.status == 0, "\(again.error)")
+    #expect(try titles(database) == ["After the disk had room", "First", "Second", "Third"])
+  }
+
+  /// How a database comes to be readable only.
+  enum ReadOnlyPlace: String, CaseIterable, CustomTestStringConvertible {
+    /// Its folder mounted read-only (root only): even root cannot write.
+    case readOnlyMount
+    /// The file and its folder without write permission (for a user who is not root).
+    case fileModes
+
+    var testDescription: String { rawValue }
+    static var available: [ReadOnlyPlace] { isRoot ? [.readOnlyMount] : [.fileModes] }
+  }
+
+  @Test(arguments: ReadOnlyPlace.available, [false, true])
+  func aReadOnlyDatabaseListsAndRefusesWritesWithWords(_ place: ReadOnlyPlace, folded: Bool)
+    throws
+  {
+    let source = box.path("source")
+    try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+    let written = source + "/docket.sqlite"
+    let first = try docket(written, ["add", "Readable", "--tag", "kept", "--priority", "high"])
+    #expect(first.status == 0)
+    #expect(try docket(written, ["add", "Also readable"]).status == 0)
+    if folded {
+      // As a copy on read-only media would be: the log folded in, no file beside it.
+      _ = try sqlite(written, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode;")
+      for suffix in ["-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: written + suffix)
+      }
+    }
+    let before = try sqlite(written, "SELECT id, title, modified FROM issues ORDER BY id;")
+
+    let folder: String
+    switch place {
+    case .readOnlyMount:
+      folder = box.path("mounted")
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try mount(["--bind", source, folder])
+      try mount(["-o", "remount,ro,bind", folder])
+    case .fileModes:
+      folder = source
+      chmod(written, 0o400)
+      chmod(source, 0o500)
+    }
+    defer {
+      if place == .readOnlyMount { unmount(folder) } else { chmod(source, 0o700) }
+    }
+    let database = folder + "/docket.sqlite"
+
+    #expect(try titles(database) == ["Also readable", "Readable"])
+    let shown = try docket(
+      database, ["show", first.output.trimmingCharacters(in: .whitespacesAndNewlines)])
+    #expect(shown.status == 0, "\(shown.error)")
+    #expect(shown.output.contains("Readable"))
+    let search = try docket(database, ["list", "tag:kept"])
+    #expect(search.output.contains("Readable"), "\(search.error)")
+    for arguments in [["add", "Refused"], ["close", "Readable"], ["tag", "add", "new"]] {
+      let run = try docket(database, arguments)
+      #expect(run.status == 1, "\(arguments): \(run.status)")
+      #expect(
+        run.error.contains("The database cannot be written: the file or its folder is read-only."),
+        "\(arguments): \(run.error)")
+    }
+    #expect(try sqlite(written, "SELECT id, title, modified FROM issues ORDER BY id;") == before)
+  }
+}

@@ -78,6 +78,17 @@ let package = Package(
         "DocketTransfer",
       ]),
 
+    // The fuzz targets (`scripts/fuzz.sh`): built with libFuzzer by `make stress` and `make test`;
+    // in a plain build, `docket-fuzz TARGET FILE…` runs saved inputs through a target.
+    .target(name: "CFuzzer"),
+    .target(
+      name: "DocketFuzz",
+      dependencies: [
+        "DocketCore", "DocketCLI", "DocketSync", "DocketTransfer", "DocketWeb", "HTTPServer",
+        "Terminal", "Localization", "Database",
+      ]),
+    .executableTarget(name: "docket-fuzz", dependencies: ["DocketFuzz", "CFuzzer"]),
+
     .testTarget(name: "DatabaseTests", dependencies: ["Database"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

@@ -36,7 +36,7 @@ import Testing
     let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
       "docket-install-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: destination) }
-    let binary = Self.root.appendingPathComponent(".build/debug/docket").path
+    let binary = Sandbox.binary.path
     let (status, _, errors) = try run(
       "/usr/bin/make",
       [

@@ -21,6 +21,10 @@ final class Sandbox: Sendable {
   let database: String
 
   static let binary: URL = {
+    // A build elsewhere (`make stress` under the sanitizers) names its own.
+    if let given = ProcessInfo.processInfo.environment["DOCKET_BINARY"] {
+      return URL(fileURLWithPath: given)
+    }
     // Tests/DocketCLITests/Support.swift → the package root → .build/debug/docket
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent()

@@ -98,7 +98,9 @@ final class TmuxPane {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent()
     .deletingLastPathComponent()
-  static let binary = root.appendingPathComponent(".build/debug/docket").path
+  static let binary =
+    ProcessInfo.processInfo.environment["DOCKET_BINARY"]
+    ?? root.appendingPathComponent(".build/debug/docket").path
 
   /// Runs the binary (posix_spawn and waitpid): what it printed.
   @discardableResult

@@ -8,7 +8,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+#include <time.h>
 
 static struct {
   struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
@@ -31,6 +33,8 @@ static struct {
   enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int,
                                     struct MHD_Response *);
   void (*destroy_response)(struct MHD_Response *);
+  const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *,
+                                                         enum MHD_ConnectionInfoType, ...);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -68,6 +72,7 @@ static void load(void) {
   DOCKET_RESOLVE(add_response_header, "MHD_add_response_header");
   DOCKET_RESOLVE(queue_response, "MHD_queue_response");
   DOCKET_RESOLVE(destroy_response, "MHD_destroy_response");
+  DOCKET_RESOLVE(get_connection_info, "MHD_get_connection_info");
 #undef DOCKET_RESOLVE
   loaded = 1;
 }
@@ -77,11 +82,159 @@ const char *docket_mhd_load(void) {
   return loaded ? NULL : failure;
 }
 
-struct MHD_Daemon *docket_http_start(
+// MARK: Deadlines
+
+// A connection waits for its client in two places: for a request's head (a new connection, or
+// one kept alive after an answer) and for a request's body. libmicrohttpd's timeout counts only
+// silence, so a client that sends a byte every few seconds would hold a connection, and its
+// thread, for ever. A watchdog thread cuts (shuts down the socket of) every connection that has
+// waited longer than its deadline; libmicrohttpd then sees the end and closes it. A connection
+// being answered (a page, or a live page's event stream) has no deadline.
+
+enum { docket_waiting_for_head, docket_reading_body, docket_answering };
+
+struct docket_http_server;
+
+struct docket_watch {
+  struct docket_http_server *server;
+  int fd;
+  int phase;
+  int cut;
+  struct timespec since;
+  struct docket_watch *previous, *next;
+};
+
+struct docket_http_server {
+  struct MHD_Daemon *daemon;
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  pthread_t watchdog;
+  int watching;
+  int stopping;
+  struct docket_watch *watches;
+  unsigned int head_seconds, body_seconds;
+  unsigned long cuts;
+  MHD_AccessHandlerCallback handler;
+  void *handler_context;
+  MHD_RequestCompletedCallback completed;
+  void *completed_context;
+};
+
+static struct timespec docket_now(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return now;
+}
+
+static double docket_seconds_since(struct timespec since, struct timespec now) {
+  return (double)(now.tv_sec - since.tv_sec) + (double)(now.tv_nsec - since.tv_nsec) / 1e9;
+}
+
+static struct docket_watch *docket_watch_of(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info =
+      api.get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info == NULL ? NULL : (struct docket_watch *)info->socket_context;
+}
+
+static void docket_set_phase(struct MHD_Connection *connection, int phase) {
+  struct docket_watch *watch = docket_watch_of(connection);
+  if (watch == NULL) return;
+  pthread_mutex_lock(&watch->server->lock);
+  watch->phase = phase;
+  watch->since = docket_now();
+  pthread_mutex_unlock(&watch->server->lock);
+}
+
+static void docket_notify_connection(void *context, struct MHD_Connection *connection,
+                                     void **socket_context, enum MHD_ConnectionNotificationCode code) {
+  struct docket_http_server *server = context;
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    struct docket_watch *watch = calloc(1, sizeof *watch);
+    const union MHD_ConnectionInfo *info =
+        api.get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (watch == NULL || info == NULL) {
+      free(watch);
+      return;
+    }
+    watch->server = server;
+    watch->fd = info->connect_fd;
+    watch->phase = docket_waiting_for_head;
+    watch->since = docket_now();
+    pthread_mutex_lock(&server->lock);
+    watch->next = server->watches;
+    if (server->watches != NULL) server->watches->previous = watch;
+    server->watches = watch;
+    pthread_mutex_unlock(&server->lock);
+    *socket_context = watch;
+  } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+    // Called before libmicrohttpd closes the socket: once the watch is gone, the watchdog can
+    // no longer touch a number that a new connection may reuse.
+    struct docket_watch *watch = *socket_context;
+    if (watch == NULL) return;
+    pthread_mutex_lock(&server->lock);
+    if (watch->previous != NULL) watch->previous->next = watch->next;
+    else server->watches = watch->next;
+    if (watch->next != NULL) watch->next->previous = watch->previous;
+    pthread_mutex_unlock(&server->lock);
+    free(watch);
+    *socket_context = NULL;
+  }
+}
+
+static void *docket_watchdog(void *context) {
+  struct docket_http_server *server = context;
+  pthread_mutex_lock(&server->lock);
+  while (!server->stopping) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    pthread_cond_timedwait(&server->wake, &server->lock, &until);
+    struct timespec now = docket_now();
+    for (struct docket_watch *watch = server->watches; watch != NULL; watch = watch->next) {
+      if (watch->cut || watch->phase == docket_answering) continue;
+      unsigned int limit =
+          watch->phase == docket_waiting_for_head ? server->head_seconds : server->body_seconds;
+      if (docket_seconds_since(watch->since, now) > limit) {
+        shutdown(watch->fd, SHUT_RDWR);
+        watch->cut = 1;
+        server->cuts += 1;
+      }
+    }
+  }
+  pthread_mutex_unlock(&server->lock);
+  return NULL;
+}
+
+static enum MHD_Result docket_access(void *context, struct MHD_Connection *connection,
+                                     const char *url, const char *method, const char *version,
+                                     const char *upload_data, size_t *upload_size,
+                                     void **request_context) {
+  struct docket_http_server *server = context;
+  // The first call of a request comes when its head has arrived; the last, with no more of the
+  // body, is the moment to answer (however long the answer takes to make).
+  if (*request_context == NULL) {
+    docket_set_phase(connection, docket_reading_body);
+  } else if (*upload_size == 0) {
+    docket_set_phase(connection, docket_answering);
+  }
+  return server->handler(server->handler_context, connection, url, method, version, upload_data,
+                         upload_size, request_context);
+}
+
+static void docket_completed(void *context, struct MHD_Connection *connection,
+                             void **request_context, enum MHD_RequestTerminationCode code) {
+  struct docket_http_server *server = context;
+  docket_set_phase(connection, docket_waiting_for_head);
+  if (server->completed != NULL) {
+    server->completed(server->completed_context, connection, request_context, code);
+  }
+}
+
+struct docket_http_server *docket_http_start(
     const char *address, uint16_t port, const char *cert, const char *key,
-    unsigned int connection_limit, unsigned int timeout_seconds, size_t stack_size,
-    MHD_AccessHandlerCallback handler, void *handler_context,
-    MHD_RequestCompletedCallback completed, void *completed_context) {
+    unsigned int connection_limit, unsigned int timeout_seconds, unsigned int head_seconds,
+    unsigned int body_seconds, size_t stack_size, MHD_AccessHandlerCallback handler,
+    void *handler_context, MHD_RequestCompletedCallback completed, void *completed_context) {
   struct sockaddr_in v4;
   struct sockaddr_in6 v6;
   const struct sockaddr *socket_address;
@@ -102,27 +255,69 @@ struct MHD_Daemon *docket_http_start(
   } else {
     return NULL;
   }
+  struct docket_http_server *server = calloc(1, sizeof *server);
+  if (server == NULL) return NULL;
+  pthread_mutex_init(&server->lock, NULL);
+  pthread_cond_init(&server->wake, NULL);
+  server->head_seconds = head_seconds;
+  server->body_seconds = body_seconds;
+  server->handler = handler;
+  server->handler_context = handler_context;
+  server->completed = completed;
+  server->completed_context = completed_context;
   if (cert != NULL && key != NULL) {
-    return api.start_daemon(
-        flags | MHD_USE_TLS, port, NULL, NULL, handler, handler_context, MHD_OPTION_SOCK_ADDR,
+    server->daemon = api.start_daemon(
+        flags | MHD_USE_TLS, port, NULL, NULL, docket_access, server, MHD_OPTION_SOCK_ADDR,
         socket_address, MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_THREAD_STACK_SIZE, stack_size,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context, MHD_OPTION_HTTPS_MEM_CERT,
-        cert, MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_COMPLETED, docket_completed, server, MHD_OPTION_NOTIFY_CONNECTION,
+        docket_notify_connection, server, MHD_OPTION_HTTPS_MEM_CERT, cert,
+        MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
+  } else {
+    server->daemon = api.start_daemon(
+        flags, port, NULL, NULL, docket_access, server, MHD_OPTION_SOCK_ADDR, socket_address,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
+        timeout_seconds, MHD_OPTION_THREAD_STACK_SIZE, stack_size, MHD_OPTION_NOTIFY_COMPLETED,
+        docket_completed, server, MHD_OPTION_NOTIFY_CONNECTION, docket_notify_connection, server,
+        MHD_OPTION_END);
   }
-  return api.start_daemon(
-      flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_SOCK_ADDR, socket_address,
-      MHD_OPTION_CONNECTION_LIMIT, connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
-      timeout_seconds, MHD_OPTION_THREAD_STACK_SIZE, stack_size, MHD_OPTION_NOTIFY_COMPLETED,
-      completed, completed_context, MHD_OPTION_END);
+  if (server->daemon == NULL ||
+      pthread_create(&server->watchdog, NULL, docket_watchdog, server) != 0) {
+    if (server->daemon != NULL) api.stop_daemon(server->daemon);
+    pthread_cond_destroy(&server->wake);
+    pthread_mutex_destroy(&server->lock);
+    free(server);
+    return NULL;
+  }
+  server->watching = 1;
+  return server;
 }
 
-uint16_t docket_http_port(struct MHD_Daemon *daemon) {
-  const union MHD_DaemonInfo *info = api.get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+uint16_t docket_http_port(struct docket_http_server *server) {
+  const union MHD_DaemonInfo *info =
+      api.get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
   return info == NULL ? 0 : info->port;
 }
 
-void docket_MHD_stop_daemon(struct MHD_Daemon *daemon) { api.stop_daemon(daemon); }
+unsigned long docket_http_cuts(struct docket_http_server *server) {
+  pthread_mutex_lock(&server->lock);
+  unsigned long cuts = server->cuts;
+  pthread_mutex_unlock(&server->lock);
+  return cuts;
+}
+
+void docket_http_stop(struct docket_http_server *server) {
+  pthread_mutex_lock(&server->lock);
+  server->stopping = 1;
+  pthread_cond_signal(&server->wake);
+  pthread_mutex_unlock(&server->lock);
+  if (server->watching) pthread_join(server->watchdog, NULL);
+  // Every connection is closed (and its watch freed) before this returns.
+  api.stop_daemon(server->daemon);
+  pthread_cond_destroy(&server->wake);
+  pthread_mutex_destroy(&server->lock);
+  free(server);
+}
 
 struct MHD_PostProcessor *docket_MHD_create_post_processor(
     struct MHD_Connection *connection, size_t buffer_size, MHD_PostDataIterator iterator,
@@ -162,6 +357,7 @@ enum MHD_Result docket_MHD_add_response_header(struct MHD_Response *response, co
 
 enum MHD_Result docket_MHD_queue_response(struct MHD_Connection *connection, unsigned int status,
                                           struct MHD_Response *response) {
+  docket_set_phase(connection, docket_answering);
   return api.queue_response(connection, status, response);
 }
 

@@ -36,16 +36,21 @@ public final class HTTPServer: Sendable {
   private let context: ServerContext
 
   /// Starts listening on `address` (IPv4 or IPv6 text) and `port` (0: a free one), with TLS when
-  /// `certificate` and `key` (PEM text) are given.
+  /// `certificate` and `key` (PEM text) are given. A client must send a request's head within
+  /// `headSeconds` of connecting (or of the last answer on the connection) and its body within
+  /// `bodySeconds` of the head, or the connection is cut: bytes that trickle in one every few
+  /// seconds (slowloris) hold no connection longer than that.
   public init(
     address: String, port: UInt16, certificate: String? = nil, key: String? = nil,
-    connectionLimit: Int = 1000, handler: @escaping Handler
+    connectionLimit: Int = 1000, headSeconds: Int = 30, bodySeconds: Int = 60,
+    handler: @escaping Handler
   ) throws(StartError) {
     if let problem = docket_mhd_load() { throw .libraryMissing(String(cString: problem)) }
     let context = ServerContext(handler: handler)
     let unmanaged = Unmanaged.passUnretained(context).toOpaque()
     let started = docket_http_start(
-      address, port, certificate, key, UInt32(connectionLimit), 120, 512 * 1024,
+      address, port, certificate, key, UInt32(connectionLimit), 120, UInt32(headSeconds),
+      UInt32(bodySeconds), 512 * 1024,
       { cls, connection, url, method, _, data, size, state in
         HTTPServer.access(cls, connection, url, method, data, size, state)
       }, unmanaged,
@@ -66,7 +71,12 @@ public final class HTTPServer: Sendable {
   public func stop() {
     guard daemon.markStopped() else { return }
     context.closeStreams()
-    docket_MHD_stop_daemon(daemon.pointer)
+    docket_http_stop(daemon.pointer)
+  }
+
+  /// How many connections were cut for waiting past a deadline.
+  public var cutConnections: Int {
+    daemon.whileRunning { Int(docket_http_cuts($0)) } ?? 0
   }
 
   deinit { stop() }
@@ -212,6 +222,13 @@ private final class Daemon: @unchecked Sendable {
     if isStopped { return false }
     isStopped = true
     return true
+  }
+
+  /// `body` with the pointer, unless the server has stopped (it cannot stop meanwhile).
+  func whileRunning<Value>(_ body: (OpaquePointer) -> Value) -> Value? {
+    stopped.lock()
+    defer { stopped.unlock() }
+    return isStopped ? nil : body(pointer)
   }
 }
 

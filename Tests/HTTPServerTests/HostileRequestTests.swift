@@ -58,6 +58,75 @@ import Testing
     try stillAnswers(server.port)
   }
 
+  /// Whether the server has closed `socket` (a read returns the end, or the connection reset).
+  func isClosed(_ socket: Int32) -> Bool {
+    var byte: UInt8 = 0
+    let count = recv(socket, &byte, 1, Int32(MSG_DONTWAIT))
+    return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+  }
+
+  /// The deadlines and how long clients trickle: seconds in `make test`; under `make stress`,
+  /// the server's own deadlines (30 s for a head, 60 s for a body) and minutes of trickling.
+  static let stress = ProcessInfo.processInfo.environment["DOCKET_STRESS"] != nil
+  static let (headSeconds, bodySeconds, trickleSeconds) = stress ? (30, 60, 150.0) : (2, 2, 8.0)
+
+  /// Clients that send a byte every fraction of a second, never finishing a head or a body
+  /// (slowloris), are cut at the deadline though they never fall silent; a slow answer is not.
+  @Test func tricklingClientsAreCutAtTheDeadlineAndOthersAreAnswered() throws {
+    let server = try HTTPServer(
+      address: "127.0.0.1", port: 0, headSeconds: Self.headSeconds, bodySeconds: Self.bodySeconds
+    ) {
+      request in
+      if request.path == "/slow" { Thread.sleep(forTimeInterval: Double(Self.bodySeconds) + 1) }
+      return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain")], text: "fine")
+    }
+    defer { server.stop() }
+    let client = RawClient(port: server.port)
+    var heads: [Int32] = []
+    var bodies: [Int32] = []
+    defer { for socket in heads + bodies { close(socket) } }
+    for _ in 0..<20 {
+      heads.append(try client.connected())
+      let body = try client.connected()
+      let start =
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\na="
+      _ = start.withCString { write(body, $0, strlen($0)) }
+      bodies.append(body)
+    }
+    let slowAnswer = try client.connected()
+    defer { close(slowAnswer) }
+    _ = "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".withCString { write(slowAnswer, $0, strlen($0)) }
+
+    // A byte every 0.3 s on every connection; others are answered throughout.
+    let began = Date()
+    var cutAfter: TimeInterval?
+    while Date().timeIntervalSince(began) < Self.trickleSeconds {
+      for socket in heads { _ = "X".withCString { send(socket, $0, 1, Int32(MSG_NOSIGNAL)) } }
+      for socket in bodies { _ = "b".withCString { send(socket, $0, 1, Int32(MSG_NOSIGNAL)) } }
+      if (heads + bodies).allSatisfy(isClosed) {
+        cutAfter = Date().timeIntervalSince(began)
+        break
+      }
+      let asked = Date()
+      try stillAnswers(server.port)
+      #expect(Date().timeIntervalSince(asked) < 1)
+      Thread.sleep(forTimeInterval: 0.3)
+    }
+    let cut = try #require(
+      cutAfter, "trickling connections still open after \(Self.trickleSeconds) s")
+    #expect(cut >= Double(Self.headSeconds) - 0.5, "cut before the deadline: \(cut) s")
+    #expect(server.cutConnections >= 40)
+    // The answer that took longer to make than both deadlines arrived whole.
+    var answer = [UInt8](repeating: 0, count: 4096)
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(
+      slowAnswer, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let count = read(slowAnswer, &answer, answer.count)
+    #expect(
+      count > 0
+        && String(decoding: answer[0..<max(count, 0)], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+  }
+
   @Test func slowClientsHoldingConnectionsDoNotStopOthers() throws {
     let server = try server()
     defer { server.stop() }

@@ -20,20 +20,29 @@ static const ssize_t docket_http_end_of_stream = MHD_CONTENT_READER_END_OF_STREA
 static const ssize_t docket_http_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
 static const uint64_t docket_http_size_unknown = MHD_SIZE_UNKNOWN;
 
+/// A running server: libmicrohttpd's daemon and the watchdog that holds its deadlines.
+struct docket_http_server;
+
 /// Starts a daemon with a thread per connection (a live page's stream may wait in its thread)
 /// on `address` (IPv4 or IPv6 text) and `port` (0: any free port). `cert` and `key` (PEM text)
-/// turn TLS on when both are given. NULL when the address does not parse or the daemon cannot
-/// start (the port is taken, the certificate is refused).
-struct MHD_Daemon *docket_http_start(
+/// turn TLS on when both are given. `timeout_seconds` of silence close a connection; a request's
+/// head must arrive within `head_seconds` (of the connection's start or the last answer) and its
+/// body within `body_seconds` of the head, however the bytes trickle. NULL when the address does
+/// not parse or the daemon cannot start (the port is taken, the certificate is refused).
+struct docket_http_server *docket_http_start(
     const char *address, uint16_t port, const char *cert, const char *key,
-    unsigned int connection_limit, unsigned int timeout_seconds, size_t stack_size,
-    MHD_AccessHandlerCallback handler, void *handler_context,
-    MHD_RequestCompletedCallback completed, void *completed_context);
+    unsigned int connection_limit, unsigned int timeout_seconds, unsigned int head_seconds,
+    unsigned int body_seconds, size_t stack_size, MHD_AccessHandlerCallback handler,
+    void *handler_context, MHD_RequestCompletedCallback completed, void *completed_context);
 
 /// The port the daemon listens on (the one chosen when 0 was asked for).
-uint16_t docket_http_port(struct MHD_Daemon *daemon);
+uint16_t docket_http_port(struct docket_http_server *server);
 
-void docket_MHD_stop_daemon(struct MHD_Daemon *daemon);
+/// How many connections the watchdog has cut for waiting past a deadline.
+unsigned long docket_http_cuts(struct docket_http_server *server);
+
+/// Stops the watchdog and the daemon (waiting for every connection's thread), and frees both.
+void docket_http_stop(struct docket_http_server *server);
 struct MHD_PostProcessor *docket_MHD_create_post_processor(
     struct MHD_Connection *connection, size_t buffer_size, MHD_PostDataIterator iterator,
     void *context);

@@ -52,7 +52,7 @@ extension ScreenView {
       y += 1
     }
     y += 1
-    for line in Paragraph.lines(issue.detail, width: inner.width) where y < inner.maxY {
+    for line in Paragraph.lines(issue.detail, width: inner.width, limit: max(0, inner.maxY - y)) {
       buffer.draw(line, x: inner.x, y: y)
       y += 1
     }

@@ -18,6 +18,23 @@ import Testing
     #expect(Paragraph.lines("", width: 5) == [""])
   }
 
+  @Test func aParagraphStopsAtItsLimitAndCutsALongWordOnce() {
+    // A pane of three lines wraps three lines of a megabyte, wherever the words break.
+    let megabyte = String(repeating: "word ", count: 200_000)
+    #expect(
+      Paragraph.lines(megabyte, width: 12, limit: 3) == Array(repeating: "word word", count: 3))
+    let oneWord = String(repeating: "x", count: 1_000_000)
+    #expect(
+      Paragraph.lines(oneWord, width: 40, limit: 2)
+        == Array(repeating: String(repeating: "x", count: 40), count: 2))
+    // Whole, the long word makes every line full but the last.
+    let cut = Paragraph.lines(String(repeating: "x", count: 10_001) + " end", width: 64)
+    #expect(cut.count == 10_001 / 64 + 1)
+    #expect(cut.dropLast().allSatisfy { $0.count == 64 })
+    #expect(cut.last == String(repeating: "x", count: 10_001 % 64) + " end")
+    #expect(Paragraph.lines("one two", width: 3, limit: 0).isEmpty)
+  }
+
   @Test func theScrollStateMovesTheLeastThatKeepsTheSelectionInView() {
     var scroll = ScrollState()
     scroll.reveal(4, height: 5, count: 100)

@@ -3,6 +3,9 @@ SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 SOURCES := Package.swift Sources Tests
 ARGS ?=
+# Seconds each fuzz target runs: a short run from the corpus in `make test`, longer in `make stress`.
+FUZZ_TEST_SECONDS ?= 5
+FUZZ_SECONDS ?= 120
 # Benchmark sizes (comma-separated) and where generated databases are kept for the next run.
 SIZES ?= 100000
 BENCH_DATA ?= .build/bench-data
@@ -18,7 +21,7 @@ else
 RELEASE_FLAGS ?= -c release
 endif
 
-.PHONY: all deps build test test-with-server browser-test screenshots stress lint format bench release run hooks clean catalog install install-files uninstall dist
+.PHONY: all deps build test fuzz sanitize test-with-server browser-test screenshots stress lint format bench release run hooks clean catalog install install-files uninstall dist
 
 all: build
 
@@ -42,15 +45,31 @@ test: deps lint
 
 test-with-server:
 	$(SWIFT) test --skip-build --disable-xctest
+	scripts/fuzz.sh $(FUZZ_TEST_SECONDS)
 	scripts/browser-test.sh
 	$(MAKE) --no-print-directory release
 	scripts/test-dist.sh
 
-# The long parts of the reliability suite (RELIABILITY.md): more kills, beside a PostgreSQL server.
+# The long parts of the reliability suite (RELIABILITY.md): more kills, minutes of slow clients
+# and a larger concurrent run beside a PostgreSQL server; each fuzz target for FUZZ_SECONDS; then
+# the whole suite under the address sanitizer and under the thread sanitizer.
 stress: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	DOCKET_STRESS=1 scripts/with-postgres.sh $(SWIFT) test --skip-build --disable-xctest \
-	  --filter "CrashTests|SyncCommandTests|HostileRequestTests"
+	  --filter "CrashTests|SyncCommandTests|HostileRequestTests|ConcurrentFacesTests"
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+	scripts/sanitize.sh address
+	scripts/sanitize.sh thread
+
+# Only the sanitizers: the whole suite under each.
+sanitize: deps
+	scripts/sanitize.sh address
+	scripts/sanitize.sh thread
+
+# Only the fuzzers: `make fuzz FUZZ_SECONDS=600 TARGETS="http search"`.
+TARGETS ?=
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(TARGETS)
 
 bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product DocketBench

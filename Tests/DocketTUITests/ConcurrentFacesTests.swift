@@ -5,6 +5,12 @@ import Testing
 /// adding, editing and deleting in loops, and syncs through a folder. No command meets "database
 /// is locked", nothing is lost, and every face ends showing the same final state.
 @Suite struct ConcurrentFacesTests {
+  /// Issues each shell adds, and syncs run meanwhile: more, for longer, under `make stress`.
+  static let (perShell, syncs) =
+    ProcessInfo.processInfo.environment["DOCKET_STRESS"] == nil ? (25, 8) : (200, 60)
+  /// Each shell deletes every fifth issue it adds.
+  static let expected = 2 * (perShell - perShell / 5)
+
   @Test func everyFaceAtOnceLosesNothing() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "docket-faces-\(UUID().uuidString)")
@@ -42,7 +48,7 @@ import Testing
     let errors = path("errors.txt")
     func shell(_ name: String) -> String {
       """
-      for i in $(seq 1 25); do
+      for i in $(seq 1 \(Self.perShell)); do
         r=$(\(docket) add "\(name) $i" 2>>\(errors)) || exit 1
         if [ $((i % 3)) = 0 ]; then \(docket) edit "$r" --title "\(name) $i edited" --priority high >/dev/null 2>>\(errors) || exit 2; fi
         if [ $((i % 5)) = 0 ]; then \(docket) delete "$r" --yes >/dev/null 2>>\(errors) || exit 3; fi
@@ -52,7 +58,7 @@ import Testing
     let scripts = [
       "first": shell("First"), "second": shell("Second"),
       "sync":
-        "for i in $(seq 1 8); do \(docket) sync >/dev/null 2>>\(errors) || exit 4; sleep 0.2; done",
+        "for i in $(seq 1 \(Self.syncs)); do \(docket) sync >/dev/null 2>>\(errors) || exit 4; sleep 0.2; done",
     ]
     for (name, script) in scripts {
       try script.write(toFile: path("\(name).sh"), atomically: true, encoding: .utf8)
@@ -60,7 +66,7 @@ import Testing
         "(HOME=\(folder.path) sh \(path("\(name).sh")) >/dev/null 2>&1; echo $? > \(path("\(name).status")))",
         pid: "\(name).pid")
     }
-    let deadline = Date().addingTimeInterval(180)
+    let deadline = Date().addingTimeInterval(Self.perShell > 25 ? 900 : 180)
     func status(_ name: String) -> String? {
       try? String(contentsOfFile: path("\(name).status"), encoding: .utf8)
     }
@@ -73,14 +79,14 @@ import Testing
     let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
     #expect(!said.contains("locked"), "\(said)")
 
-    // 25 added by each shell, 5 of them deleted: 40, of which 16 were edited.
+    // 25 added by each shell, 5 of them deleted: 40, of which 16 were edited (in make test).
     let listed = TmuxEndToEndTests.docket(["--db", database, "list", "--filter", "all", "--json"])
     let issues = try #require(
       try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
-    #expect(issues.count == 40)
+    #expect(issues.count == Self.expected)
     let titles = Set(issues.compactMap { $0["title"] as? String })
     for name in ["First", "Second"] {
-      for number in 1...25 {
+      for number in 1...Self.perShell {
         let expected =
           number % 5 == 0 ? nil : number % 3 == 0 ? "\(name) \(number) edited" : "\(name) \(number)"
         if let expected { #expect(titles.contains(expected), "\(expected)") }
@@ -94,7 +100,7 @@ import Testing
       }
     }
     #expect(appEnded() == nil, "\(appEnded() ?? "")")
-    try pane.waitFor("40 issues", seconds: 10)
+    try pane.waitFor("\(Self.expected) issues", seconds: 10)
     #expect(
       !FileManager.default.fileExists(atPath: path("app.status")),
       "\((try? String(contentsOfFile: path("app.status"), encoding: .utf8)) ?? "") \((try? String(contentsOfFile: path("app-errors.txt"), encoding: .utf8)) ?? "")"
@@ -111,6 +117,6 @@ import Testing
     let page = path("page.html")
     let base = String(url.prefix { $0 != "?" })
     _ = TmuxPane.run("curl", ["-s", "-b", cookie, "-o", page, base])
-    #expect(try String(contentsOfFile: page, encoding: .utf8).contains("40 issues"))
+    #expect(try String(contentsOfFile: page, encoding: .utf8).contains("\(Self.expected) issues"))
   }
 }

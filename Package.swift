@@ -16,13 +16,15 @@ let package = Package(
     ),
 
     // Libraries that know nothing of issues.
-    .target(name: "Database", dependencies: ["CSQLite"]),
+    // A lock the thread sanitizer can see (the standard library's Mutex it cannot, on Linux).
+    .target(name: "Locking"),
+    .target(name: "Database", dependencies: ["CSQLite", "Locking"]),
     // libpq, PostgreSQL's client, loaded when a PostgreSQL remote is first used (not linked).
     // Loads a library when first needed (libpq, libmicrohttpd), with a message when it is missing.
     .target(name: "CLibraryLoader"),
     .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
-    .target(name: "Postgres", dependencies: ["CPostgres"]),
-    .target(name: "Localization"),
+    .target(name: "Postgres", dependencies: ["CPostgres", "Locking"]),
+    .target(name: "Localization", dependencies: ["Locking"]),
     // libmicrohttpd, the HTTP server of `docket serve`, loaded when the server starts (not
     // linked); its header comes from libmicrohttpd-dev (Debian) or libmicrohttpd (Homebrew).
     .target(
@@ -36,8 +38,8 @@ let package = Package(
     .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
     .target(name: "CTerminal"),
     .target(name: "Terminal", dependencies: ["CTerminal"]),
-    .target(name: "Composable", exclude: ["README.md"]),
-    .target(name: "ComposableTesting", dependencies: ["Composable"]),
+    .target(name: "Composable", dependencies: ["Locking"], exclude: ["README.md"]),
+    .target(name: "ComposableTesting", dependencies: ["Composable", "Locking"]),
 
     // Docket itself.
     .target(
@@ -52,7 +54,9 @@ let package = Package(
     .target(name: "DocketTransfer", dependencies: ["DocketCore", "Database"]),
     .target(
       name: "DocketSync",
-      dependencies: ["DocketCore", "DocketTransfer", "Database", "Localization", "Postgres"]),
+      dependencies: [
+        "DocketCore", "DocketTransfer", "Database", "Localization", "Postgres", "Locking",
+      ]),
     .target(
       name: "DocketWeb",
       dependencies: ["DocketCore", "DocketSync", "Database", "Localization", "HTTPServer"],
@@ -68,7 +72,7 @@ let package = Package(
       name: "DocketTUI",
       dependencies: [
         "DocketFeatures", "DocketCore", "DocketSync", "Composable", "Terminal", "Localization",
-        "Database",
+        "Database", "Locking",
       ]),
     .executableTarget(name: "docket", dependencies: ["DocketCLI", "DocketTUI", "DocketCore"]),
     .executableTarget(

@@ -1,5 +1,5 @@
 import Composable
-import Synchronization
+import Locking
 import Testing
 
 /// Runs a feature in a test and insists on knowing everything it does.
@@ -355,8 +355,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
 /// The test line that is running, for failures reported from effects and dependencies.
 final class LocationBox: Sendable {
-  private let location: Mutex<SourceLocation>
-  init(_ location: SourceLocation) { self.location = Mutex(location) }
+  private let location: Locked<SourceLocation>
+  init(_ location: SourceLocation) { self.location = Locked(location) }
   var value: SourceLocation {
     get { location.withLock { $0 } }
     set { location.withLock { $0 = newValue } }

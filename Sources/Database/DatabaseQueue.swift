@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Locking
 
 /// The way into a database from any thread or task, with live observation of queries.
 ///

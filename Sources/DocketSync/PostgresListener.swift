@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import Postgres
-import Synchronization
 
 /// What a live remote says while the app is open.
 public enum LiveEvent: Equatable, Sendable {
@@ -88,5 +88,5 @@ public enum PostgresListener {
 
 /// Set when the stream's reader is gone; read by the listening thread.
 private final class StopFlag: Sendable {
-  let flag = Mutex(false)
+  let flag = Locked(false)
 }

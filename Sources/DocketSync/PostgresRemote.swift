@@ -1,7 +1,7 @@
 import DocketCore
 import Foundation
+import Locking
 import Postgres
-import Synchronization
 
 /// A PostgreSQL server as a remote, for a team or many devices. Several trackers share one
 /// database, each in its own space: a schema `docket_<space>` that the first device to use it
@@ -41,8 +41,8 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
   /// For tests: runs inside a push's transaction, before it commits (a connection cut there).
   public var beforeCommit: (@Sendable (PostgresConnection) throws -> Void)?
 
-  private let connection = Mutex<PostgresConnection?>(nil)
-  private let temporaryFiles = Mutex<[String]>([])
+  private let connection = Locked<PostgresConnection?>(nil)
+  private let temporaryFiles = Locked<[String]>([])
 
   /// The space a remote set without one uses.
   public static let defaultSpace = "default"

@@ -4,7 +4,7 @@ import DocketCore
 import DocketFeatures
 import Foundation
 import Localization
-import Synchronization
+import Locking
 import Terminal
 
 /// Runs the terminal app until the user quits: reads keys, sends them to the store, draws each
@@ -125,7 +125,7 @@ public final class TerminalApp {
   /// SIGTERM and SIGHUP quit as `q` does, waiting for writes in flight; a second one ends the
   /// program at once.
   private func watchTerminationSignals() {
-    let signalled = Mutex(false)
+    let signalled = Locked(false)
     session.deliverTerminationSignals { [weak self, session] number in
       // A second signal ends the program at once, even if the first one's quitting is stuck.
       if signalled.withLock({ seen in
@@ -236,7 +236,7 @@ private final class EditorReturn: Sendable {
 
 /// Whether the app's input reader may read the terminal (not while another program has it).
 private final class InputGate: Sendable {
-  private let paused = Mutex(false)
+  private let paused = Locked(false)
   var isPaused: Bool {
     get { paused.withLock { $0 } }
     set { paused.withLock { $0 = newValue } }

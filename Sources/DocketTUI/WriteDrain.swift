@@ -1,6 +1,6 @@
 import Composable
 import DocketFeatures
-import Synchronization
+import Locking
 
 /// Waiting for the features' writes before the program ends.
 public enum WriteDrain {
@@ -13,7 +13,7 @@ public enum WriteDrain {
   public static func wait<State, Action>(
     for store: Store<State, Action>, timeout: Duration
   ) async -> Bool {
-    let answered = Mutex(false)
+    let answered = Locked(false)
     return await withCheckedContinuation { continuation in
       func answer(_ landed: Bool) {
         let first = answered.withLock { done in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The strings of a `Localizable.xcstrings` file (Apple's String Catalog JSON), read by the
 /// project's own code: plain strings and plural variations, per language.
@@ -231,7 +231,7 @@ public struct Localizer: Sendable {
 final class LazyEntries: Sendable {
   let bytes: [UInt8]
   let ranges: [String: Range<Int>]
-  private let read = Mutex<[String: [String: StringCatalog.Entry]]>([:])
+  private let read = Locked<[String: [String: StringCatalog.Entry]]>([:])
 
   init(bytes: [UInt8], ranges: [String: Range<Int>]) {
     self.bytes = bytes

@@ -1,6 +1,6 @@
 import CPostgres
 import Foundation
-import Synchronization
+import Locking
 
 /// Why a statement or a connection failed: the server's SQLSTATE when it gave one, and libpq's
 /// message on one line.
@@ -61,7 +61,7 @@ public struct PostgresRows: Sendable {
 /// offers it). Used from one thread at a time; the lock makes a mistake there safe, not fast.
 public final class PostgresConnection: @unchecked Sendable {
   private let handle: OpaquePointer
-  private let lock = Mutex(())
+  private let lock = Locked(())
 
   /// Connects. `defaults` are parameters that the connection string may override
   /// (`connect_timeout`, `application_name`).

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 private enum ClockKey: DependencyKey {
   static let liveValue: any Clock<Duration> = ContinuousClock()
@@ -38,7 +38,7 @@ public final class TestClock: Clock, Sendable {
     var nextID = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   public init() {}
 

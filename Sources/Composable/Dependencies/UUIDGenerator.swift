@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Makes UUIDs. Live: random. In tests: `.incrementing`, or `.constant`.
 public struct UUIDGenerator: Sendable {
@@ -17,7 +17,7 @@ public struct UUIDGenerator: Sendable {
 
   /// 00000000-0000-0000-0000-000000000000, then …0001, …0002: readable in test expectations.
   public static var incrementing: UUIDGenerator {
-    let counter = Mutex(0)
+    let counter = Locked(0)
     return UUIDGenerator {
       let value = counter.withLock { value in
         defer { value += 1 }

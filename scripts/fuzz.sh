@@ -19,7 +19,10 @@ if [[ ${#targets[@]} -eq 0 ]]; then
 fi
 
 out=.build/fuzz
-swift build --build-path "$out" --product docket-fuzz -Xswiftc -use-ld=lld \
+# lld links libFuzzer into the Swift program (gold fails at it).
+linker=()
+[[ $(uname -s) == Linux ]] && linker=(-Xswiftc -use-ld=lld)
+"${SWIFT:-swift}" build --build-path "$out" --product docket-fuzz "${linker[@]}" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DDOCKET_FUZZ
 binary="$out/debug/docket-fuzz"
 
@@ -37,6 +40,8 @@ for target in "${targets[@]}"; do
   mkdir -p "$work"
   [[ -d $seeds ]] || { echo "fuzz: no corpus for $target in $seeds" >&2; exit 2; }
   log="$out/$target.log"
+  # A crash named at the end is this run's.
+  rm -f "$out/crashes/$target-"*
   set +e
   DOCKET_FUZZ_TARGET=$target "$binary" "$work" "$seeds" -max_total_time="$seconds" -timeout=20 \
     -rss_limit_mb=3072 -max_len=65536 -print_final_stats=1 \

@@ -13,17 +13,17 @@ esac
 path=.build/$sanitizer
 log=.build/sanitize-$sanitizer.log
 
-swift build --build-tests --sanitize="$sanitizer" --build-path "$path" -Xswiftc -warnings-as-errors
+"${SWIFT:-swift}" build --build-tests --sanitize="$sanitizer" --build-path "$path" -Xswiftc -warnings-as-errors
 
 # Reports stop the run (halt_on_error); the crash backtracer would hold each for 30 s. Leaks are
 # not looked for: caches the runtime makes once would be reported.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:${ASAN_OPTIONS:-}"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
-export DOCKET_BINARY=$PWD/$path/debug/docket
+export DOCKET_BINARY=$PWD/$path/debug/docket DOCKET_SANITIZER=$sanitizer
 
 set +e
-scripts/with-postgres.sh swift test --skip-build --sanitize="$sanitizer" --build-path "$path" \
+scripts/with-postgres.sh "${SWIFT:-swift}" test --skip-build --sanitize="$sanitizer" --build-path "$path" \
   --disable-xctest >"$log" 2>&1
 status=$?
 set -e

@@ -185,8 +185,14 @@ static void *docket_watchdog(void *context) {
   struct docket_http_server *server = context;
   pthread_mutex_lock(&server->lock);
   while (!server->stopping) {
+    // The condition waits by the monotonic clock (set in docket_http_start; macOS has only the
+    // wall clock): a wall clock set back would otherwise stop the cuts until it caught up.
     struct timespec until;
+#ifdef __APPLE__
     clock_gettime(CLOCK_REALTIME, &until);
+#else
+    until = docket_now();
+#endif
     until.tv_sec += 1;
     pthread_cond_timedwait(&server->wake, &server->lock, &until);
     struct timespec now = docket_now();
@@ -258,7 +264,13 @@ struct docket_http_server *docket_http_start(
   struct docket_http_server *server = calloc(1, sizeof *server);
   if (server == NULL) return NULL;
   pthread_mutex_init(&server->lock, NULL);
-  pthread_cond_init(&server->wake, NULL);
+  pthread_condattr_t monotonic;
+  pthread_condattr_init(&monotonic);
+#ifndef __APPLE__
+  pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+#endif
+  pthread_cond_init(&server->wake, &monotonic);
+  pthread_condattr_destroy(&monotonic);
   server->head_seconds = head_seconds;
   server->body_seconds = body_seconds;
   server->handler = handler;

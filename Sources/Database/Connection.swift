@@ -49,23 +49,35 @@ public final class Connection {
 
   /// Opens the database at `path` to read and write. Where SQLite cannot (the shared-memory file
   /// beside it cannot be made, on a place that cannot be written or a full disk), opens it as
-  /// unchanging instead, to read only, and says why.
+  /// unchanging instead, to read only, and says why. Only those failures fall back: a busy, a
+  /// corrupt or a foreign file is the error it is.
   ///
-  /// Read as unchanging, a write-ahead log left beside the file without its shared-memory file
-  /// would not be read; the last connection to close folds the log into the file and takes both
-  /// away, and a Docket that ends without closing leaves both, so the log is missed only after
-  /// its shared-memory file was deleted by hand.
+  /// Read as unchanging, a write-ahead log beside the file would not be read, so a file with a
+  /// log but no shared-memory file (a copy that left the latter out) is refused with words rather
+  /// than shown without its latest changes.
   public static func opening(path: String) throws -> (connection: Connection, access: Access) {
     do {
       return (try Connection(path: path), .readWrite)
     } catch {
-      guard FileManager.default.fileExists(atPath: path) else { throw error }
-      if !isWritablePlace(path) { return (try immutable(path: path), .readOnlyPlace) }
-      guard let failure = error as? SQLiteError,
-        failure.code == SQLITE_IOERR || failure.code == SQLITE_FULL
-      else { throw error }
-      return (try immutable(path: path), .readOnlyForNow)
+      guard FileManager.default.fileExists(atPath: path), isUnopenable(error) else { throw error }
+      let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int
+      if (log ?? 0) > 0, !FileManager.default.fileExists(atPath: path + "-shm") {
+        throw DatabaseOpenError.cannotOpen(
+          path: path,
+          reason:
+            "its write-ahead log (\(path)-wal) can only be read where its folder can be written")
+      }
+      let access: Access = isWritablePlace(path) ? .readOnlyForNow : .readOnlyPlace
+      return (try immutable(path: path), access)
     }
+  }
+
+  /// Whether `error` says that SQLite could not open or write beside the file (as opposed to a
+  /// busy, corrupt or foreign file).
+  static func isUnopenable(_ error: any Error) -> Bool {
+    if case DatabaseOpenError.cannotOpen = error { return true }
+    guard let failure = error as? SQLiteError else { return false }
+    return [SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL].contains(failure.code)
   }
 
   /// Whether the file and its folder may be written (false on a read-only file system).

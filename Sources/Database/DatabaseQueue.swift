@@ -30,6 +30,12 @@ public final class DatabaseQueue: Sendable {
     var poller: Task<Void, Never>?
     /// Numbers results in the order they were read, so a late delivery never overwrites a newer one.
     var resultVersion: UInt64 = 0
+    /// Set while `connection` reads the file as unchanging because the disk was full
+    /// (`Connection.Access.readOnlyForNow`): opens it properly, or nil while it still cannot.
+    /// Tried at most once a second, and after every write (which proves there is room), so that
+    /// what is written later is seen.
+    var reopen: (@Sendable () -> Connection?)?
+    var lastReopen: ContinuousClock.Instant?
 
     mutating func nextVersion() -> UInt64 {
       resultVersion += 1
@@ -71,7 +77,22 @@ public final class DatabaseQueue: Sendable {
       try writing.execute("PRAGMA synchronous = NORMAL")
       return writing
     }
-    self.init(connection: connection, pollInterval: pollInterval, writer: WriterSlot(open: open))
+    var reopen: (@Sendable () -> Connection?)?
+    if access == .readOnlyForNow {
+      reopen = {
+        do {
+          let (reading, access) = try Connection.opening(path: path)
+          guard access == .readWrite else { return nil }
+          try prepare(reading)
+          return reading
+        } catch {
+          return nil
+        }
+      }
+    }
+    self.init(
+      connection: connection, pollInterval: pollInterval, writer: WriterSlot(open: open),
+      reopen: reopen)
   }
 
   /// A private in-memory database, migrated like a file would be.
@@ -84,11 +105,14 @@ public final class DatabaseQueue: Sendable {
     return DatabaseQueue(connection: connection, pollInterval: .milliseconds(250), writer: nil)
   }
 
-  private init(connection: Connection, pollInterval: Duration, writer: WriterSlot?) {
+  private init(
+    connection: Connection, pollInterval: Duration, writer: WriterSlot?,
+    reopen: (@Sendable () -> Connection?)? = nil
+  ) {
     self.path = connection.path
     self.pollInterval = pollInterval
     _ = connection.takeCommittedChanges()
-    self.state = Locked(State(connection: connection))
+    self.state = Locked(State(connection: connection, reopen: reopen))
     self.writer = writer.map { Locked($0) }
   }
 
@@ -168,19 +192,42 @@ public final class DatabaseQueue: Sendable {
     }
     if !changed.isEmpty {
       var finishers: [() -> Void] = []
-      state.withLock { state in finishers = Self.refresh(&state, changed: changed) }
+      state.withLock { state in
+        // A write landed, so there is room: the reader opens the file properly now.
+        state.lastReopen = nil
+        let reopened = Self.reopenIfDue(&state)
+        finishers = Self.refresh(&state, changed: reopened ? nil : changed)
+      }
       for finish in finishers { finish() }
     }
     return value
+  }
+
+  /// When the reader reads the file as unchanging for now, tries (at most once a second) to
+  /// open it properly; true when it did, and every observer must read again.
+  private static func reopenIfDue(_ state: inout State) -> Bool {
+    guard let reopen = state.reopen else { return false }
+    let now = ContinuousClock.now
+    if let last = state.lastReopen, now - last < .seconds(1) { return false }
+    state.lastReopen = now
+    guard let connection = reopen() else { return false }
+    state.connection = connection
+    state.reopen = nil
+    state.lastDataVersion =
+      (try? connection.fetchOne("PRAGMA data_version", as: Int.self)) ?? 0
+    return true
   }
 
   private func access<Value>(_ body: (Connection) throws -> Value) throws -> Value {
     var finishers: [() -> Void] = []
     defer { for finish in finishers { finish() } }
     return try state.withLock { state -> Value in
+      let reopened = Self.reopenIfDue(&state)
       defer {
         let changed = state.connection.takeCommittedChanges()
-        if !changed.isEmpty { finishers = Self.refresh(&state, changed: changed) }
+        if reopened || !changed.isEmpty {
+          finishers = Self.refresh(&state, changed: reopened ? nil : changed)
+        }
       }
       return try body(state.connection)
     }
@@ -235,6 +282,10 @@ public final class DatabaseQueue: Sendable {
   public func checkForExternalChanges() {
     var finishers: [() -> Void] = []
     state.withLock { state in
+      if Self.reopenIfDue(&state) {
+        finishers = Self.refresh(&state, changed: nil)
+        return
+      }
       guard let version = try? state.connection.fetchOne("PRAGMA data_version", as: Int.self),
         version != state.lastDataVersion
       else { return }

@@ -49,8 +49,8 @@ public final class HTTPServer: Sendable {
     let context = ServerContext(handler: handler)
     let unmanaged = Unmanaged.passUnretained(context).toOpaque()
     let started = docket_http_start(
-      address, port, certificate, key, UInt32(connectionLimit), 120, UInt32(headSeconds),
-      UInt32(bodySeconds), 512 * 1024,
+      address, port, certificate, key, UInt32(clamping: connectionLimit), 120,
+      UInt32(clamping: headSeconds), UInt32(clamping: bodySeconds), 512 * 1024,
       { cls, connection, url, method, _, data, size, state in
         HTTPServer.access(cls, connection, url, method, data, size, state)
       }, unmanaged,

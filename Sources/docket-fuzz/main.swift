@@ -2,9 +2,10 @@ import DocketFuzz
 import Foundation
 
 // Built with `-sanitize=fuzzer` and `-D DOCKET_FUZZ` (scripts/fuzz.sh), this is a libFuzzer
-// program: libFuzzer's own main runs, with its options and corpus folders, and calls
-// `LLVMFuzzerTestOneInput` for the target named by DOCKET_FUZZ_TARGET. In a plain build,
-// `docket-fuzz TARGET FILE|FOLDER…` runs the inputs given through TARGET once each.
+// program: it hands the command line (libFuzzer's options and corpus folders) to libFuzzer's
+// driver, which calls `LLVMFuzzerTestOneInput` with each input for the target named by
+// DOCKET_FUZZ_TARGET. In a plain build, `docket-fuzz TARGET FILE|FOLDER…` runs the inputs given
+// through TARGET once each.
 
 #if DOCKET_FUZZ
   import CFuzzer

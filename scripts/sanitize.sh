@@ -27,7 +27,7 @@ scripts/with-postgres.sh "${SWIFT:-swift}" test --skip-build --sanitize="$saniti
   --disable-xctest >"$log" 2>&1
 status=$?
 set -e
-grep -E "^(✔|✘) Test run" "$log" | tail -1
+grep -E "^(✔|✘|━) Test run" "$log" | tail -1
 if [[ $status -ne 0 ]]; then
   echo "sanitize: the tests under the $sanitizer sanitizer failed; from $log:" >&2
   grep -E "✘|SUMMARY: |WARNING: ThreadSanitizer|ERROR: AddressSanitizer" "$log" | head -40 >&2

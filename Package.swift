@@ -93,33 +93,39 @@ let package = Package(
       ]),
     .executableTarget(name: "docket-fuzz", dependencies: ["DocketFuzz", "CFuzzer"]),
 
-    .testTarget(name: "DatabaseTests", dependencies: ["Database"]),
+    .testTarget(name: "DatabaseTests", dependencies: ["Database", "Locking"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-    .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database"]),
+    .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database", "Locking"]),
     .testTarget(
       name: "DocketTransferTests", dependencies: ["DocketTransfer", "DocketCore", "Database"]),
     .testTarget(
       name: "DocketSyncTests",
-      dependencies: ["DocketSync", "DocketTransfer", "DocketCore", "Database", "Postgres"]),
-    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+      dependencies: [
+        "DocketSync", "DocketTransfer", "DocketCore", "Database", "Postgres", "Locking",
+      ]),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Locking"]),
     .testTarget(
       name: "DocketWebTests",
-      dependencies: ["DocketWeb", "DocketCore", "Database", "HTTPServer", "Localization"]),
+      dependencies: [
+        "DocketWeb", "DocketCore", "Database", "HTTPServer", "Localization", "Locking",
+      ]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
-      name: "DocketCLITests", dependencies: ["DocketCLI", "DocketCore", "Database", "docket"]),
+      name: "DocketCLITests",
+      dependencies: ["DocketCLI", "DocketCore", "Database", "docket", "Locking"]),
     .testTarget(
       name: "DocketTUITests",
       dependencies: [
         "DocketTUI", "DocketFeatures", "DocketCore", "DocketSync", "Database", "Composable",
-        "ComposableTesting", "Terminal", "docket",
+        "ComposableTesting", "Terminal", "docket", "Locking",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "DocketFeaturesTests",
       dependencies: [
         "DocketFeatures", "DocketCore", "DocketSync", "Database", "Composable", "ComposableTesting",
+        "Locking",
       ]),
   ],
   swiftLanguageModes: [.v6]

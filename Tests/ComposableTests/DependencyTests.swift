@@ -1,7 +1,7 @@
 import Composable
 import ComposableTesting
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct DependencyTests {
@@ -125,7 +125,7 @@ struct Stamper: Reducer {
 
 /// A thread-safe boolean for tests.
 final class Flag: Sendable {
-  private let storage = Mutex(false)
+  private let storage = Locked(false)
   var value: Bool { storage.withLock { $0 } }
   func set() { storage.withLock { $0 = true } }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Testing
 
 /// A failure the test store reported: its text and the line it points at.
@@ -14,7 +14,7 @@ struct ReportedIssue: Sendable, Equatable {
 /// is released (and makes its end-of-test checks) before this returns.
 @MainActor
 func reportedIssues(_ body: @MainActor () async -> Void) async -> [ReportedIssue] {
-  let log = Mutex<[ReportedIssue]>([])
+  let log = Locked<[ReportedIssue]>([])
   await withKnownIssue(isIntermittent: true) {
     await body()
   } matching: { issue in

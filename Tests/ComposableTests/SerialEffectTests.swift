@@ -1,6 +1,6 @@
 import Composable
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 /// Effects in one serial lane run one after another in the order their actions were sent, on the
@@ -27,7 +27,7 @@ import Testing
   }
 
   final class Log: Sendable {
-    private let entries = Mutex<[Int]>([])
+    private let entries = Locked<[Int]>([])
     func append(_ number: Int) { entries.withLock { $0.append(number) } }
     var all: [Int] { entries.withLock { $0 } }
   }

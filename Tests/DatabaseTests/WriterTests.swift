@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @testable import Database
@@ -65,7 +65,7 @@ import Testing
 
   /// Writes asked for one after another land in that order, though each is awaited elsewhere.
   @Test func writesLandInTheOrderTheyWereAskedFor() async throws {
-    let log = Mutex<[Int]>([])
+    let log = Locked<[Int]>([])
     await withTaskGroup(of: Void.self) { group in
       for number in 0..<200 {
         // Each call is made here, in order; the awaiting happens in the group's tasks.

@@ -11,26 +11,11 @@ import Testing
   static var kills: Int { ProcessInfo.processInfo.environment["DOCKET_STRESS"] == nil ? 8 : 20 }
 
   /// `sql` run by the sqlite3 shell on `database`: what it printed.
-  func sqlite(_ database: String, _ sql: String) throws -> String {
-    let output = box.path("sqlite-\(UUID().uuidString).txt")
-    _ = try Child.run("/usr/bin/sqlite3", [database, sql], output: output)
-    return try String(contentsOfFile: output, encoding: .utf8)
-  }
-
   @Test func anImportKilledAnywhereLeavesAllOrNothing() throws {
     let count = 6000
-    var lines = [
-      "{\"format\":\"docket\",\"version\":1,\"tags\":[{\"id\":\"00000000-0000-0000-0000-00000000000a\",\"name\":\"Bulk\"}],\"issues\":["
-    ]
-    for index in 0..<count {
-      lines.append(
-        (index == 0 ? "" : ",")
-          + "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"Imported issue \(index) with some words to index\",\"detail\":\"Detail of \(index)\",\"priority\":\"medium\",\"completed\":\(index % 3 == 0),\"created\":\"2026-01-01T00:00:00Z\",\"modified\":null,\"tags\":[\"00000000-0000-0000-0000-00000000000a\"]}"
-      )
+    let file = try box.docketFile("import.json", count: count, tag: "Bulk") { index in
+      ("Imported issue \(index) with some words to index", "Detail of \(index)", index % 3 == 0)
     }
-    lines.append("]}")
-    let file = box.path("import.json")
-    try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
     // How long a whole import takes here, to spread the kills over it.
     let timed = box.path("timed.sqlite")
     let start = Date()
@@ -47,20 +32,18 @@ import Testing
       Thread.sleep(forTimeInterval: whole * Double(kill + 1) / Double(Self.kills + 1))
       Foundation.kill(run.pid, SIGKILL)
       run.wait()
-      let check = try sqlite(
-        database,
-        "PRAGMA integrity_check; INSERT INTO issue_fts(issue_fts) VALUES ('integrity-check');")
+      let check = try box.integrityCheck(database)
       #expect(check == "ok\n", "after a kill at \(kill): \(check)")
       let stored =
         Int(
-          try sqlite(database, "SELECT count(*) FROM issues;").trimmingCharacters(
+          try box.sqlite(database, "SELECT count(*) FROM issues;").trimmingCharacters(
             in: .whitespacesAndNewlines)) ?? -1
       #expect(stored == 0 || stored == count, "after a kill at \(kill): \(stored) issues")
       outcomes[stored, default: 0] += 1
       // And the next import completes it.
       if stored == 0 {
         #expect(try Child.run(Sandbox.binary.path, ["--db", database, "import", file]) == 0)
-        #expect(try sqlite(database, "SELECT count(*) FROM issues;") == "\(count)\n")
+        #expect(try box.sqlite(database, "SELECT count(*) FROM issues;") == "\(count)\n")
       }
     }
     // Some kills landed before the commit, or the test proved little. (Whether one lands after

@@ -1,6 +1,6 @@
 import DocketCLI
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct EditorTests {
@@ -80,7 +80,7 @@ import Testing
 @Suite struct ConfirmationTests {
   /// The confirmation on a terminal, through the library with a scripted console.
   func run(_ arguments: [String], answer: String?, database: String) -> (Int32, String) {
-    let output = Mutex("")
+    let output = Locked("")
     let console = Console(
       write: { text in output.withLock { $0 += text } },
       writeError: { text in output.withLock { $0 += text } },

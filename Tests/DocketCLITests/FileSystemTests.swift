@@ -46,12 +46,6 @@ import Testing
     }
   }
 
-  func sqlite(_ database: String, _ sql: String) throws -> String {
-    let output = box.path("sqlite-\(UUID().uuidString).txt")
-    _ = try Child.run("/usr/bin/sqlite3", [database, sql], output: output)
-    return try String(contentsOfFile: output, encoding: .utf8)
-  }
-
   /// Runs `docket --db database arguments`; with `limit` (bytes), under that file-size limit.
   func docket(_ database: String, _ arguments: [String], limit: Int? = nil) throws -> Run {
     let output = box.path("out-\(UUID().uuidString)")
@@ -122,7 +116,7 @@ import Testing
       #expect(run.status == 0, "\(run.error)")
       references.append(run.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
-    let before = try sqlite(database, "SELECT id, title, modified FROM issues ORDER BY id;")
+    let before = try box.sqlite(database, "SELECT id, title, modified FROM issues ORDER BY id;")
 
     var filler: String?
     switch filling {
@@ -132,14 +126,9 @@ import Testing
     // An issue too large for what is left, an edit, and an import of 300 issues: each fails
     // whole, with words.
     let detail = String(repeating: "A line of the detail that fills the disk.\n", count: 2400)
-    let bundle = box.path("bundle.json")
-    let issues = (0..<300).map {
-      "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"Imported \($0)\",\"detail\":\"\(String(repeating: "x", count: 1000))\",\"priority\":\"low\",\"completed\":false,\"created\":\"2026-01-01T00:00:00Z\",\"modified\":null,\"tags\":[]}"
+    let bundle = try box.docketFile("bundle.json", count: 300) {
+      ("Imported \($0)", String(repeating: "x", count: 1000), false)
     }
-    try Data(
-      "{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":[\(issues.joined(separator: ","))]}"
-        .utf8
-    ).write(to: URL(fileURLWithPath: bundle))
     for arguments in [
       ["add", "Too large", "--detail", detail], ["import", bundle],
       ["edit", references[0], "--detail", detail],
@@ -156,12 +145,9 @@ import Testing
     // sqlite3 cannot open a database on a full disk at all).
     #expect(try titles(database) == ["First", "Second", "Third"])
     if let filler { try FileManager.default.removeItem(atPath: filler) }
-    #expect(try sqlite(database, "SELECT id, title, modified FROM issues ORDER BY id;") == before)
     #expect(
-      try sqlite(
-        database,
-        "PRAGMA integrity_check; INSERT INTO issue_fts(issue_fts) VALUES ('integrity-check');")
-        == "ok\n")
+      try box.sqlite(database, "SELECT id, title, modified FROM issues ORDER BY id;") == before)
+    #expect(try box.integrityCheck(database) == "ok\n")
 
     // With room again, the same write succeeds.
     let again = try docket(database, ["add", "After the disk had room", "--detail", detail])
@@ -192,12 +178,12 @@ import Testing
     #expect(try docket(written, ["add", "Also readable"]).status == 0)
     if folded {
       // As a copy on read-only media would be: the log folded in, no file beside it.
-      _ = try sqlite(written, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode;")
+      _ = try box.sqlite(written, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode;")
       for suffix in ["-wal", "-shm"] {
         try? FileManager.default.removeItem(atPath: written + suffix)
       }
     }
-    let before = try sqlite(written, "SELECT id, title, modified FROM issues ORDER BY id;")
+    let before = try box.sqlite(written, "SELECT id, title, modified FROM issues ORDER BY id;")
 
     let folder: String
     switch place {
@@ -230,7 +216,8 @@ import Testing
         run.error.contains("The database cannot be written: the file or its folder is read-only."),
         "\(arguments): \(run.error)")
     }
-    #expect(try sqlite(written, "SELECT id, title, modified FROM issues ORDER BY id;") == before)
+    #expect(
+      try box.sqlite(written, "SELECT id, title, modified FROM issues ORDER BY id;") == before)
   }
 
   /// A program that stays open (the terminal app, `docket serve`) and opened the database on a
@@ -248,7 +235,7 @@ import Testing
       #expect(try docket(database, ["add", title]).status == 0)
     }
     // Closed cleanly, as sqlite3 leaves it: no log or shared-memory file beside it.
-    _ = try sqlite(database, "PRAGMA wal_checkpoint(TRUNCATE);")
+    _ = try box.sqlite(database, "PRAGMA wal_checkpoint(TRUNCATE);")
     for suffix in ["-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: database + suffix)
     }

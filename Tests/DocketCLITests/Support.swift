@@ -84,6 +84,44 @@ final class Sandbox: Sendable {
       error: try String(contentsOfFile: errorFile, encoding: .utf8))
   }
 
+  /// What sqlite3 prints for `sql` on `database`.
+  func sqlite(_ database: String, _ sql: String) throws -> String {
+    let output = path("sqlite-\(UUID().uuidString).txt")
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    _ = try Child.run("/usr/bin/sqlite3", [database, sql], output: output)
+    return try String(contentsOfFile: output, encoding: .utf8)
+  }
+
+  /// SQLite's integrity check and FTS5's, as sqlite3 prints them: "ok\n" when the database and
+  /// its search index are whole.
+  func integrityCheck(_ database: String) throws -> String {
+    try sqlite(
+      database,
+      "PRAGMA integrity_check; INSERT INTO issue_fts(issue_fts) VALUES ('integrity-check');")
+  }
+
+  /// Writes a file in Docket's own format with `count` issues (each with a fresh id, tagged
+  /// `tag` when given) for `docket import`, and returns its path.
+  func docketFile(
+    _ name: String, count: Int, tag: String? = nil,
+    issue: (Int) -> (title: String, detail: String, completed: Bool)
+  ) throws -> String {
+    let tagID = "00000000-0000-0000-0000-00000000000a"
+    let tags = tag.map { "{\"id\":\"\(tagID)\",\"name\":\"\($0)\"}" } ?? ""
+    var lines = ["{\"format\":\"docket\",\"version\":1,\"tags\":[\(tags)],\"issues\":["]
+    for index in 0..<count {
+      let (title, detail, completed) = issue(index)
+      lines.append(
+        (index == 0 ? "" : ",")
+          + "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"\(title)\",\"detail\":\"\(detail)\",\"priority\":\"medium\",\"completed\":\(completed),\"created\":\"2026-01-01T00:00:00Z\",\"modified\":null,\"tags\":[\(tag == nil ? "" : "\"\(tagID)\"")]}"
+      )
+    }
+    lines.append("]}")
+    let file = path(name)
+    try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    return file
+  }
+
   /// Adds an issue and returns its reference.
   func add(_ arguments: [String]) throws -> String {
     let run = try docket(["add"] + arguments)

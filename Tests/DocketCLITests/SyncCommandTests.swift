@@ -116,16 +116,7 @@ import Testing
   /// `docket sync` killed at moments spread over a long push: the database stays whole, and the
   /// next sync completes it.
   @Test func aSyncKilledAnywhereLosesNothing() throws {
-    var lines = ["{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":["]
-    for index in 0..<4000 {
-      lines.append(
-        (index == 0 ? "" : ",")
-          + "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"Issue \(index)\",\"detail\":\"\",\"priority\":\"low\",\"completed\":false,\"created\":\"2026-01-01T00:00:00Z\",\"modified\":null,\"tags\":[]}"
-      )
-    }
-    lines.append("]}")
-    let file = laptop.path("many.json")
-    try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    let file = try laptop.docketFile("many.json", count: 4000) { ("Issue \($0)", "", false) }
     #expect(try laptop.docket(["import", file]).status == 0)
     try laptop.docket(["remote", "set", remote])
     // 8 kills from 0.02 s to 0.2 s into the sync (20 under `make stress`).
@@ -137,15 +128,8 @@ import Testing
       kill(sync.pid, SIGKILL)
       sync.wait()
       // The database opens and is whole, its search index too.
-      let said = laptop.path("check-\(delay).txt")
-      let status = try Child.run(
-        "/usr/bin/sqlite3",
-        [
-          laptop.database,
-          "PRAGMA integrity_check; INSERT INTO issue_fts(issue_fts) VALUES ('integrity-check');",
-        ], output: said)
-      let text = try String(contentsOfFile: said, encoding: .utf8)
-      #expect(status == 0 && text == "ok\n", "after a kill at \(delay) s: \(text)")
+      let text = try laptop.integrityCheck(laptop.database)
+      #expect(text == "ok\n", "after a kill at \(delay) s: \(text)")
       #expect(try laptop.docket(["list", "--limit", "1", "--json"]).status == 0)
     }
     let finish = try laptop.docket(["sync", "--json"]).json() as! [String: Any]

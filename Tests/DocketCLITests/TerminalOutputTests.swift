@@ -1,13 +1,13 @@
 import DocketCLI
 import Foundation
-import Synchronization
+import Locking
 import Terminal
 import Testing
 
 /// Output on a terminal, through the library with a console that says it is one.
 @Suite struct TerminalOutputTests {
   func run(_ arguments: [String], database: String, width: Int, colors: Bool) -> String {
-    let output = Mutex("")
+    let output = Locked("")
     let console = Console(
       write: { text in output.withLock { $0 += text } },
       writeError: { text in output.withLock { $0 += text } },

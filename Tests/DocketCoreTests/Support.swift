@@ -1,12 +1,12 @@
 import Database
 import DocketCore
 import Foundation
-import Synchronization
+import Locking
 
 /// A clock for tests that moves only when told to.
 final class TestTime: Sendable {
-  private let current: Mutex<Date>
-  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+  private let current: Locked<Date>
+  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(start) }
   var now: Date { current.withLock { $0 } }
   func advance(by seconds: TimeInterval) {
     current.withLock { $0 = $0.addingTimeInterval(seconds) }
@@ -15,7 +15,7 @@ final class TestTime: Sendable {
 
 /// UUIDs 00000000-0000-0000-0000-000000000001, …2, … in order.
 final class TestUUIDs: Sendable {
-  private let next = Mutex(1)
+  private let next = Locked(1)
   func make() -> UUID {
     let value = next.withLock { value in
       defer { value += 1 }

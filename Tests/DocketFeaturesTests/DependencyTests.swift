@@ -1,6 +1,6 @@
 import ComposableTesting
 import DocketCore
-import Synchronization
+import Locking
 import Testing
 
 @testable import DocketFeatures
@@ -9,7 +9,7 @@ import Testing
 @Suite struct FeatureDependencyTests {
   /// A test that forgets the database fails naming it, and the run goes on (no crash).
   @Test func aMissingDatabaseIsAFailureNamingItNotACrash() async {
-    let reported = Mutex<[String]>([])
+    let reported = Locked<[String]>([])
     await withKnownIssue {
       let store = TestStore(initialState: AwardsFeature.State()) {
         AwardsFeature()

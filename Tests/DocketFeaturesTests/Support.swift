@@ -3,7 +3,7 @@ import ComposableTesting
 import Database
 import DocketCore
 import Foundation
-import Synchronization
+import Locking
 
 @testable import DocketFeatures
 
@@ -13,7 +13,7 @@ typealias Issue = DocketCore.Issue
 
 /// A clock for the database's stamps and the features' dates, moved only by the test.
 final class TestTime: Sendable {
-  private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+  private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
   var now: Date { current.withLock { $0 } }
   func advance(by seconds: TimeInterval) {
     current.withLock { $0 = $0.addingTimeInterval(seconds) }
@@ -109,7 +109,7 @@ func generatedID(_ number: Int) -> UUID {
 
 /// Counts up, from any thread.
 final class Counter: Sendable {
-  private let value = Mutex(0)
+  private let value = Locked(0)
   func next() -> Int {
     value.withLock { value in
       value += 1

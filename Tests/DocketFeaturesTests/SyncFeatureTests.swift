@@ -3,7 +3,7 @@ import ComposableTesting
 import DocketCore
 import DocketSync
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @testable import DocketFeatures
@@ -11,9 +11,9 @@ import Testing
 /// A sync client for tests: counts its runs, and each run answers what the test queued (a
 /// report, or a failure), waiting for the test to let it finish when asked to.
 final class FakeSync: Sendable {
-  private let state = Mutex<(runs: Int, answers: [Result<SyncReport, SyncFailure>])>((0, []))
+  private let state = Locked<(runs: Int, answers: [Result<SyncReport, SyncFailure>])>((0, []))
   /// Whether runs wait, and the run that waits: one lock, so a release never misses a run.
-  private let gate = Mutex<(held: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
+  private let gate = Locked<(held: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
 
   var runs: Int { state.withLock { $0.runs } }
 

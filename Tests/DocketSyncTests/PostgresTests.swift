@@ -2,8 +2,8 @@ import Database
 import DocketCore
 import DocketSync
 import Foundation
+import Locking
 import Postgres
-import Synchronization
 import Testing
 
 /// The PostgreSQL remote against the throwaway server of `make test`: spaces, rights, errors,
@@ -81,7 +81,7 @@ import Testing
   @Test func twoDevicesMakingTheSameSpaceAtOnceAgreeOnIt() throws {
     let remote = try TestRemote(.postgres)
     let replicas = try (0..<4).map { try Replica("R\($0)", remote: remote) }
-    let ids = Mutex<[String]>([])
+    let ids = Locked<[String]>([])
     DispatchQueue.concurrentPerform(iterations: replicas.count) { index in
       if let id = try? replicas[index].remote.prepare(expecting: nil) {
         ids.withLock { $0.append(id) }
@@ -318,10 +318,10 @@ import Testing
     let pushers = try (0..<4).map { try Replica("P\($0)", remote: remote) }
     let puller = try Replica("Puller", remote: remote)
     let everyone = pushers + [puller]
-    let pushed = Mutex([Int](repeating: 0, count: everyone.count))
-    let pulled = Mutex([Int](repeating: 0, count: everyone.count))
-    let duplicates = Mutex(0)
-    let failures = Mutex<[String]>([])
+    let pushed = Locked([Int](repeating: 0, count: everyone.count))
+    let pulled = Locked([Int](repeating: 0, count: everyone.count))
+    let duplicates = Locked(0)
+    let failures = Locked<[String]>([])
     @Sendable func sync(_ index: Int) {
       do {
         var engine = everyone[index].engine()
@@ -464,7 +464,7 @@ import Testing
 /// What a listener said, gathered as it says it.
 final class EventLog: Sendable {
   private final class Gathered: Sendable {
-    let events = Mutex<[LiveEvent]>([])
+    let events = Locked<[LiveEvent]>([])
   }
   private let gathered = Gathered()
   private let task: Task<Void, Never>

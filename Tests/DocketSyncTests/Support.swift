@@ -2,14 +2,14 @@ import Database
 import DocketCore
 import DocketSync
 import Foundation
+import Locking
 import Postgres
-import Synchronization
 import Testing
 
 /// A clock for tests that moves only when told to.
 final class TestTime: Sendable {
-  private let current: Mutex<Date>
-  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+  private let current: Locked<Date>
+  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(start) }
   var now: Date { current.withLock { $0 } }
   func advance(by seconds: TimeInterval) {
     current.withLock { $0 = $0.addingTimeInterval(seconds) }

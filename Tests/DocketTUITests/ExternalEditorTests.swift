@@ -3,7 +3,7 @@ import ComposableTesting
 import DocketCore
 import DocketFeatures
 import Foundation
-import Synchronization
+import Locking
 import Terminal
 import Testing
 
@@ -27,7 +27,7 @@ import Testing
   }
 
   @Test func whatTheEditorGivesIsSaved() async throws {
-    let handed = Mutex<[String]>([])
+    let handed = Locked<[String]>([])
     let state = try fixture.state(
       columns: 120, rows: 30, select: "Export to CSV", focus: .detail)
     let issue = try #require(state.app.detail?.issue)

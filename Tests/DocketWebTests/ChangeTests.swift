@@ -1,7 +1,7 @@
 import DocketCore
 import Foundation
 import HTTPServer
-import Synchronization
+import Locking
 import Testing
 
 @testable import DocketWeb
@@ -186,9 +186,7 @@ import Testing
   }
 
   @Test func theLiveWatcherSeesAnotherProcesssCommit() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "docket-web-live-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try temporaryFolder("docket-web-live")
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("docket.sqlite").path
     let queue = try DocketDatabase.open(path: path)
@@ -237,8 +235,8 @@ extension PageCacheTests {
   @Test func requestsForAPageBeingDrawnWaitForThatDrawing() {
     let cache = PageCache(maximumAge: 1)
     let now = Date(timeIntervalSince1970: 1000)
-    let draws = Mutex(0)
-    let bodies = Mutex<[[UInt8]]>([])
+    let draws = Locked(0)
+    let bodies = Locked<[[UInt8]]>([])
     // Six threads that all ask at once, as six connections' threads would.
     let start = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
@@ -280,9 +278,7 @@ extension PageCacheTests {
 /// their own and kept while nothing changes, and a commit by another program seen at once.
 @Suite struct FileDatabaseTests {
   @Test func aCommitByAnotherProgramIsInTheNextPage() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "docket-web-file-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try temporaryFolder("docket-web-file")
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("docket.sqlite").path
     let queue = try DocketDatabase.open(path: path)

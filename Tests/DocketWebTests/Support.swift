@@ -3,11 +3,19 @@ import DocketCore
 import DocketWeb
 import Foundation
 import HTTPServer
-import Synchronization
+import Locking
+
+/// A fresh folder of its own for a test's database file (the test removes it).
+func temporaryFolder(_ name: String) throws -> URL {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "\(name)-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  return folder
+}
 
 /// UUIDs 00000000-0000-0000-0000-000000000001, …2, … in order.
 final class TestUUIDs: Sendable {
-  private let next = Mutex(1)
+  private let next = Locked(1)
   func make() -> UUID {
     let value = next.withLock { value in
       defer { value += 1 }

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct HTTPServerTests {
@@ -79,7 +79,7 @@ import Testing
         status: 200, headers: [("Content-Type", "text/event-stream")], body: .stream(stream))
     }
     let port = server.port
-    let received = Mutex<[UInt8]>([])
+    let received = Locked<[UInt8]>([])
     let reader = Thread {
       let bytes = try? RawClient(port: port).exchange(
         Array("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8), readAtMost: 1 << 16)

@@ -62,10 +62,7 @@ public final class Connection {
       guard FileManager.default.fileExists(atPath: path), isUnopenable(error) else { throw error }
       let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int
       if (log ?? 0) > 0, !FileManager.default.fileExists(atPath: path + "-shm") {
-        throw DatabaseOpenError.cannotOpen(
-          path: path,
-          reason:
-            "its write-ahead log (\(path)-wal) can only be read where its folder can be written")
+        throw DatabaseOpenError.logUnreadable(path: path)
       }
       let access: Access = isWritablePlace(path) ? .readOnlyForNow : .readOnlyPlace
       return (try immutable(path: path), access)

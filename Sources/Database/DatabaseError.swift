@@ -38,6 +38,10 @@ public enum DatabaseOpenError: Error, Sendable, Equatable {
   case newerSchema(path: String, found: Int, supported: Int)
   /// The file or its folder could not be created or opened.
   case cannotOpen(path: String, reason: String)
+  /// The file lies where it cannot be written, beside a write-ahead log that SQLite can only
+  /// read where it may write a shared-memory file: read without it, the latest changes would
+  /// be missing.
+  case logUnreadable(path: String)
 }
 
 /// A column could not be read as the Swift type asked for.

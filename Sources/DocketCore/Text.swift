@@ -36,6 +36,8 @@ extension Localizer {
         return self("error.database.newer", .string(path), .integer(found), .integer(supported))
       case .cannotOpen(let path, let reason):
         return self("error.database.cannotOpen", .string(path), .string(systemReason(reason)))
+      case .logUnreadable(let path):
+        return self("error.database.logUnreadable", .string(path))
       }
     case let error as SQLiteError:
       if error.isBusy { return self("error.database.busy") }

@@ -166,8 +166,20 @@ import Testing
     static var available: [ReadOnlyPlace] { canMount ? [.readOnlyMount] : [.fileModes] }
   }
 
-  @Test(arguments: ReadOnlyPlace.available, [false, true])
-  func aReadOnlyDatabaseListsAndRefusesWritesWithWords(_ place: ReadOnlyPlace, folded: Bool)
+  /// What lies beside a database file, as another program left it.
+  enum Beside: String, CaseIterable, CustomTestStringConvertible {
+    /// The write-ahead log and the shared-memory file, as a Docket that ended leaves them.
+    case logAndSharedMemory
+    /// Nothing: the log folded in, as a copy made with the database closed.
+    case nothing
+    /// The log without the shared-memory file (a copy that left the latter out).
+    case logOnly
+
+    var testDescription: String { rawValue }
+  }
+
+  @Test(arguments: ReadOnlyPlace.available, Beside.allCases)
+  func aReadOnlyDatabaseListsAndRefusesWritesWithWords(_ place: ReadOnlyPlace, beside: Beside)
     throws
   {
     let source = box.path("source")
@@ -176,15 +188,21 @@ import Testing
     let first = try docket(written, ["add", "Readable", "--tag", "kept", "--priority", "high"])
     #expect(first.status == 0)
     #expect(try docket(written, ["add", "Also readable"]).status == 0)
-    if folded {
-      // As a copy on read-only media would be: the log folded in, no file beside it.
-      _ = try box.sqlite(written, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode;")
+    // Read through docket, which leaves the files beside the database as they are (sqlite3
+    // would fold the log in when it closes).
+    let everything = ["list", "--filter", "all", "--json"]
+    let before = try docket(written, everything).output
+    switch beside {
+    case .logAndSharedMemory:
+      #expect(FileManager.default.fileExists(atPath: written + "-shm"))
+    case .nothing:
+      _ = try box.sqlite(written, "PRAGMA wal_checkpoint(TRUNCATE);")
       for suffix in ["-wal", "-shm"] {
         try? FileManager.default.removeItem(atPath: written + suffix)
       }
+    case .logOnly:
+      try FileManager.default.removeItem(atPath: written + "-shm")
     }
-    let before = try box.sqlite(written, "SELECT id, title, modified FROM issues ORDER BY id;")
-
     let folder: String
     switch place {
     case .readOnlyMount:
@@ -202,6 +220,14 @@ import Testing
     if place == .readOnlyMount { try mount(["-o", "remount,ro,bind", folder]) }
     let database = folder + "/docket.sqlite"
 
+    if beside == .logOnly {
+      // Read without the log, the latest changes would be missing: refused, with words.
+      let run = try docket(database, everything)
+      #expect(run.status == 1)
+      #expect(run.error.contains("cannot be read here"), "\(run.error)")
+      #expect(run.error.contains("-wal"), "\(run.error)")
+      return
+    }
     #expect(try titles(database) == ["Also readable", "Readable"])
     let shown = try docket(
       database, ["show", first.output.trimmingCharacters(in: .whitespacesAndNewlines)])
@@ -209,15 +235,15 @@ import Testing
     #expect(shown.output.contains("Readable"))
     let search = try docket(database, ["list", "tag:kept"])
     #expect(search.output.contains("Readable"), "\(search.error)")
-    for arguments in [["add", "Refused"], ["close", "Readable"], ["tag", "add", "new"]] {
+    let reference = first.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    for arguments in [["add", "Refused"], ["close", reference], ["tag", "add", "new"]] {
       let run = try docket(database, arguments)
       #expect(run.status == 1, "\(arguments): \(run.status)")
       #expect(
         run.error.contains("The database cannot be written: the file or its folder is read-only."),
         "\(arguments): \(run.error)")
     }
-    #expect(
-      try box.sqlite(written, "SELECT id, title, modified FROM issues ORDER BY id;") == before)
+    #expect(try docket(written, everything).output == before)
   }
 
   /// A program that stays open (the terminal app, `docket serve`) and opened the database on a

@@ -1244,6 +1244,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "error.database.logUnreadable": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ cannot be read here: its latest changes are in its write-ahead log (-wal), which SQLite reads only where it may also write the shared-memory file (-shm) beside it. Open it where its folder can be written, or copy it together with its -wal and -shm files."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ kann hier nicht gelesen werden: Die letzten Änderungen stehen in seinem Write-Ahead-Log (-wal), das SQLite nur dort liest, wo es daneben auch die Shared-Memory-Datei (-shm) schreiben darf. Öffne die Datenbank dort, wo ihr Ordner beschreibbar ist, oder kopiere sie zusammen mit ihren -wal- und -shm-Dateien."
+            }
+          }
+        }
+      },
       "error.database.newer": {
         "extractionState": "manual",
         "localizations": {

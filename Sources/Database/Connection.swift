@@ -8,6 +8,9 @@ import Foundation
 public final class Connection {
   let handle: OpaquePointer
   public let path: String
+  /// Whether this connection reads its file as unchanging (`Connection.immutable`): it never
+  /// sees a later write, so it is not kept for the next read.
+  public let isUnchanging: Bool
   private var statementCache: [String: Statement] = [:]
   private var statementUses: UInt64 = 0
   /// How many prepared statements the cache keeps: enough for every query a session repeats, and
@@ -53,15 +56,16 @@ public final class Connection {
   /// corrupt or a foreign file is the error it is.
   ///
   /// Read as unchanging, a write-ahead log beside the file would not be read, so a file with a
-  /// log but no shared-memory file (a copy that left the latter out) is refused with words rather
-  /// than shown without its latest changes.
+  /// log that is not empty is refused with words rather than shown without its latest changes.
+  /// (Unchanging, it may also read wrongly while another program writes it; a queue opens it
+  /// properly again as soon as it can, and a pool does not keep such a reader.)
   public static func opening(path: String) throws -> (connection: Connection, access: Access) {
     do {
       return (try Connection(path: path), .readWrite)
     } catch {
       guard FileManager.default.fileExists(atPath: path), isUnopenable(error) else { throw error }
       let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int
-      if (log ?? 0) > 0, !FileManager.default.fileExists(atPath: path + "-shm") {
+      if (log ?? 0) > 0 {
         throw DatabaseOpenError.logUnreadable(path: path)
       }
       let access: Access = isWritablePlace(path) ? .readOnlyForNow : .readOnlyPlace
@@ -116,6 +120,7 @@ public final class Connection {
     }
     handle = pointer
     path = displayPath
+    isUnchanging = filename.hasSuffix("?immutable=1")
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, 10_000)
     _ = docket_sqlite3_enable_defensive(handle)

@@ -19,6 +19,10 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
   public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
   public var isNotADatabase: Bool { code == SQLITE_NOTADB }
   public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+  public var isReadOnly: Bool { code == SQLITE_READONLY }
+  /// The disk is full (or an I/O error whose cause was, as `Connection` reports it).
+  public var isFull: Bool { code == SQLITE_FULL }
+  public var isIOError: Bool { code == SQLITE_IOERR }
 
   public var description: String {
     let name = String(cString: sqlite3_errstr(extendedCode))
@@ -38,9 +42,9 @@ public enum DatabaseOpenError: Error, Sendable, Equatable {
   case newerSchema(path: String, found: Int, supported: Int)
   /// The file or its folder could not be created or opened.
   case cannotOpen(path: String, reason: String)
-  /// The file lies where it cannot be written, beside a write-ahead log that SQLite can only
-  /// read where it may write a shared-memory file: read without it, the latest changes would
-  /// be missing.
+  /// The file could only be read as unchanging (a read-only place, a full disk), and a
+  /// write-ahead log lies beside it, which SQLite reads only where it can also write the
+  /// shared-memory file: read without it, the latest changes would be missing.
   case logUnreadable(path: String)
 }
 

@@ -39,7 +39,8 @@ public final class ReadPool: @unchecked Sendable {
   /// COMMIT): it would go on reading that old snapshot, so it is closed instead.
   private func giveBack(_ connection: Connection) {
     if connection.isInTransaction { try? connection.execute("ROLLBACK") }
-    guard !connection.isInTransaction else { return }
+    // A reader that reads the file as unchanging (a full disk) would never see a later write.
+    guard !connection.isInTransaction, !connection.isUnchanging else { return }
     lock.lock()
     defer { lock.unlock() }
     if idle.count < keep { idle.append(connection) }

@@ -41,9 +41,9 @@ extension Localizer {
       }
     case let error as SQLiteError:
       if error.isBusy { return self("error.database.busy") }
-      if error.code == 8 { return self("error.database.readOnly") }  // SQLITE_READONLY
-      if error.code == 13 { return self("error.database.full") }  // SQLITE_FULL
-      if error.code == 10 { return self("error.database.io", .string(error.message)) }  // IOERR
+      if error.isReadOnly { return self("error.database.readOnly") }
+      if error.isFull { return self("error.database.full") }
+      if error.isIOError { return self("error.database.io", .string(error.message)) }
       return self("error.database.other", .string(error.message))
     case let error as SearchSyntaxError:
       switch error.kind {

@@ -42,7 +42,7 @@ enum ArgumentsFuzz {
     } catch {
       for language in DocketStrings.supportedLanguages {
         let message = UsageText.message(for: error, DocketStrings.localizer(language: language))
-        require(!message.isEmpty, "a usage error without words: \(error)")
+        require(isExplained(message), "a usage error unexplained: \(message)")
       }
       return
     }

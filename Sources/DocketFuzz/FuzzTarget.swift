@@ -30,6 +30,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   }
 }
 
+/// Whether `message` is words a person can act on: not the fallback for an error nothing
+/// explained ("Unexpected error: …"), and no placeholder of its template left unfilled.
+func isExplained(_ message: String) -> Bool {
+  !message.hasPrefix("Unexpected error:") && !message.hasPrefix("Unerwarteter Fehler:")
+    && !message.contains("%@") && !message.contains("%lld")
+}
+
 /// Stops the run when a promise does not hold; libFuzzer keeps the input that broke it.
 func require(_ condition: Bool, _ message: @autoclosure () -> String) {
   if !condition { fatalError(message()) }

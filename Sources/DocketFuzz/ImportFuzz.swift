@@ -3,6 +3,8 @@ import DocketCore
 import DocketTransfer
 import Foundation
 
+@testable import DocketCLI
+
 /// A file given to `docket import`: its format found from the content and each format forced,
 /// and what reads imported into a database as a dry run (rolled back). A file that reads must
 /// import: a database error there is a fault of the import, not of the file. A refusal must name
@@ -30,7 +32,8 @@ enum ImportFuzz {
       do {
         batches.append(try TransferReader.read(bytes, format: format, repository: "owner/repo"))
       } catch {
-        require(!"\(error)".isEmpty, "an import error without words")
+        let message = ImportText.describe(error, l10n)
+        require(isExplained(message), "an import refusal unexplained: \(message)")
       }
     }
     for batch in batches {
@@ -40,7 +43,7 @@ enum ImportFuzz {
       } catch let error as SQLiteError {
         fatalError("a file that read could not be imported: \(error)")
       } catch {
-        require(!l10n.message(for: error).isEmpty, "an import error without words: \(error)")
+        require(isExplained(l10n.message(for: error)), "an import error unexplained: \(error)")
       }
     }
   }

@@ -37,13 +37,13 @@ enum SearchFuzz {
     _ = field.textWithoutFragment
     field = field.submitted()
     if case .failure(let error) = field.parse() {
-      require(!l10n.message(for: error).isEmpty, "a search error without words: \(error)")
+      require(isExplained(l10n.message(for: error)), "a search error unexplained: \(error)")
     }
     let query: SearchQuery
     do {
       query = try SearchParser.parse(text)
     } catch {
-      require(!l10n.message(for: error).isEmpty, "a search error without words: \(error)")
+      require(isExplained(l10n.message(for: error)), "a search error unexplained: \(error)")
       return
     }
     let tag = (try? database.read { try $0.fetchTag(named: "bug") })?.flatMap { $0 }

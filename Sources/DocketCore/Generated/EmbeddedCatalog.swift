@@ -1250,13 +1250,13 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "%@ cannot be read here: its latest changes are in its write-ahead log (-wal), which SQLite reads only where it may also write the shared-memory file (-shm) beside it. Open it where its folder can be written, or copy it together with its -wal and -shm files."
+              "value": "%@ cannot be read here: its latest changes are in its write-ahead log (-wal), which SQLite reads only where it can also write the shared-memory file (-shm) beside it, and here it cannot (the place is read-only, or the disk is full). Free some space, open it where its folder can be written, or copy it together with its -wal and -shm files."
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "%@ kann hier nicht gelesen werden: Die letzten Änderungen stehen in seinem Write-Ahead-Log (-wal), das SQLite nur dort liest, wo es daneben auch die Shared-Memory-Datei (-shm) schreiben darf. Öffne die Datenbank dort, wo ihr Ordner beschreibbar ist, oder kopiere sie zusammen mit ihren -wal- und -shm-Dateien."
+              "value": "%@ kann hier nicht gelesen werden: Die letzten Änderungen stehen in seinem Write-Ahead-Log (-wal), das SQLite nur dort liest, wo es daneben auch die Shared-Memory-Datei (-shm) schreiben kann, und das geht hier nicht (der Ort ist schreibgeschützt oder der Datenträger voll). Gib Speicherplatz frei, öffne die Datenbank dort, wo ihr Ordner beschreibbar ist, oder kopiere sie zusammen mit ihren -wal- und -shm-Dateien."
             }
           }
         }

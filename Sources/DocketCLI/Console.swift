@@ -1,3 +1,4 @@
+import DocketCore
 import Foundation
 import Terminal
 
@@ -16,6 +17,9 @@ public struct Console: Sendable {
   public var readAll: @Sendable () -> [UInt8] = { [] }
   /// Standard error is a terminal (a progress display goes there only then).
   public var errorIsTerminal = false
+  /// Writes output given as bytes, without making it text first (a long list); by default
+  /// through `write`.
+  public var writeBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
 
   public init(
     write: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
@@ -46,10 +50,17 @@ public struct Console: Sendable {
       colors: TerminalInfo.wantsColor(STDOUT_FILENO, environment: environment))
     console.readAll = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
     console.errorIsTerminal = TerminalInfo.isTerminal(STDERR_FILENO)
+    console.writeBytes = { bytes in FileHandle.standardOutput.write(Data(bytes)) }
     return console
   }
 
   func line(_ text: String = "") { write(text + "\n") }
+
+  /// Output gathered in pieces and written as bytes where the console can.
+  func streamingOutput() -> OutputBytes {
+    if let writeBytes { return OutputBytes(streaming: true, writeBytes: writeBytes) }
+    return OutputBytes(streaming: true, write: write)
+  }
 }
 
 /// How a command ends badly: the message and the exit status.

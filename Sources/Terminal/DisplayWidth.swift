@@ -7,6 +7,15 @@ public enum DisplayWidth {
     return text.reduce(0) { $0 + of($1) }
   }
 
+  /// The same for a `String`, compiled for it: the generic version called from another module
+  /// walks the text through generic witnesses, several times slower on a long list.
+  public static func of(_ text: String) -> Int {
+    var text = text
+    let printableASCII = text.withUTF8 { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+    if printableASCII { return text.utf8.count }
+    return text.reduce(0) { $0 + of($1) }
+  }
+
   public static func of(_ character: Character) -> Int {
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }

@@ -187,25 +187,75 @@ extension TextWalkTests {
         let whole = try db.queue.read { try $0.fetchIssues(request) }
         // Sorted in memory, and in runs of a few kilobytes merged from temporary files.
         for chunk in [8 << 20, 4_096] {
-          var streamed: [ListedIssue] = []
-          var batches = 0
+          var encodedIds: [UUID] = []
+          var listed: [(id: UUID, reference: String)] = []
           try db.queue.read { conn in
             let references = try ReferenceIndex(conn)
-            try conn.streamIssues(
-              request, detail: true, references: references, batchSize: 64,
-              sortChunkBytes: chunk
-            ) {
-              #expect($0.count <= 64)
-              batches += 1
-              streamed += $0
+            try conn.streamEncodedIssues(
+              request, detail: true, references: references, sortChunkBytes: chunk,
+              encode: { issue, encoded in
+                encodedIds.append(issue.issue.id)
+                encoded.append(issue.issue.id.uuidString + " " + issue.reference)
+              }
+            ) { bytes in
+              let words = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+              listed.append((UUID(uuidString: String(words[0]))!, String(words[1])))
             }
           }
-          #expect(streamed.map(\.issue) == whole, "\(sort) \(filter) \(chunk)")
-          #expect(batches == (whole.count + 63) / 64)
+          #expect(listed.map(\.id) == whole.map(\.id), "\(sort) \(filter) \(chunk)")
+          // A whole list sorted here has every issue encoded before the first is delivered;
+          // a tag's list, read in index order, each just before.
+          #expect(Set(encodedIds) == Set(whole.map(\.id)))
           let references = try db.queue.read { try $0.references(for: whole.map(\.id)) }
-          #expect(streamed.map(\.reference) == whole.map { references[$0.id]! })
+          #expect(listed.map(\.reference) == whole.map { references[$0.id]! })
         }
       }
+    }
+  }
+
+  /// Every issue a whole list sorts is encoded before the first is delivered (so a table can
+  /// measure its columns as it encodes), and an error while encoding ends the list with it.
+  @Test func aWholeListIsEncodedBeforeItIsDeliveredAndStopsAtAnError() throws {
+    let db = try TestDatabase()
+    for index in 0..<3_000 { try db.issue("issue \(index)", daysAgo: Double(index % 50)) }
+    let request = IssueRequest(filter: .all, now: db.now)
+    var encoded = 0
+    var encodedAtFirstDelivery: Int?
+    var delivered = 0
+    try db.queue.read { conn in
+      let references = try ReferenceIndex(conn)
+      try conn.streamEncodedIssues(
+        request, detail: false, references: references, sortChunkBytes: 16_384,
+        encode: { issue, bytes in
+          encoded += 1
+          bytes.append(issue.issue.title)
+        }
+      ) { _ in
+        if encodedAtFirstDelivery == nil { encodedAtFirstDelivery = encoded }
+        delivered += 1
+      }
+    }
+    #expect(encodedAtFirstDelivery == 3_000)
+    #expect(delivered == 3_000)
+
+    struct Refused: Error {}
+    for failing in [1, 700, 3_000] {
+      var seen = 0
+      var deliveredBeforeError = 0
+      #expect(throws: Refused.self) {
+        try db.queue.read { conn in
+          try conn.streamEncodedIssues(
+            request, detail: false, references: try ReferenceIndex(conn),
+            sortChunkBytes: 16_384,
+            encode: { _, _ in
+              seen += 1
+              if seen == failing { throw Refused() }
+            }
+          ) { _ in deliveredBeforeError += 1 }
+        }
+      }
+      #expect(deliveredBeforeError == 0)
+      #expect(seen == failing, "nothing is encoded after the error")
     }
   }
 }

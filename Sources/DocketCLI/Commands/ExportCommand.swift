@@ -22,7 +22,7 @@ struct ExportCommand {
     let database = try context.database()
     let now = context.now
     guard let path = arguments.value("output"), path != "-" else {
-      var output = OutputBytes(streaming: true, write: context.console.write)
+      var output = context.console.streamingOutput()
       try database.read { db in try Exporter.write(format, from: db, exported: now, to: &output) }
       output.flush()
       return
@@ -42,9 +42,9 @@ struct ExportCommand {
       let handle = try? FileHandle(forWritingTo: temporary)
     else { throw CommandFailure.failed(l10n("export.error.unwritable", .string(path))) }
     var failed = false
-    var output = OutputBytes(streaming: true) { text in
+    var output = OutputBytes(streaming: true) { (bytes: UnsafeRawBufferPointer) in
       guard !failed else { return }
-      do { try handle.write(contentsOf: Data(text.utf8)) } catch { failed = true }
+      do { try handle.write(contentsOf: Data(bytes)) } catch { failed = true }
     }
     do {
       try database.read { db in try Exporter.write(format, from: db, exported: now, to: &output) }

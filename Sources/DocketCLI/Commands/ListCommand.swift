@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import Foundation
 import Localization
+import Terminal
 
 /// `docket list [QUERY...] [--filter F] [--sort S] [--asc|--desc] [--show-completed|--hide-completed] [--limit N]`
 struct ListCommand {
@@ -132,19 +133,21 @@ struct ListCommand {
   private func stream(database: DatabaseQueue, query: SearchQuery, limit: Int?) throws {
     let console = context.console
     let output = context.output
-    var text = OutputBytes(streaming: true, write: console.write)
+    var text = console.streamingOutput()
     try database.read { db in
       let (request, filter) = try request(db, query: query)
       let references = try ReferenceIndex(db)
       if context.json {
         var first = true
-        try db.streamIssues(request, limit: limit, detail: true, references: references) {
-          batch in
-          for listed in batch {
-            text.append(first ? "[\n  " : ",\n  ")
-            first = false
-            IssueOutput.appendJSON(listed.issue, reference: listed.reference, to: &text)
+        try db.streamEncodedIssues(
+          request, limit: limit, detail: true, references: references,
+          encode: { listed, encoded in
+            IssueOutput.appendJSON(listed.issue, reference: listed.reference, to: &encoded)
           }
+        ) { encoded in
+          text.append(first ? "[\n  " : ",\n  ")
+          first = false
+          text.append(encoded)
           text.flushIfFull()
         }
         text.append(first ? "[]\n" : "\n]\n")
@@ -165,28 +168,36 @@ struct ListCommand {
           dateWidths[rowDate] = width
           return width
         }
+      // A list read in index order is measured in a pass of its own before its first row; a
+      // whole list sorted here is measured as each row is encoded, all before the first.
       let measurer = ListMeasurer(
         references: references, title: cells.titleWidth, tags: cells.tagsWidth, date: measureDate)
+      var encodedWidths = ListWidths()
       var layout: Table.Layout?
       var count = 0
-      try db.streamIssues(
-        request, limit: limit, detail: false, references: references, measuring: measurer
-      ) { batch in
+      try db.streamEncodedIssues(
+        request, limit: limit, detail: false, references: references, measuring: measurer,
+        encode: { listed, encoded in
+          let row = cells(listed.issue, reference: listed.reference)
+          let widths = EncodedRow.append(row, to: &encoded, measure: DisplayWidth.of)
+          encodedWidths.add(
+            reference: widths[0], priority: listed.issue.priority,
+            completed: listed.issue.completed, title: widths[3], tags: widths[4],
+            date: measureDate == nil ? 0 : widths[5])
+        }
+      ) { encoded in
         if layout == nil {
-          // Every listed issue is measured before the first batch arrives.
           let widths = cells.contentWidths(
-            measurer.widths, datesMeasured: measureDate != nil)
+            measurer.widths.including(encodedWidths), datesMeasured: measureDate != nil)
           layout = Table.Layout(
             columns: output.listColumns, contentWidths: widths, width: console.width,
             colors: console.colors)
           text.append(layout!.header())
           text.append(byte: 0x0A)
         }
-        for listed in batch {
-          layout!.append(cells(listed.issue, reference: listed.reference), to: &text)
-          text.append(byte: 0x0A)
-        }
-        count += batch.count
+        layout!.append(encoded: encoded, to: &text)
+        text.append(byte: 0x0A)
+        count += 1
         text.flushIfFull()
       }
       guard count > 0 else {

@@ -75,18 +75,18 @@ struct IssueOutput {
   /// The cells of list rows. The words that repeat from row to row are made once.
   struct RowCells {
     let output: IssueOutput
-    let priorities: [Priority: Table.Cell]
-    let statuses: [Bool: Table.Cell]
+    /// By the priority's raw value, and open then completed: made and measured once.
+    let priorities: [Table.Cell]
+    let statuses: [Table.Cell]
     let untitled: String
-    private var times: [RowDate: String] = [:]
+    private var times: [RowDate: Table.Cell] = [:]
 
     init(_ output: IssueOutput) {
       self.output = output
-      priorities = Dictionary(
-        uniqueKeysWithValues: Priority.allCases.map { ($0, output.priorityCell($0).measured()) })
-      statuses = [
-        false: output.statusCell(false).measured(), true: output.statusCell(true).measured(),
-      ]
+      priorities = Priority.allCases.sorted { $0.rawValue < $1.rawValue }.map {
+        output.priorityCell($0).measured()
+      }
+      statuses = [output.statusCell(false).measured(), output.statusCell(true).measured()]
       untitled = output.l10n("issue.untitled")
     }
 
@@ -105,8 +105,9 @@ struct IssueOutput {
         : samples.map { DisplayWidth.of(output.l10n.compact($0)) }.max() ?? 0
       return [
         max(headers[0], measured.references),
-        max(headers[1], measured.priorities.compactMap { priorities[$0]?.width }.max() ?? 0),
-        max(headers[2], measured.completion.compactMap { statuses[$0]?.width }.max() ?? 0),
+        max(
+          headers[1], measured.priorities.compactMap { priorities[$0.rawValue].width }.max() ?? 0),
+        max(headers[2], measured.completion.compactMap { statuses[$0 ? 1 : 0].width }.max() ?? 0),
         max(headers[3], measured.titles),
         max(headers[4], measured.tags),
         max(headers[5], dates),
@@ -131,15 +132,17 @@ struct IssueOutput {
     mutating func callAsFunction(_ issue: Issue, reference: String) -> [Table.Cell] {
       // Compact, as the seed's rows show it ("> 3 days", "29 Oct").
       let rowDate = RowDate(issue.lastActivity, now: output.now)
-      let time = times[rowDate] ?? output.l10n.compact(rowDate)
+      let time =
+        times[rowDate]
+        ?? Table.Cell(text: output.l10n.compact(rowDate), style: .dim).measured()
       times[rowDate] = time
       return [
-        Table.Cell(text: reference, style: .reference),
-        priorities[issue.priority]!,
-        statuses[issue.completed]!,
+        Table.Cell(reference: reference),
+        priorities[issue.priority.rawValue],
+        statuses[issue.completed ? 1 : 0],
         Table.Cell(text: output.oneLine(issue.title.isEmpty ? untitled : issue.title)),
         Table.Cell(text: issue.tags.map(\.name).joined(separator: ", "), style: .dim),
-        Table.Cell(text: time, style: .dim),
+        time,
       ]
     }
   }

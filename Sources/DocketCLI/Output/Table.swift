@@ -29,6 +29,13 @@ struct Table {
       self.width = width
     }
 
+    /// An issue's reference: hex digits, safe and as wide as they are long.
+    init(reference: String) {
+      text = reference
+      style = .reference
+      width = reference.utf8.count
+    }
+
     /// The same cell, measured now.
     func measured() -> Cell { Cell(text: text, style: style, width: DisplayWidth.of(text)) }
   }
@@ -116,36 +123,125 @@ struct Table {
     /// Appends the line of `cells`, without its line end.
     mutating func append(_ cells: [Cell], to output: inout OutputBytes) {
       for (index, cell) in cells.enumerated() {
-        var content = cell.text
-        var contentWidth = measure(cell)
-        if contentWidth > widths[index] {
-          content = DisplayWidth.truncate(content, to: widths[index])
-          contentWidth = DisplayWidth.of(content)
-        }
-        let isLast = index == cells.count - 1
-        let padding = max(0, widths[index] - contentWidth)
-        if index > 0 { output.append("  ") }
-        if colors {
-          let aligned =
-            columns[index].alignRight
-            ? spaces(padding) + content
-            : (isLast ? content : content + spaces(padding))
-          output.append(cell.style.apply(aligned))
-        } else if columns[index].alignRight {
-          output.append(spaces(padding))
-          output.append(content)
-        } else {
-          output.append(content)
-          if !isLast { output.append(spaces(padding)) }
+        let width = measure(cell)
+        var text = cell.text
+        text.withUTF8 { text in
+          append(
+            UnsafeRawBufferPointer(text), width: width, style: cell.style, column: index,
+            isLast: index == cells.count - 1, to: &output)
         }
       }
+    }
+
+    /// Appends the line of a row encoded by `EncodedRow`, without its line end.
+    mutating func append(encoded row: UnsafeRawBufferPointer, to output: inout OutputBytes) {
+      var reader = EncodedRow.Reader(bytes: row)
+      var index = 0
+      while let cell = reader.next() {
+        append(
+          cell.text, width: cell.width, style: cell.style, column: index,
+          isLast: reader.isAtEnd, to: &output)
+        index += 1
+      }
+    }
+
+    /// Appends one cell of `width` columns, made safe and measured before, with the separator
+    /// before it and the padding after it; cut with an ellipsis when the column is narrower.
+    private mutating func append(
+      _ text: UnsafeRawBufferPointer, width: Int, style: Style, column index: Int, isLast: Bool,
+      to output: inout OutputBytes
+    ) {
+      if index > 0 { output.append("  ") }
+      if !colors, width <= widths[index] {
+        // The usual case, and a long list's: the bytes as they are.
+        let padding = widths[index] - width
+        if columns[index].alignRight {
+          output.append(spaces(padding))
+          output.append(text)
+        } else {
+          output.append(text)
+          if !isLast { output.append(spaces(padding)) }
+        }
+        return
+      }
+      var content = String(decoding: text, as: UTF8.self)
+      var contentWidth = width
+      if contentWidth > widths[index] {
+        content = DisplayWidth.truncate(content, to: widths[index])
+        contentWidth = DisplayWidth.of(content)
+      }
+      let padding = max(0, widths[index] - contentWidth)
+      if colors {
+        let aligned =
+          columns[index].alignRight
+          ? spaces(padding) + content
+          : (isLast ? content : content + spaces(padding))
+        output.append(style.apply(aligned))
+      } else if columns[index].alignRight {
+        output.append(spaces(padding))
+        output.append(content)
+      } else {
+        output.append(content)
+        if !isLast { output.append(spaces(padding)) }
+      }
+    }
+  }
+}
+
+/// A table's row as bytes: for each cell its style, its width in columns and its text, made
+/// safe. A long list encodes its rows as it reads them and lays them out once every width is
+/// known (`Table.Layout.append(encoded:to:)`).
+enum EncodedRow {
+  /// Appends `cells`, each measured by `measure` unless its width is known.
+  static func append(
+    _ cells: [Table.Cell], to output: inout OutputBytes, measure: (String) -> Int
+  ) -> [Int] {
+    var widths: [Int] = []
+    widths.reserveCapacity(cells.count)
+    for cell in cells {
+      let width = cell.width ?? measure(cell.text)
+      widths.append(width)
+      output.append(byte: cell.style.rawValue)
+      appendUInt32(width, to: &output)
+      appendUInt32(cell.text.utf8.count, to: &output)
+      output.append(cell.text)
+    }
+    return widths
+  }
+
+  private static func appendUInt32(_ value: Int, to output: inout OutputBytes) {
+    withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { output.append($0) }
+  }
+
+  /// The cells of an encoded row, in order.
+  struct Reader {
+    let bytes: UnsafeRawBufferPointer
+    private var position = 0
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var isAtEnd: Bool { position >= bytes.count }
+
+    mutating func next() -> (text: UnsafeRawBufferPointer, width: Int, style: Style)? {
+      guard position + 9 <= bytes.count else { return nil }
+      let style = Style(rawValue: bytes[position]) ?? .plain
+      let width = uint32(at: position + 1)
+      let length = uint32(at: position + 5)
+      let start = position + 9
+      position = start + length
+      return (UnsafeRawBufferPointer(rebasing: bytes[start..<position]), width, style)
+    }
+
+    private func uint32(at offset: Int) -> Int {
+      Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
+        | Int(bytes[offset + 3]) << 24
     }
   }
 }
 
 /// The few ways output is coloured on a terminal. Colour never carries meaning alone: every
 /// coloured thing is also a word or a symbol.
-enum Style {
+enum Style: UInt8 {
   case plain, header, dim, high, medium, done, reference, error
 
   func apply(_ text: String) -> String {

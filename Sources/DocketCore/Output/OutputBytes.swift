@@ -4,13 +4,23 @@
 public struct OutputBytes {
   public private(set) var bytes: [UInt8] = []
   public let pieceSize: Int
-  private let write: (String) -> Void
+  private let write: (UnsafeRawBufferPointer) -> Void
 
   /// `streaming`: room for a whole piece is made at once (a list written as it is read); a
   /// single line or string grows as it needs.
   public init(pieceSize: Int = 65_536, streaming: Bool = false, write: @escaping (String) -> Void) {
+    self.init(pieceSize: pieceSize, streaming: streaming) {
+      write(String(decoding: $0, as: UTF8.self))
+    }
+  }
+
+  /// Writes its pieces as bytes (standard output), not made into text first.
+  public init(
+    pieceSize: Int = 65_536, streaming: Bool = false,
+    writeBytes: @escaping (UnsafeRawBufferPointer) -> Void
+  ) {
     self.pieceSize = pieceSize
-    self.write = write
+    self.write = writeBytes
     if streaming { bytes.reserveCapacity(pieceSize + 8_192) }
   }
 
@@ -25,6 +35,13 @@ public struct OutputBytes {
 
   public mutating func append(byte: UInt8) { bytes.append(byte) }
 
+  public mutating func append(_ other: UnsafeRawBufferPointer) {
+    bytes.append(contentsOf: other)
+  }
+
+  /// Forgets what is gathered, keeping the room (a buffer used again for each record).
+  public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
   public mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
     bytes.append(contentsOf: other)
   }
@@ -36,7 +53,7 @@ public struct OutputBytes {
 
   public mutating func flush() {
     guard !bytes.isEmpty else { return }
-    write(String(decoding: bytes, as: UTF8.self))
+    bytes.withUnsafeBytes { write($0) }
     bytes.removeAll(keepingCapacity: true)
   }
 }

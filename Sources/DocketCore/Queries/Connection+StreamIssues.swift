@@ -8,48 +8,47 @@ public struct ListedIssue: Sendable {
 }
 
 extension Connection {
-  /// Every issue `request` selects (the first `limit`), in its order, handed to `body` a batch at
-  /// a time, in one read transaction, so the list is one moment of the database. Memory stays
-  /// the same for a thousand issues and a million. With `measuring`, every listed issue is
-  /// measured before the first batch.
+  /// Every issue `request` selects (the first `limit`), each turned into bytes by `encode` and
+  /// handed to `deliver` in the request's order, in one read transaction, so the list is one
+  /// moment of the database. Memory stays the same for a thousand issues and a million.
   ///
-  /// A list of most of the table (Open, Completed or All, no search) is read in storage order
-  /// and sorted in bounded memory (`ExternalSorter`); reading it in index order looks each row up
-  /// at random, which at a million issues cost 6.1 s in the `sqlite3` shell alone against 1.7 s
-  /// for the scan (measured). Other lists are read in index order, their rows written as read.
-  public func streamIssues(
+  /// A list of most of the table (Open, Completed or All, no search) is read in storage order,
+  /// encoded on a second thread as it is read, and the encodings sorted in bounded memory
+  /// (`ExternalSorter`): every issue is encoded before the first is delivered, so `encode` can
+  /// measure the whole list. Reading it in index order looks each row up at random, which at a
+  /// million issues cost 6.1 s in the `sqlite3` shell alone against 1.7 s for the scan
+  /// (measured). Other lists are read in index order and each encoded just before it is
+  /// delivered; with `measuring`, every issue they list is measured first, in a pass of its own.
+  public func streamEncodedIssues(
     _ request: IssueRequest, limit: Int? = nil, detail: Bool, references: ReferenceIndex,
-    measuring: ListMeasurer? = nil, batchSize: Int = 256, sortChunkBytes: Int = 8 << 20,
-    _ body: ([ListedIssue]) throws -> Void
+    measuring: ListMeasurer? = nil, sortChunkBytes: Int = 8 << 20,
+    encode: (ListedIssue, inout OutputBytes) throws -> Void,
+    _ deliver: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
     try readTransaction {
       let catalogue = try tagCatalogue()
-      var batch: [ListedIssue] = []
-      batch.reserveCapacity(batchSize)
-      func deliver(_ issue: Issue, row seq: Int64) throws {
-        batch.append(
-          ListedIssue(issue: issue, reference: references.reference(for: issue.id, row: seq)))
-        if batch.count == batchSize {
-          try body(batch)
-          batch.removeAll(keepingCapacity: true)
-        }
-      }
       if limit == nil, request.search.isEmpty,
         [.open, .completed, .all].contains(request.filter)
       {
         try streamSorted(
-          request, detail: detail, catalogue: catalogue, measuring: measuring,
-          chunkBytes: sortChunkBytes, deliver)
-      } else {
-        if let measuring {
-          try measureList(request, limit: limit, catalogue: catalogue, into: measuring)
-        }
-        let (sql, arguments) = try issuesSQL(request, forPage: false, detail: detail, limit: limit)
-        try forEachRow(sql, arguments) { row in
-          try deliver(try Self.decodeIssue(row, tags: catalogue), row: try row.get(8))
-        }
+          request, detail: detail, references: references, catalogue: catalogue,
+          chunkBytes: sortChunkBytes, encode: encode, deliver)
+        return
       }
-      if !batch.isEmpty { try body(batch) }
+      if let measuring {
+        try measureList(request, limit: limit, catalogue: catalogue, into: measuring)
+      }
+      var encoded = OutputBytes(write: { _ in })
+      let (sql, arguments) = try issuesSQL(request, forPage: false, detail: detail, limit: limit)
+      try forEachRow(sql, arguments) { row in
+        let issue = try Self.decodeIssue(row, tags: catalogue)
+        let seq = try row.get(8, as: Int64.self)
+        encoded.removeAll()
+        try encode(
+          ListedIssue(issue: issue, reference: references.reference(for: issue.id, row: seq)),
+          &encoded)
+        try encoded.bytes.withUnsafeBytes { try deliver($0) }
+      }
     }
   }
 

@@ -23,14 +23,20 @@ final class ExternalSorter {
   deinit { for run in runs { close(run) } }
 
   func add(key: [UInt8], payload: [UInt8]) throws {
+    try key.withUnsafeBytes { key in
+      try payload.withUnsafeBytes { payload in try add(key: key, payload: payload) }
+    }
+  }
+
+  func add(key: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) throws {
     if !chunk.isEmpty, chunk.count + key.count + payload.count + 8 > chunkLimit {
       try writeRun()
     }
     entries.append((Self.prefix(key), chunk.count))
     Self.append(UInt32(key.count), to: &chunk)
     Self.append(UInt32(payload.count), to: &chunk)
-    chunk += key
-    chunk += payload
+    chunk.append(contentsOf: key)
+    chunk.append(contentsOf: payload)
   }
 
   /// Calls `body` with every record's key and payload, in key order. The buffers are valid only
@@ -178,7 +184,7 @@ final class ExternalSorter {
     return (key, payload)
   }
 
-  static func prefix(_ key: [UInt8]) -> UInt64 {
+  static func prefix(_ key: UnsafeRawBufferPointer) -> UInt64 {
     var value: UInt64 = 0
     for index in 0..<8 {
       value = value << 8 | UInt64(index < key.count ? key[index] : 0)

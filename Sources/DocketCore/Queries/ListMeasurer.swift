@@ -12,6 +12,41 @@ public struct ListWidths: Equatable, Sendable {
   /// The priorities and completion states the list holds.
   public var priorities: Set<Priority> = []
   public var completion: Set<Bool> = []
+
+  public init() {}
+
+  init(
+    references: Int, titles: Int, tags: Int, dates: Int, rows: Int, priorities: Set<Priority>,
+    completion: Set<Bool>
+  ) {
+    (self.references, self.titles, self.tags, self.dates) = (references, titles, tags, dates)
+    (self.rows, self.priorities, self.completion) = (rows, priorities, completion)
+  }
+}
+
+extension ListWidths {
+  /// Counts a row whose cells measured these widths.
+  public mutating func add(
+    reference: Int, priority: Priority, completed: Bool, title: Int, tags: Int, date: Int
+  ) {
+    rows += 1
+    references = max(references, reference)
+    priorities.insert(priority)
+    completion.insert(completed)
+    titles = max(titles, title)
+    self.tags = max(self.tags, tags)
+    dates = max(dates, date)
+  }
+
+  /// The widths of a list measured in two parts (or twice: widths are maxima). Rows are those of
+  /// the part that counted more.
+  public func including(_ other: ListWidths) -> ListWidths {
+    ListWidths(
+      references: max(references, other.references), titles: max(titles, other.titles),
+      tags: max(tags, other.tags), dates: max(dates, other.dates), rows: max(rows, other.rows),
+      priorities: priorities.union(other.priorities),
+      completion: completion.union(other.completion))
+  }
 }
 
 /// Measures the rows of a list before any is written, so a table written as it is read knows

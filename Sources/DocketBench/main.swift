@@ -132,9 +132,10 @@ for size in sizes {
     // Only the main file is copied: the kept database is brought to the current schema once
     // (a million issues take minutes to migrate) and its log folded into the file first, so the
     // copy is whole and every run times the same file.
-    try DocketDatabase.open(path: kept).withConnection {
-      _ = try $0.fetchOne("PRAGMA wal_checkpoint(TRUNCATE)", as: Int.self)
+    let busy = try DocketDatabase.open(path: kept).withConnection {
+      try $0.fetchOne("PRAGMA wal_checkpoint(TRUNCATE)", as: Int.self)
     }
+    precondition(busy == 0, "the kept database \(kept) is in use: its log cannot be folded in")
     path = "\(keepFolder)/bench-\(size).work.sqlite"
     for suffix in ["", "-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: path + suffix)

@@ -187,25 +187,27 @@ extension TextWalkTests {
         let whole = try db.queue.read { try $0.fetchIssues(request) }
         // Sorted in memory, and in runs of a few kilobytes merged from temporary files.
         for chunk in [8 << 20, 4_096] {
-          var encodedIds: [UUID] = []
+          var encoded: [UUID: Issue] = [:]
+          var encodings = 0
           var listed: [(id: UUID, reference: String)] = []
           try db.queue.read { conn in
             let references = try ReferenceIndex(conn)
             try conn.streamEncodedIssues(
               request, detail: true, references: references, sortChunkBytes: chunk,
-              encode: { issue, encoded in
-                encodedIds.append(issue.issue.id)
-                encoded.append(issue.issue.id.uuidString + " " + issue.reference)
+              encode: { issue, bytes in
+                encoded[issue.issue.id] = issue.issue
+                encodings += 1
+                bytes.append(issue.issue.id.uuidString + " " + issue.reference)
               }
             ) { bytes in
               let words = String(decoding: bytes, as: UTF8.self).split(separator: " ")
               listed.append((UUID(uuidString: String(words[0]))!, String(words[1])))
             }
           }
-          #expect(listed.map(\.id) == whole.map(\.id), "\(sort) \(filter) \(chunk)")
-          // A whole list sorted here has every issue encoded before the first is delivered;
-          // a tag's list, read in index order, each just before.
-          #expect(Set(encodedIds) == Set(whole.map(\.id)))
+          // Each issue is encoded once, whole (details, tags, titles with zero bytes, dates
+          // before 2001), and delivered in the list's order.
+          #expect(listed.map { encoded[$0.id] } == whole, "\(sort) \(filter) \(chunk)")
+          #expect(encodings == whole.count)
           let references = try db.queue.read { try $0.references(for: whole.map(\.id)) }
           #expect(listed.map(\.reference) == whole.map { references[$0.id]! })
         }
@@ -238,7 +240,31 @@ extension TextWalkTests {
     #expect(encodedAtFirstDelivery == 3_000)
     #expect(delivered == 3_000)
 
+    // Small chunks make more runs than are merged at once: merged in two passes.
+    var titles: [String] = []
+    try db.queue.read { conn in
+      try conn.streamEncodedIssues(
+        request, detail: false, references: try ReferenceIndex(conn), sortChunkBytes: 2_048,
+        encode: { issue, bytes in bytes.append(issue.issue.title) }
+      ) { titles.append(String(decoding: $0, as: UTF8.self)) }
+    }
+    #expect(titles == (try db.queue.read { try $0.fetchIssues(request) }).map(\.title))
+
     struct Refused: Error {}
+    // An error while delivering ends the list there.
+    var deliveries = 0
+    #expect(throws: Refused.self) {
+      try db.queue.read { conn in
+        try conn.streamEncodedIssues(
+          request, detail: false, references: try ReferenceIndex(conn), sortChunkBytes: 16_384,
+          encode: { _, _ in }
+        ) { _ in
+          deliveries += 1
+          if deliveries == 1_000 { throw Refused() }
+        }
+      }
+    }
+    #expect(deliveries == 1_000)
     for failing in [1, 700, 3_000] {
       var seen = 0
       var deliveredBeforeError = 0

@@ -9,8 +9,15 @@ public struct OutputBytes {
   /// `streaming`: room for a whole piece is made at once (a list written as it is read); a
   /// single line or string grows as it needs.
   public init(pieceSize: Int = 65_536, streaming: Bool = false, write: @escaping (String) -> Void) {
-    self.init(pieceSize: pieceSize, streaming: streaming) {
-      write(String(decoding: $0, as: UTF8.self))
+    self.init(pieceSize: pieceSize, streaming: streaming) { (bytes: UnsafeRawBufferPointer) in
+      write(String(decoding: bytes, as: UTF8.self))
+    }
+  }
+
+  /// One record's bytes, taken whole by whoever made it: never written in pieces.
+  static func record() -> OutputBytes {
+    OutputBytes { (_: UnsafeRawBufferPointer) in
+      preconditionFailure("a record is taken whole, never flushed")
     }
   }
 

@@ -9,7 +9,7 @@ import Foundation
 /// it. The caller must end every pipeline with `finish` or `cancel` (both wait for the thread),
 /// and `work` is let go on the worker thread before either returns, so a closure that is only
 /// borrowed (`withoutActuallyEscaping`) is never kept.
-final class BatchPipeline<Batch>: @unchecked Sendable {
+final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
   // Everything below is read and written under `condition`'s lock.
   private let condition = NSCondition()
   private var waiting: [Batch] = []
@@ -18,6 +18,14 @@ final class BatchPipeline<Batch>: @unchecked Sendable {
   private var stopped = false
   private var failure: (any Error)?
   private let depth: Int
+  private var submittersWaiting = 0
+
+  /// Callers of `submit` waiting for room, and batches waiting to be worked on (for tests).
+  var waitingCounts: (submitters: Int, batches: Int) {
+    condition.lock()
+    defer { condition.unlock() }
+    return (submittersWaiting, waiting.count)
+  }
 
   init(depth: Int = 4, work: @escaping (Batch) throws -> Void) {
     self.depth = max(1, depth)
@@ -32,7 +40,9 @@ final class BatchPipeline<Batch>: @unchecked Sendable {
   func submit(_ batch: Batch) throws {
     condition.lock()
     defer { condition.unlock() }
+    submittersWaiting += 1
     while waiting.count >= depth, failure == nil, !stopped { condition.wait() }
+    submittersWaiting -= 1
     if let failure { throw failure }
     waiting.append(batch)
     condition.broadcast()

@@ -23,7 +23,7 @@ extension Connection {
     try withoutActuallyEscaping(encode) { encode in
       // The encoding and sorting run beside the reading: measured at a million issues, reading
       // and decoding the rows and encoding and sorting them take about the same time.
-      var payload = OutputBytes(write: { _ in })
+      var payload = OutputBytes.record()
       let pipeline = BatchPipeline<SortBatch> { batch in
         try batch.keys.withUnsafeBytes { keys in
           for (index, issue) in batch.issues.enumerated() {
@@ -64,7 +64,8 @@ extension Connection {
           let seq = try row.get(10, as: Int64.self)
           batch.issues.append(
             ListedIssue(issue: issue, reference: references.reference(for: issue.id, row: seq)))
-          if batch.issues.count == SortBatch.size {
+          batch.textBytes += issue.title.utf8.count + issue.detail.utf8.count
+          if batch.issues.count == SortBatch.size || batch.textBytes >= SortBatch.textBytes {
             try pipeline.submit(batch)
             batch = SortBatch()
           }
@@ -111,9 +112,13 @@ private struct RecordBatch {
 /// Rows read and decoded, with their sort keys end to end, on their way to be encoded and sorted.
 private struct SortBatch {
   static let size = 512
+  /// A batch is handed on at this much text however few issues it holds (details have no limit),
+  /// so the batches waiting stay a few MiB.
+  static let textBytes = 1 << 20
   var keys: [UInt8] = []
   var keyEnds: [Int] = []
   var issues: [ListedIssue] = []
+  var textBytes = 0
 
   init() {
     keys.reserveCapacity(Self.size * 64)

@@ -19,6 +19,7 @@ extension Connection {
   /// million issues cost 6.1 s in the `sqlite3` shell alone against 1.7 s for the scan
   /// (measured). Other lists are read in index order and each encoded just before it is
   /// delivered; with `measuring`, every issue they list is measured first, in a pass of its own.
+  /// `encode` appends to the record it is given and never flushes it.
   public func streamEncodedIssues(
     _ request: IssueRequest, limit: Int? = nil, detail: Bool, references: ReferenceIndex,
     measuring: ListMeasurer? = nil, sortChunkBytes: Int = 8 << 20,
@@ -38,7 +39,7 @@ extension Connection {
       if let measuring {
         try measureList(request, limit: limit, catalogue: catalogue, into: measuring)
       }
-      var encoded = OutputBytes(write: { _ in })
+      var encoded = OutputBytes.record()
       let (sql, arguments) = try issuesSQL(request, forPage: false, detail: detail, limit: limit)
       try forEachRow(sql, arguments) { row in
         let issue = try Self.decodeIssue(row, tags: catalogue)

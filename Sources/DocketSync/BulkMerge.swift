@@ -128,7 +128,7 @@ extension Merger {
           created: real(fields["created"]?.value) ?? 0, modified: latest?.modified,
           tagRows: tagRows.sorted()))
     }
-    try db.insertIssuesInBulk(issues, recordingCreations: false)
+    try db.insertIssuesInBulk(&issues, recordingCreations: false)
   }
 }
 

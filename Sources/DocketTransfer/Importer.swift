@@ -27,8 +27,10 @@ extension Connection {
   /// Fewer new issues than this are written row by row, as any other write.
   static let bulkThreshold = 500
 
+  /// The batch is taken: its issues are let go as soon as they are written, so that a large
+  /// import does not hold them while the indexes are built.
   public func importBatch(
-    _ batch: IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil
+    _ batch: consuming IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil
   ) throws -> ImportSummary {
     var summary = ImportSummary(format: batch.format)
     summary.skipped = batch.skipped
@@ -56,16 +58,18 @@ extension Connection {
             fresh.append((issue, Array(Set(tagRows)).sorted()))
           }
         }
+        let total = batch.issues.count
+        batch.issues = []
+        summary.createdIssues = fresh.count
         // Many links count as much as many issues: each link written row by row makes the
         // database gather the issue's tag list again (10 000 tags on one issue took a minute).
         let links = fresh.reduce(0) { $0 + $1.1.count }
         if fresh.count >= Self.bulkThreshold || links >= 4 * Self.bulkThreshold {
-          try insertInBulk(fresh, progress: progress, done: batch.issues.count - fresh.count)
+          try insertInBulk(&fresh, progress: progress, done: total - fresh.count)
         } else {
           for (issue, tagRows) in fresh { try insert(issue, tagRows: tagRows) }
         }
-        summary.createdIssues = fresh.count
-        progress?(batch.issues.count)
+        progress?(total)
         if dryRun { throw DryRunFinished() }
       }
     } catch is DryRunFinished {
@@ -157,16 +161,17 @@ extension Connection {
 
   /// Many new issues at once, written in bulk (`insertIssuesInBulk`) and recorded as made.
   private func insertInBulk(
-    _ issues: [(IncomingIssue, [Int64])], progress: ((Int) -> Void)?, done: Int
+    _ issues: inout [(IncomingIssue, [Int64])], progress: ((Int) -> Void)?, done: Int
   ) throws {
-    let rows = issues.map { issue, tagRows in
+    var rows = issues.map { issue, tagRows in
       BulkIssueRow(
         id: issue.id.lowercasedText, title: issue.title, detail: issue.detail,
         priority: issue.priority.rawValue, completed: issue.completed,
         created: issue.created.timeIntervalSince1970,
         modified: issue.modified?.timeIntervalSince1970, tagRows: tagRows)
     }
-    try insertIssuesInBulk(rows, recordingCreations: true) { progress?(done + $0) }
+    issues = []
+    try insertIssuesInBulk(&rows, recordingCreations: true) { progress?(done + $0) }
   }
 }
 

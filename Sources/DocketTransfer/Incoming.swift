@@ -77,6 +77,14 @@ public struct IncomingBatch: Equatable, Sendable {
   public var unnamedRepository = false
 
   public init(format: TransferFormat) { self.format = format }
+
+  /// This batch, leaving this one without its issues: the taker holds them alone and can let
+  /// them go.
+  public mutating func take() -> IncomingBatch {
+    let taken = self
+    issues = []
+    return taken
+  }
 }
 
 /// Why a file cannot be imported: it names the first bad record, so that it can be found and

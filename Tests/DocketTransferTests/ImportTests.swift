@@ -154,6 +154,18 @@ import Testing
     #expect(try Self.contents(copy) == Self.contents(original))
   }
 
+  /// A batch handed to an import is taken whole: the giver keeps no issues (so the import can
+  /// let them go as it writes them), and the taker has them all.
+  @Test func aBatchIsTakenWhole() throws {
+    let batch = try TransferReader.read(try Self.export(try Self.populated(30)))
+    var giver = batch
+    let taken = giver.take()
+    #expect(giver.issues.isEmpty)
+    #expect(giver.format == batch.format)
+    #expect(taken == batch)
+    #expect(taken.issues.count == 30)
+  }
+
   @Test func aSecondImportUpdatesByID() throws {
     let queue = try Self.populated(3)
     var batch = try TransferReader.read(try Self.export(queue))

@@ -26,7 +26,7 @@ struct ImportCommand {
     let progress = Progress(console: context.console)
     progress.say(l10n("import.reading", .string(name)))
     // The file's bytes are let go once read: only the issues they make are kept for the write.
-    let batch = try read(path, name: name, format: format, progress: progress)
+    var batch = try read(path, name: name, format: format, progress: progress)
     if batch.unnamedRepository {
       context.console.writeError("docket: " + l10n("import.warning.unnamedRepository") + "\n")
     }
@@ -34,7 +34,8 @@ struct ImportCommand {
     // A failed write says so on a line of its own.
     defer { progress.clear() }
     let summary = try context.database().write { db in
-      try db.importBatch(batch, dryRun: arguments.has("dry-run")) { done in
+      // Handed over whole: the import lets the issues go as it writes them.
+      try db.importBatch(batch.take(), dryRun: arguments.has("dry-run")) { done in
         progress.say(l10n("import.progress", .integer(done), .integer(total)))
       }
     }

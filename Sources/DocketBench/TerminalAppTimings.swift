@@ -71,9 +71,19 @@ func idleAppMeasurements(binary: String, database: String) -> (
   ).path
   func tmux(_ arguments: [String]) { _ = timeProcess("/usr/bin/tmux", ["-S", socket] + arguments) }
   tmux(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", "\(binary) --db \(database)"])
-  defer { tmux(["kill-server"]) }
+  var app: Int32?
+  defer {
+    tmux(["kill-server"])
+    // The app quits on the hang-up tmux sends; a server that did not send it (seen once: it and
+    // the app were left running) must not leave the app holding the database.
+    if let app {
+      Thread.sleep(forTimeInterval: 1)
+      if processID(of: binary) == app { kill(app, SIGKILL) }
+    }
+  }
   Thread.sleep(forTimeInterval: 3)
   guard let pid = processID(of: binary) else { return nil }
+  app = pid
   let cpuBefore = cpuSeconds(pid)
   Thread.sleep(forTimeInterval: 10)
   let cpuAfter = cpuSeconds(pid)

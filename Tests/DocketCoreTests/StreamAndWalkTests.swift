@@ -162,6 +162,20 @@ extension TextWalkTests {
     // Many at once go through the index.
     let many = try db.queue.read { try $0.references(for: ids) }
     #expect(ids.map { many[$0]! } == oneByOne)
+    // A list's references: looked up one by one for the first twentieth of the issues, then
+    // from one pass over every id; the same either way.
+    let listed = try db.queue.read { conn in
+      let references = try ListReferences(conn)
+      var made: [String] = []
+      var wholeAfter: Int?
+      for (id, row) in zip(ids, rows) {
+        made.append(try references.reference(for: id, row: row))
+        if wholeAfter == nil, references.madeWhole { wholeAfter = made.count }
+      }
+      return (made, wholeAfter)
+    }
+    #expect(listed.0 == oneByOne)
+    #expect(listed.1 == ids.count / ListReferences.passShare + 1)
   }
 }
 
@@ -182,18 +196,27 @@ extension TextWalkTests {
     for sort in IssueSort.Field.allCases.flatMap({
       [IssueSort(field: $0), IssueSort(field: $0, ascending: true)]
     }) {
-      for filter in [IssueFilter.open, .completed, .all, .tag(tag.id)] {
-        let request = IssueRequest(filter: filter, sort: sort, now: db.now)
+      // A tag, a search, a priority and an excluded tag each drive the query from their own
+      // rows; the list is the same as a page of all of them.
+      let requests =
+        try [IssueFilter.open, .completed, .all, .tag(tag.id), .recent].map {
+          IssueRequest(filter: $0, sort: sort, now: db.now)
+        }
+        + ["issue 1", "priority:high", "-tag:Bug", "issue tag:Bug"].map {
+          IssueRequest(
+            filter: .all, search: try SearchParser.parse($0), sort: sort, now: db.now)
+        }
+      for request in requests {
         let whole = try db.queue.read { try $0.fetchIssues(request) }
+        #expect(!whole.isEmpty)
         // Sorted in memory, and in runs of a few kilobytes merged from temporary files.
         for chunk in [8 << 20, 4_096] {
           var encoded: [UUID: Issue] = [:]
           var encodings = 0
           var listed: [(id: UUID, reference: String)] = []
           try db.queue.read { conn in
-            let references = try ReferenceIndex(conn)
             try conn.streamEncodedIssues(
-              request, detail: true, references: references, sortChunkBytes: chunk,
+              request, detail: true, sortChunkBytes: chunk,
               encode: { issue, bytes in
                 encoded[issue.issue.id] = issue.issue
                 encodings += 1
@@ -206,11 +229,56 @@ extension TextWalkTests {
           }
           // Each issue is encoded once, whole (details, tags, titles with zero bytes, dates
           // before 2001), and delivered in the list's order.
-          #expect(listed.map { encoded[$0.id] } == whole, "\(sort) \(filter) \(chunk)")
+          #expect(
+            listed.map { encoded[$0.id] } == whole,
+            "\(sort) \(request.filter) \(request.search) \(chunk)")
           #expect(encodings == whole.count)
           let references = try db.queue.read { try $0.references(for: whole.map(\.id)) }
           #expect(listed.map(\.reference) == whole.map { references[$0.id]! })
         }
+      }
+    }
+  }
+
+  /// A list read in index order that must be measured (a table) is held until every issue is
+  /// encoded, so the search runs once; past `heldBytes` it is measured in a pass of its own and
+  /// the rest delivered as read. Either way the list is whole and in order.
+  @Test func aMeasuredListIsHeldOrMeasuredInAPassOfItsOwn() throws {
+    let db = try TestDatabase()
+    for index in 0..<400 {
+      try db.issue(index % 3 == 0 ? "fix build \(index)" : "other \(index)", daysAgo: Double(index))
+    }
+    let request = IssueRequest(filter: .open, search: try SearchParser.parse("fix"), now: db.now)
+    let whole = try db.queue.read { try $0.fetchIssues(request) }.map(\.title)
+    #expect(whole.count == 134)
+    for heldBytes in [4 << 20, 200] {
+      var encoded = 0
+      var encodedAtFirstDelivery: Int?
+      var titles: [String] = []
+      let widths = try db.queue.read { conn in
+        let measurer = ListMeasurer(title: { $0.utf8.count }, tags: { $0.count })
+        // With a limit, read in index order.
+        try conn.streamEncodedIssues(
+          request, limit: 1_000, detail: false, measuring: measurer, heldBytes: heldBytes,
+          encode: { issue, bytes in
+            encoded += 1
+            bytes.append(issue.issue.title)
+          }
+        ) { bytes in
+          if encodedAtFirstDelivery == nil { encodedAtFirstDelivery = encoded }
+          titles.append(String(decoding: bytes, as: UTF8.self))
+        }
+        return measurer.widths
+      }
+      #expect(titles == whole, "\(heldBytes)")
+      #expect(encoded == whole.count)
+      if heldBytes > 1_000_000 {
+        #expect(encodedAtFirstDelivery == whole.count)
+        #expect(widths.rows == 0, "held: no pass of its own")
+      } else {
+        #expect(encodedAtFirstDelivery! < whole.count)
+        #expect(widths.rows == whole.count)
+        #expect(widths.titles == whole.map(\.utf8.count).max())
       }
     }
   }
@@ -225,9 +293,8 @@ extension TextWalkTests {
     var encodedAtFirstDelivery: Int?
     var delivered = 0
     try db.queue.read { conn in
-      let references = try ReferenceIndex(conn)
       try conn.streamEncodedIssues(
-        request, detail: false, references: references, sortChunkBytes: 16_384,
+        request, detail: false, sortChunkBytes: 16_384,
         encode: { issue, bytes in
           encoded += 1
           bytes.append(issue.issue.title)
@@ -244,7 +311,7 @@ extension TextWalkTests {
     var titles: [String] = []
     try db.queue.read { conn in
       try conn.streamEncodedIssues(
-        request, detail: false, references: try ReferenceIndex(conn), sortChunkBytes: 2_048,
+        request, detail: false, sortChunkBytes: 2_048,
         encode: { issue, bytes in bytes.append(issue.issue.title) }
       ) { titles.append(String(decoding: $0, as: UTF8.self)) }
     }
@@ -256,7 +323,7 @@ extension TextWalkTests {
     #expect(throws: Refused.self) {
       try db.queue.read { conn in
         try conn.streamEncodedIssues(
-          request, detail: false, references: try ReferenceIndex(conn), sortChunkBytes: 16_384,
+          request, detail: false, sortChunkBytes: 16_384,
           encode: { _, _ in }
         ) { _ in
           deliveries += 1
@@ -271,7 +338,7 @@ extension TextWalkTests {
       #expect(throws: Refused.self) {
         try db.queue.read { conn in
           try conn.streamEncodedIssues(
-            request, detail: false, references: try ReferenceIndex(conn),
+            request, detail: false,
             sortChunkBytes: 16_384,
             encode: { _, _ in
               seen += 1

@@ -136,11 +136,10 @@ struct ListCommand {
     var text = console.streamingOutput()
     try database.read { db in
       let (request, filter) = try request(db, query: query)
-      let references = try ReferenceIndex(db)
       if context.json {
         var first = true
         try db.streamEncodedIssues(
-          request, limit: limit, detail: true, references: references,
+          request, limit: limit, detail: true,
           encode: { listed, encoded in
             IssueOutput.appendJSON(listed.issue, reference: listed.reference, to: &encoded)
           }
@@ -171,12 +170,12 @@ struct ListCommand {
       // A list read in index order is measured in a pass of its own before its first row; a
       // whole list sorted here is measured as each row is encoded, all before the first.
       let measurer = ListMeasurer(
-        references: references, title: cells.titleWidth, tags: cells.tagsWidth, date: measureDate)
+        title: cells.titleWidth, tags: cells.tagsWidth, date: measureDate)
       var encodedWidths = ListWidths()
       var layout: Table.Layout?
       var count = 0
       try db.streamEncodedIssues(
-        request, limit: limit, detail: false, references: references, measuring: measurer,
+        request, limit: limit, detail: false, measuring: measurer,
         encode: { listed, encoded in
           let row = cells(listed.issue, reference: listed.reference)
           let widths = EncodedRow.append(row, to: &encoded, measure: DisplayWidth.of)

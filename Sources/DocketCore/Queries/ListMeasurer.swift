@@ -55,7 +55,6 @@ extension ListWidths {
 /// decoded; each distinct set of tags is measured once.
 public final class ListMeasurer {
   public private(set) var widths = ListWidths()
-  let references: ReferenceIndex
   private let title: (String) -> Int
   private let tags: ([Tag]) -> Int
   private let date: ((Date) -> Int)?
@@ -63,17 +62,16 @@ public final class ListMeasurer {
 
   /// `date`, when given, measures each issue's last activity.
   public init(
-    references: ReferenceIndex, title: @escaping (String) -> Int,
-    tags: @escaping ([Tag]) -> Int, date: ((Date) -> Int)? = nil
+    title: @escaping (String) -> Int, tags: @escaping ([Tag]) -> Int,
+    date: ((Date) -> Int)? = nil
   ) {
-    self.references = references
     self.title = title
     self.tags = tags
     self.date = date
   }
 
   func add(
-    row seq: Int64, title titleBytes: UnsafeBufferPointer<UInt8>,
+    referenceLength: Int, title titleBytes: UnsafeBufferPointer<UInt8>,
     tagList: UnsafeBufferPointer<UInt8>, priority: Int, completed: Bool, activity: Double,
     catalogue: [Int64: (tag: Tag, rank: Int)]
   ) {
@@ -81,7 +79,7 @@ public final class ListMeasurer {
     widths.priorities.insert(Priority(rawValue: priority) ?? .low)
     widths.completion.insert(completed)
     if let date { widths.dates = max(widths.dates, date(Date(timeIntervalSince1970: activity))) }
-    widths.references = max(widths.references, references.length(row: seq))
+    widths.references = max(widths.references, referenceLength)
     let titleWidth =
       !titleBytes.isEmpty && titleBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
       ? titleBytes.count : title(String(decoding: titleBytes, as: UTF8.self))

@@ -49,3 +49,45 @@ public struct ReferenceIndex: Sendable {
     id.hexPrefix(length(row: seq))
   }
 }
+
+/// The references of a list whose length is not known ahead (a search, a tag): each found from
+/// its neighbours in the id index while the list is short (two seeks, 4.7 µs at a million
+/// issues), all at once by one pass over every id (`ReferenceIndex`, about 0.4 s at a million)
+/// once the list reaches a twentieth of the issues, where the pass pays. A list of a thousand
+/// issues at a million took half a second when every list made the pass.
+final class ListReferences {
+  /// Lists of more than one issue in this many are given references by one pass over every id.
+  static let passShare = 20
+  private let db: Connection
+  private var index: ReferenceIndex?
+  private var lookUpsLeft: Int
+  private let issues: Int
+
+  init(_ db: Connection) throws {
+    self.db = db
+    issues = try db.issueCount()
+    lookUpsLeft = issues / Self.passShare
+  }
+
+  /// Whether a list of `count` issues is given its references by the pass over every id.
+  func passPays(forListOf count: Int) -> Bool { count * Self.passShare > issues }
+
+  /// Whether the pass over every id was made.
+  var madeWhole: Bool { index != nil }
+
+  /// The references of every issue, made now unless they were.
+  func whole() throws -> ReferenceIndex {
+    if let index { return index }
+    let made = try ReferenceIndex(db)
+    index = made
+    return made
+  }
+
+  func reference(for id: UUID, row seq: Int64) throws -> String {
+    if index == nil, lookUpsLeft > 0 {
+      lookUpsLeft -= 1
+      return try db.neighbourReference(for: id)
+    }
+    return try whole().reference(for: id, row: seq)
+  }
+}

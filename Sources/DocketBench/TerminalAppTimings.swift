@@ -71,6 +71,8 @@ func idleAppMeasurements(binary: String, database: String) -> (
   ).path
   func tmux(_ arguments: [String]) { _ = timeProcess("/usr/bin/tmux", ["-S", socket] + arguments) }
   tmux(["new-session", "-d", "-s", "bench", "-x", "160", "-y", "48", "\(binary) --db \(database)"])
+  // The app is known by its whole command line: another Docket on another database is not it.
+  let command = [binary, "--db", database]
   var app: Int32?
   defer {
     tmux(["kill-server"])
@@ -78,11 +80,11 @@ func idleAppMeasurements(binary: String, database: String) -> (
     // the app were left running) must not leave the app holding the database.
     if let app {
       Thread.sleep(forTimeInterval: 1)
-      if processID(of: binary) == app { kill(app, SIGKILL) }
+      if processID(of: command) == app { kill(app, SIGKILL) }
     }
   }
   Thread.sleep(forTimeInterval: 3)
-  guard let pid = processID(of: binary) else { return nil }
+  guard let pid = processID(of: command) else { return nil }
   app = pid
   let cpuBefore = cpuSeconds(pid)
   Thread.sleep(forTimeInterval: 10)
@@ -94,15 +96,17 @@ func idleAppMeasurements(binary: String, database: String) -> (
   return (peak / 1024, cpuAfter - cpuBefore)
 }
 
-private func processID(of binary: String) -> Int32? {
+/// The process whose arguments are `command`, not this one.
+private func processID(of command: [String]) -> Int32? {
+  let wanted = command.joined(separator: "\0") + "\0"
   guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
     return nil
   }
   for entry in entries {
     guard let pid = Int32(entry), pid != getpid(),
-      let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
+      let arguments = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
     else { continue }
-    if command.hasPrefix(binary + "\0") { return pid }
+    if arguments == wanted { return pid }
   }
   return nil
 }

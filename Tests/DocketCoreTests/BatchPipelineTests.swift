@@ -10,11 +10,20 @@ import Testing
   final class Gate: @unchecked Sendable {
     private let condition = NSCondition()
     private var isOpen = false
+    private var waiters = 0
 
     func wait() {
       condition.lock()
+      waiters += 1
       while !isOpen { condition.wait() }
       condition.unlock()
+    }
+
+    /// Whether some thread has come to the gate (and may still be held there).
+    var isWaitedOn: Bool {
+      condition.lock()
+      defer { condition.unlock() }
+      return waiters > 0
     }
 
     func open() {
@@ -117,6 +126,8 @@ import Testing
         }
         for batch in 0..<8 { try pipeline.submit(batch) }
         if cancelling {
+          // Batch 0 is being worked on before the cancel comes, or it would be dropped too.
+          #expect(eventually { gate.isWaitedOn })
           let cancelled = Locked(false)
           let canceller = Thread {
             pipeline.cancel()

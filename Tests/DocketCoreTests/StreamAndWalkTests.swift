@@ -184,6 +184,8 @@ extension TextWalkTests {
   @Test func streamedBatchesAreTheWholeListInOrder() throws {
     let db = try TestDatabase()
     let tag = try db.tag("Bug")
+    // A tag on 10 of 700 issues: under a twentieth, its references are looked up one by one.
+    let rare = try db.tag("Rare")
     for index in 0..<700 {
       // Titles that differ only after a zero byte, and dates from before 2001 (whose doubles a
       // round trip through `Date` would not keep), sort as SQLite sorts them.
@@ -191,7 +193,7 @@ extension TextWalkTests {
       let daysAgo = index % 13 == 0 ? 12_000 + Double(index) / 1e9 : Double(index % 29)
       try db.issue(
         title, priority: Priority(rawValue: index % 3)!, completed: index % 4 == 0,
-        daysAgo: daysAgo, tags: index % 5 == 0 ? [tag] : [])
+        daysAgo: daysAgo, tags: index % 5 == 0 ? [tag] : index % 70 == 1 ? [rare] : [])
     }
     for sort in IssueSort.Field.allCases.flatMap({
       [IssueSort(field: $0), IssueSort(field: $0, ascending: true)]
@@ -199,15 +201,21 @@ extension TextWalkTests {
       // A tag, a search, a priority and an excluded tag each drive the query from their own
       // rows; the list is the same as a page of all of them.
       let requests =
-        try [IssueFilter.open, .completed, .all, .tag(tag.id), .recent].map {
-          IssueRequest(filter: $0, sort: sort, now: db.now)
+        try [IssueFilter.open, .completed, .all, .tag(tag.id), .tag(rare.id), .recent].flatMap {
+          filter in
+          [true, false].map { showCompleted in
+            IssueRequest(filter: filter, sort: sort, showCompleted: showCompleted, now: db.now)
+          }
         }
-        + ["issue 1", "priority:high", "-tag:Bug", "issue tag:Bug"].map {
+        + [
+          "issue 1", "priority:high", "-tag:Bug", "issue tag:Bug", "issue -\"issue 1\"",
+          "tag:Rare", "issue 36",
+        ].map {
           IssueRequest(
             filter: .all, search: try SearchParser.parse($0), sort: sort, now: db.now)
         }
       for request in requests {
-        let whole = try db.queue.read { try $0.fetchIssues(request) }
+        let whole = try db.queue.read { try $0.fetchIssues(request, limit: 10_000) }
         #expect(!whole.isEmpty)
         // Sorted in memory, and in runs of a few kilobytes merged from temporary files.
         for chunk in [8 << 20, 4_096] {
@@ -249,12 +257,16 @@ extension TextWalkTests {
       try db.issue(index % 3 == 0 ? "fix build \(index)" : "other \(index)", daysAgo: Double(index))
     }
     let request = IssueRequest(filter: .open, search: try SearchParser.parse("fix"), now: db.now)
-    let whole = try db.queue.read { try $0.fetchIssues(request) }.map(\.title)
+    let issues = try db.queue.read { try $0.fetchIssues(request) }
+    let whole = issues.map(\.title)
     #expect(whole.count == 134)
+    let references = try db.queue.read { try $0.references(for: issues.map(\.id)) }
+    let wholeReferences = issues.map { references[$0.id]! }
     for heldBytes in [4 << 20, 200] {
       var encoded = 0
       var encodedAtFirstDelivery: Int?
       var titles: [String] = []
+      var listedReferences: [String] = []
       let widths = try db.queue.read { conn in
         let measurer = ListMeasurer(title: { $0.utf8.count }, tags: { $0.count })
         // With a limit, read in index order.
@@ -262,15 +274,18 @@ extension TextWalkTests {
           request, limit: 1_000, detail: false, measuring: measurer, heldBytes: heldBytes,
           encode: { issue, bytes in
             encoded += 1
-            bytes.append(issue.issue.title)
+            bytes.append(issue.issue.title + "\t" + issue.reference)
           }
         ) { bytes in
           if encodedAtFirstDelivery == nil { encodedAtFirstDelivery = encoded }
-          titles.append(String(decoding: bytes, as: UTF8.self))
+          let fields = String(decoding: bytes, as: UTF8.self).split(separator: "\t")
+          titles.append(String(fields[0]))
+          listedReferences.append(String(fields[1]))
         }
         return measurer.widths
       }
       #expect(titles == whole, "\(heldBytes)")
+      #expect(listedReferences == wholeReferences)
       #expect(encoded == whole.count)
       if heldBytes > 1_000_000 {
         #expect(encodedAtFirstDelivery == whole.count)

@@ -4,9 +4,9 @@ import Foundation
 extension Connection {
   /// Reads the issues of `request` in the order SQLite finds them (storage order for a list
   /// without a tag or text, else from the tag's links or the text's matches), encodes each
-  /// (`encode`, on a second thread while the rows are read), sorts the encodings with `ExternalSorter` by keys that order
-  /// exactly as `IssueSort.orderBy` does, and delivers them in that order. Every issue is encoded
-  /// before the first is delivered.
+  /// (`encode`, on a second thread while the rows are read), sorts the encodings with
+  /// `ExternalSorter` by keys that order exactly as `IssueSort.orderBy` does, and delivers them
+  /// in that order. Every issue is encoded before the first is delivered.
   func streamSorted(
     _ request: IssueRequest, detail: Bool, references: ListReferences,
     catalogue: [Int64: (tag: Tag, rank: Int)], chunkBytes: Int,
@@ -19,18 +19,9 @@ extension Connection {
         i.modified, i.tag_seqs, i.title_key, i.activity, i.seq
       FROM issues i WHERE \(clause.condition)
       """
-    // A list of most of the table has every reference made at once; a tag's, Recent's or a
-    // search's is counted first (a second answer from the index: 20 ms for a search at a
-    // million issues), and a short one finds them one by one.
-    if request.search.isEmpty, [.open, .completed, .all].contains(request.filter) {
-      _ = try references.whole()
-    } else {
-      let count =
-        try fetchOne(
-          "SELECT count(*) FROM issues i WHERE \(clause.condition)", clause.arguments,
-          as: Int.self) ?? 0
-      if references.passPays(forListOf: count) { _ = try references.whole() }
-    }
+    // A search's list is counted first (a second answer from the index: 20 ms at a million
+    // issues), and a short one finds its references one by one.
+    try references.decide(for: request, clause, limit: nil)
     let sorter = ExternalSorter(chunkBytes: chunkBytes)
     let sort = request.sort
     try withoutActuallyEscaping(encode) { encode in

@@ -157,7 +157,8 @@ struct IssueRequestSQL {
         if request.search.priorities.isEmpty { conditions.append("i.priority IN (0, 1, 2)") }
         conditions.append("i.activity >= ?")
       case .title:
-        conditions.append("+i.activity >= ?")
+        // A page walks the title index and checks activity there; a whole list reads the week.
+        conditions.append(unordered ? "i.activity >= ?" : "+i.activity >= ?")
       }
       arguments.append(since)
     case .tag(let id):

@@ -152,6 +152,17 @@ import Testing
     #expect(empty.annotations.first?.date == Self.day.addingTimeInterval(900))
   }
 
+  /// An annotation is made one line byte by byte exactly as splitting it by characters would.
+  @Test(arguments: [
+    "", "plain", "a\nb", "\n\nlead", "trail\r\n", "a\r\nb", "a\r\rb", "\u{0B}x\u{0C}y",
+    "nel\u{85}line", "para\u{2029}graph\u{2028}", "e\n\u{301}accent", "🐛\n👩‍👩‍👧\n", "\n",
+    "\r\n\r\n", "ü\u{2027}x", "a \n b", "\u{E2}\u{80}",
+  ])
+  func annotationsBecomeOneLine(text: String) {
+    let byCharacters = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    #expect(TaskwarriorFormat.oneLine(text) == byCharacters)
+  }
+
   @Test func githubIssuesBecomeIssues() throws {
     let text = """
       [

@@ -181,6 +181,39 @@ extension TextWalkTests {
 
 /// A streamed list is the whole list, in order, with the references a page shows.
 @Suite struct IssueStreamTests {
+  /// Whether a list's references come from one pass over every id is decided before it is
+  /// read: a whole list of the table without counting, a list that may pass a twentieth of the
+  /// issues by counting it (up to its limit), a list limited under a twentieth never.
+  @Test func aListIsCountedToDecideItsReferences() throws {
+    let db = try TestDatabase()
+    let rare = try db.tag("Rare")
+    for index in 0..<700 {
+      try db.issue("issue \(index)", daysAgo: Double(index), tags: index % 70 == 1 ? [rare] : [])
+    }
+    func passMade(_ request: IssueRequest, limit: Int?) throws -> Bool {
+      try db.queue.read { conn in
+        let references = try ListReferences(conn)
+        let clause = try IssueRequestSQL(request, db: conn, forPage: false, unordered: true)
+        try references.decide(for: request, clause, limit: limit)
+        return references.madeWhole
+      }
+    }
+    let all = IssueRequest(filter: .all, now: db.now)
+    let rareTag = IssueRequest(filter: .tag(rare.id), now: db.now)
+    let rareText = IssueRequest(filter: .all, search: try SearchParser.parse("71"), now: db.now)
+    // 700 issues: a twentieth is 35.
+    #expect(try passMade(all, limit: nil))
+    #expect(try passMade(all, limit: 1_000))
+    #expect(try passMade(all, limit: 36))
+    #expect(try !passMade(all, limit: 35))
+    #expect(try !passMade(rareTag, limit: nil))
+    #expect(try !passMade(rareTag, limit: 1_000))
+    #expect(try !passMade(rareText, limit: nil))
+    // A limit as large as can be typed is not multiplied past what an Int holds.
+    #expect(try !passMade(rareTag, limit: Int.max))
+    #expect(try passMade(all, limit: Int.max))
+  }
+
   @Test func streamedBatchesAreTheWholeListInOrder() throws {
     let db = try TestDatabase()
     let tag = try db.tag("Bug")

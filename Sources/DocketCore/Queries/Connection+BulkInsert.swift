@@ -114,12 +114,19 @@ extension Connection {
     // and merges a sixteenth as many. Measured on the changelog corpus (103 565 entries) in the
     // `sqlite3` shell: 3.9-4.1 s at 1 MiB, 3.1-3.3 s at 4 MiB, 2.5-3.6 s at 16 MiB (peak memory
     // 29 MiB at 4 MiB, 47 at 16). The setting is kept in the index's own table, so it is set
-    // back to the usual size, in the same transaction.
-    try execute("INSERT INTO issue_fts (issue_fts, rank) VALUES ('hashsize', ?)", [16 << 20])
-    try execute(
-      "INSERT INTO issue_fts (rowid, title, detail) SELECT seq, title, detail FROM issues WHERE seq >= ?",
-      [first])
-    try execute("INSERT INTO issue_fts (issue_fts, rank) VALUES ('hashsize', ?)", [1 << 20])
+    // back to the usual size, in the same transaction; also when the filling fails, since a
+    // rollback takes back the stored setting but not the one this connection holds.
+    let hashSize = "INSERT INTO issue_fts (issue_fts, rank) VALUES ('hashsize', ?)"
+    try execute(hashSize, [16 << 20])
+    do {
+      try execute(
+        "INSERT INTO issue_fts (rowid, title, detail) SELECT seq, title, detail FROM issues WHERE seq >= ?",
+        [first])
+    } catch {
+      try? execute(hashSize, [1 << 20])
+      throw error
+    }
+    try execute(hashSize, [1 << 20])
     try execute(
       "UPDATE issue_counts SET open_count = open_count + ?, completed_count = completed_count + ?",
       [open, count - open])

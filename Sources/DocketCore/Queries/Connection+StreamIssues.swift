@@ -45,7 +45,8 @@ extension Connection {
       var held = HeldRecords(holding: measuring != nil)
       let (sql, arguments) = try issuesSQL(request, forPage: false, detail: detail, limit: limit)
       try references.decide(
-        for: request, try IssueRequestSQL(request, db: self, forPage: false), limit: limit)
+        for: request, try IssueRequestSQL(request, db: self, forPage: false, unordered: true),
+        limit: limit)
       try forEachRow(sql, arguments) { row in
         let issue = try Self.decodeIssue(row, tags: catalogue)
         let seq = try row.get(8, as: Int64.self)

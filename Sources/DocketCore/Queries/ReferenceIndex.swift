@@ -70,23 +70,26 @@ final class ListReferences {
   }
 
   /// Whether a list of `count` issues is given its references by the pass over every id.
-  func passPays(forListOf count: Int) -> Bool { count * Self.passShare > issues }
+  func passPays(forListOf count: Int) -> Bool { count > issues / Self.passShare }
 
   /// Decides, before the list is read, whether the issues `clause` selects (at most `limit`)
   /// are given their references by the pass: a list of most of the table is without counting;
   /// one that could reach a twentieth of the issues is counted (up to its limit), so a long
   /// list does not look up neighbours for a twentieth of the issues before making the pass
-  /// anyway. A list whose limit is under a twentieth is not counted.
+  /// anyway. A list whose limit is under a twentieth is not counted. `clause` is best made
+  /// `unordered`, so that the count is not kept off the indexes that find its rows.
   func decide(for request: IssueRequest, _ clause: IssueRequestSQL, limit: Int?) throws {
     if let limit, !passPays(forListOf: limit) { return }
     if limit == nil, request.search.isEmpty, [.open, .completed, .all].contains(request.filter) {
       _ = try whole()
       return
     }
+    // Only whether the list passes a twentieth matters: counting stops just past it.
+    let enough = min(limit ?? Int.max, issues / Self.passShare + 1)
     let count =
       try db.fetchOne(
         "SELECT count(*) FROM (SELECT 1 FROM issues i WHERE \(clause.condition) LIMIT ?)",
-        clause.arguments + [limit ?? -1], as: Int.self) ?? 0
+        clause.arguments + [enough], as: Int.self) ?? 0
     if passPays(forListOf: count) { _ = try whole() }
   }
 

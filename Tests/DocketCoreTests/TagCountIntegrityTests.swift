@@ -97,6 +97,103 @@ import Testing
       try db.queue.read { try $0.fetchOne("SELECT count(*) FROM issue_tags", as: Int.self) }! > 0)
   }
 
+  /// Recent's badge adds up whole days kept by triggers and counts the rest of the day its week
+  /// begins in: it must equal counting the week on the activity index, after every kind of write
+  /// (adds, edits that stamp the time, completions, deletions, a bulk insert), for dates on and
+  /// a hair either side of midnight, before 1970 and in the future, and a week beginning
+  /// anywhere in a day.
+  @Test func recentCountsStayTrueThroughRandomEdits() throws {
+    let db = try TestDatabase()
+    let day = TestDatabase.day
+    let midnight = (db.now.timeIntervalSince1970 / day).rounded(.down) * day
+    let nows = [
+      db.now, Date(timeIntervalSince1970: midnight + 7 * day),
+      Date(timeIntervalSince1970: midnight + 7 * day - 1e-6),
+      Date(timeIntervalSince1970: midnight + 7 * day + 0.5),
+      Date(timeIntervalSince1970: midnight + 2 * day + 43_200),
+    ]
+    // Moments around the midnights of the last ten days and the next two, and odd ones.
+    let offsets: [Double] = [-1e-6, 0, 1e-6, 0.5, 43_200]
+    var moments: [Double] = [-5_000, -86_400.5, 0, 1, db.now.timeIntervalSince1970]
+    for back in -2...10 {
+      moments += offsets.map { midnight - Double(back) * day + $0 }
+    }
+    func recomputedDays(_ conn: Connection) throws -> [String] {
+      try conn.fetchAll(
+        """
+        SELECT completed, CAST(activity AS INTEGER) / 86400 AS day, count(*) FROM issues
+        GROUP BY 1, 2 ORDER BY 1, 2
+        """
+      ) { row in "\(row.value(at: 0)) \(row.value(at: 1)) \(row.value(at: 2))" }
+    }
+    func keptDays(_ conn: Connection) throws -> [String] {
+      try conn.fetchAll(
+        """
+        SELECT completed, day, issue_count FROM activity_days WHERE issue_count != 0
+        ORDER BY 1, 2
+        """
+      ) { row in "\(row.value(at: 0)) \(row.value(at: 1)) \(row.value(at: 2))" }
+    }
+    var random = SplitMix64(seed: 17)
+    var issues: [UUID] = []
+    for step in 0..<300 {
+      let roll = Int(random.next() % 100)
+      let moment = Date(timeIntervalSince1970: moments[Int(random.next() % UInt64(moments.count))])
+      try db.queue.write { conn in
+        switch roll {
+        case 0..<40:
+          let issue = Issue(
+            id: db.uuids.make(), title: "issue \(step)", completed: random.next() % 3 == 0,
+            created: moment, modified: random.next() % 2 == 0 ? nil : moment)
+          try conn.insertIssue(issue)
+          issues.append(issue.id)
+        case 40..<55 where !issues.isEmpty:
+          let index = Int(random.next() % UInt64(issues.count))
+          _ = try conn.setCompleted(random.next() % 2 == 0, issueIDs: [issues[index]])
+        case 55..<70 where !issues.isEmpty:
+          let index = Int(random.next() % UInt64(issues.count))
+          try conn.execute(
+            "UPDATE issues SET created = ?, modified = ? WHERE id = ?",
+            [moment, random.next() % 2 == 0 ? nil : moment, issues[index]])
+        case 70..<80 where !issues.isEmpty:
+          let index = Int(random.next() % UInt64(issues.count))
+          guard var issue = try conn.fetchIssue(id: issues[index]) else { return }
+          issue.title += " edited"
+          try conn.saveIssue(issue)
+        case 80..<90 where !issues.isEmpty:
+          let index = Int(random.next() % UInt64(issues.count))
+          _ = try conn.deleteIssues([issues.remove(at: index)])
+        case 90..<92:
+          var rows = (0..<40).map { index in
+            BulkIssueRow(
+              id: db.uuids.make().uuidString.lowercased(), title: "bulk \(step) \(index)",
+              detail: "", priority: 0, completed: index % 4 == 0,
+              created: moments[(step + index) % moments.count],
+              modified: index % 3 == 0 ? nil : moments[(step + 2 * index) % moments.count],
+              tagRows: [])
+          }
+          try conn.insertIssuesInBulk(&rows, recordingCreations: false)
+        default:
+          break
+        }
+      }
+      let kept = try db.queue.read { try keptDays($0) }
+      let truth = try db.queue.read { try recomputedDays($0) }
+      #expect(kept == truth, "days drifted at step \(step)")
+      for now in nows {
+        let counts = try db.queue.read { try $0.filterCounts(now: now) }
+        let indexed = try db.queue.read {
+          try $0.filterCountsOnTheIndex(since: now.addingTimeInterval(-IssueFilter.recentWindow))
+        }
+        #expect(counts == indexed, "step \(step), now \(now.timeIntervalSince1970)")
+        if counts != indexed { return }
+      }
+      if kept != truth { return }
+    }
+    let recent = try db.queue.read { try $0.filterCounts(now: nows[1]) }
+    #expect(recent.recentOpen > 0 && recent.recentCompleted > 0)
+  }
+
   /// A database of the first schema gets its badges counted once, when it is migrated.
   @Test func migratingCountsTheIssuesAlreadyThere() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -123,6 +220,8 @@ import Testing
     let migrated = try DocketDatabase.open(path: path)
     let counts = try migrated.read { try $0.filterCounts(now: Date()) }
     #expect(counts.open == 4 && counts.completed == 3)
+    // Recent's days are counted once too.
+    #expect(counts.recentOpen == 4 && counts.recentCompleted == 3)
     // Show completed starts off after the upgrade, as in the seed.
     #expect(try migrated.read { try $0.fetchSettings() }.showCompleted == false)
     #expect(

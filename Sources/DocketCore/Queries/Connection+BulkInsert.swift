@@ -130,6 +130,13 @@ extension Connection {
     try execute(
       "UPDATE issue_counts SET open_count = open_count + ?, completed_count = completed_count + ?",
       [open, count - open])
+    try execute(
+      """
+      INSERT INTO activity_days (completed, day, issue_count)
+        SELECT completed, \(Schema.activityDay.replacingOccurrences(of: "%@", with: "i")), count(*)
+        FROM issues i WHERE seq >= ? GROUP BY 1, 2
+        ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + excluded.issue_count
+      """, [first])
     for (row, counts) in tagCounts {
       try execute(
         "UPDATE tags SET total_count = total_count + ?, open_count = open_count + ? WHERE seq = ?",

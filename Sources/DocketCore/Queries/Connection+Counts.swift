@@ -22,16 +22,45 @@ public struct FilterCounts: Equatable, Hashable, Sendable {
 }
 
 extension Connection {
-  /// The badge counts of Open, Completed and Recent, each an index range count.
+  /// The badge counts of Open, Completed and Recent: Open and Completed one row each; Recent the
+  /// whole days after the one its week begins in (`activity_days`), and the rest of that day
+  /// counted on the activity index.
   public func filterCounts(now: Date) throws -> FilterCounts {
     let since = now.addingTimeInterval(-IssueFilter.recentWindow)
-    return try fetchOne(
+    // The day the week begins in, as the triggers number days, and the moment the next begins.
+    let seconds = since.timeIntervalSince1970
+    guard seconds >= 86_400, seconds < 1e15 else { return try filterCountsOnTheIndex(since: since) }
+    let firstDay = Int64(seconds.rounded(.down)) / 86_400
+    let nextDay = Double((firstDay + 1) * 86_400)
+    return try filterCounts(
+      recent: { completed in
+        """
+        (SELECT coalesce(sum(issue_count), 0) FROM activity_days
+          WHERE completed = \(completed) AND day > ?1)
+        + (SELECT count(*) FROM issues
+          WHERE completed = \(completed) AND activity >= ?2 AND activity < ?3)
+        """
+      }, [firstDay, since, nextDay])
+  }
+
+  /// The badge counts with Recent counted on the activity index alone (a clock before 1970's
+  /// second day, or past any date a day number holds).
+  func filterCountsOnTheIndex(since: Date) throws -> FilterCounts {
+    try filterCounts(
+      recent: { "(SELECT count(*) FROM issues WHERE completed = \($0) AND activity >= ?1)" },
+      [since])
+  }
+
+  /// Open and Completed from their row, Recent's open and completed by `recent(0)` and
+  /// `recent(1)`.
+  private func filterCounts(
+    recent: (Int) -> String, _ arguments: [any DatabaseValueConvertible]
+  ) throws -> FilterCounts {
+    try fetchOne(
       """
-      SELECT open_count, completed_count,
-        (SELECT count(*) FROM issues WHERE completed = 0 AND activity >= ?),
-        (SELECT count(*) FROM issues WHERE completed = 1 AND activity >= ?)
+      SELECT open_count, completed_count, \(recent(0)), \(recent(1))
       FROM issue_counts WHERE id = 1
-      """, [since, since]
+      """, arguments
     ) { row in
       FilterCounts(
         open: try row.get(0), completed: try row.get(1), recentOpen: try row.get(2),

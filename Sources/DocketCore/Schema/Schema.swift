@@ -18,7 +18,49 @@ public enum Schema {
       Migration(version: 3, name: "each issue's tag rows kept on the issue", migrate: v3),
       Migration(version: 4, name: "tag rows kept a link at a time", migrate: v4),
       Migration(version: 5, name: "changes recorded for sync, devices, clock", migrate: v5),
+      Migration(version: 6, name: "issues counted by day of activity", migrate: v6),
     ])
+
+  /// The day an issue's activity falls on, as `activity_days` counts it: whole seconds since
+  /// 1970 divided by a day's, in integers, so that a day begins exactly at a multiple of 86 400
+  /// seconds (dates before 1970 fall on day 0 or below, and are never in Recent's week).
+  static let activityDay = "CAST(%@.activity AS INTEGER) / 86400"
+
+  /// How many issues, open and completed, have their activity on each day, kept by triggers as
+  /// the Open and Completed badges are. Recent counted its week on the activity index, which at a
+  /// million issues held 166 000 entries for the week (6.9 ms); now it adds up the week's whole
+  /// days here and counts on the index only the part of the first day the week begins in.
+  static func v6(_ db: Connection) throws {
+    let new = activityDay.replacingOccurrences(of: "%@", with: "new")
+    let old = activityDay.replacingOccurrences(of: "%@", with: "old")
+    try db.executeScript(
+      """
+      CREATE TABLE activity_days (
+        completed INTEGER NOT NULL,
+        day INTEGER NOT NULL,
+        issue_count INTEGER NOT NULL,
+        PRIMARY KEY (completed, day)
+      ) WITHOUT ROWID;
+      INSERT INTO activity_days (completed, day, issue_count)
+        SELECT completed, \(activityDay.replacingOccurrences(of: "%@.", with: "")), count(*)
+        FROM issues GROUP BY 1, 2;
+      CREATE TRIGGER activity_days_after_insert AFTER INSERT ON issues BEGIN
+        INSERT INTO activity_days (completed, day, issue_count) VALUES (new.completed, \(new), 1)
+          ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + 1;
+      END;
+      CREATE TRIGGER activity_days_after_delete AFTER DELETE ON issues BEGIN
+        UPDATE activity_days SET issue_count = issue_count - 1
+          WHERE completed = old.completed AND day = \(old);
+      END;
+      CREATE TRIGGER activity_days_after_update AFTER UPDATE OF created, modified, completed
+      ON issues WHEN old.completed IS NOT new.completed OR \(old) IS NOT \(new) BEGIN
+        UPDATE activity_days SET issue_count = issue_count - 1
+          WHERE completed = old.completed AND day = \(old);
+        INSERT INTO activity_days (completed, day, issue_count) VALUES (new.completed, \(new), 1)
+          ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + 1;
+      END;
+      """)
+  }
 
   /// The tag rows kept on an issue, changed a link at a time: v3 gathered the whole list again
   /// from the links for every link written, so that an issue with n tags took n² steps to tag

@@ -194,6 +194,32 @@ import Testing
     #expect(recent.recentOpen > 0 && recent.recentCompleted > 0)
   }
 
+  /// Completing an issue fires the day triggers twice (the completion, then the stamp of its
+  /// time), in the order the triggers were made in, which a bulk insert makes again: the issue
+  /// moves from its open day to today's completed issues once, whichever order, also from a day
+  /// on which nothing was completed.
+  @Test func aCompletionAfterABulkInsertMovesTheIssueOnce() throws {
+    let db = try TestDatabase()
+    let id = db.uuids.make()
+    var rows = [
+      BulkIssueRow(
+        id: id.uuidString.lowercased(), title: "imported", detail: "", priority: 0,
+        completed: false, created: db.now.timeIntervalSince1970 - 3 * TestDatabase.day,
+        modified: nil, tagRows: [])
+    ]
+    try db.queue.write { try $0.insertIssuesInBulk(&rows, recordingCreations: true) }
+    try db.queue.write { _ = try $0.setCompleted(true, issueIDs: [id]) }
+    let days = try db.queue.read { conn in
+      try conn.fetchAll(
+        "SELECT completed, day, issue_count FROM activity_days WHERE issue_count != 0"
+      ) { row in [try row.get(0, as: Int.self), try row.get(1), try row.get(2)] }
+    }
+    let today = Int(db.now.timeIntervalSince1970) / 86_400
+    #expect(days == [[1, today, 1]])
+    let counts = try db.queue.read { try $0.filterCounts(now: db.now) }
+    #expect(counts.recentOpen == 0 && counts.recentCompleted == 1)
+  }
+
   /// A database of the first schema gets its badges counted once, when it is migrated.
   @Test func migratingCountsTheIssuesAlreadyThere() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -211,7 +237,8 @@ import Testing
       for index in 0..<7 {
         try db.insertIssue(
           Issue(
-            id: UUID(), title: "old \(index)", completed: index % 3 == 0, created: Date(),
+            id: UUID(), title: "old \(index)", completed: index % 3 == 0,
+            created: Date().addingTimeInterval(-Double(index) * 2 * TestDatabase.day),
             tags: Array(tags.prefix(index % 3))))
       }
       // The first Docket stored show-completed on, its default, with every setting it saved.
@@ -220,8 +247,9 @@ import Testing
     let migrated = try DocketDatabase.open(path: path)
     let counts = try migrated.read { try $0.filterCounts(now: Date()) }
     #expect(counts.open == 4 && counts.completed == 3)
-    // Recent's days are counted once too.
-    #expect(counts.recentOpen == 4 && counts.recentCompleted == 3)
+    // Recent's days are counted once too: made 0, 2, 4 and 6 days ago, the first and the fourth
+    // completed.
+    #expect(counts.recentOpen == 2 && counts.recentCompleted == 2)
     // Show completed starts off after the upgrade, as in the seed.
     #expect(try migrated.read { try $0.fetchSettings() }.showCompleted == false)
     #expect(

@@ -47,11 +47,13 @@ extension Connection {
   public func insertIssuesInBulk(
     _ issues: inout [BulkIssueRow], recordingCreations: Bool, progress: ((Int) -> Void)? = nil
   ) throws {
+    // The triggers are made again in the order they were first made in, so that they fire in
+    // the same order as before.
     var triggers: [(name: String, sql: String)] = []
     try forEachRow(
       """
       SELECT name, sql FROM sqlite_master
-      WHERE type = 'trigger' AND tbl_name IN ('issues', 'issue_tags') ORDER BY name
+      WHERE type = 'trigger' AND tbl_name IN ('issues', 'issue_tags') ORDER BY rowid
       """
     ) { row in triggers.append((try row.get(0, as: String.self), try row.get(1, as: String.self))) }
     for trigger in triggers { try execute("DROP TRIGGER \"\(trigger.name)\"") }
@@ -133,7 +135,7 @@ extension Connection {
     try execute(
       """
       INSERT INTO activity_days (completed, day, issue_count)
-        SELECT completed, \(Schema.activityDay.replacingOccurrences(of: "%@", with: "i")), count(*)
+        SELECT completed, \(Schema.activityDay("i")), count(*)
         FROM issues i WHERE seq >= ? GROUP BY 1, 2
         ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + excluded.issue_count
       """, [first])

@@ -21,18 +21,29 @@ public enum Schema {
       Migration(version: 6, name: "issues counted by day of activity", migrate: v6),
     ])
 
-  /// The day an issue's activity falls on, as `activity_days` counts it: whole seconds since
-  /// 1970 divided by a day's, in integers, so that a day begins exactly at a multiple of 86 400
-  /// seconds (dates before 1970 fall on day 0 or below, and are never in Recent's week).
-  static let activityDay = "CAST(%@.activity AS INTEGER) / 86400"
+  /// The day the activity of `row` (`new`, `old`, a table's alias) falls on, as
+  /// `activity_days` counts it: whole seconds since 1970 divided by a day's, in integers, so that
+  /// a day begins exactly at a multiple of 86 400 seconds (dates before 1970 fall on day 0 or
+  /// below, and are never in Recent's week). The triggers keep the expression as it was when
+  /// they were made: a change to it needs a migration.
+  static func activityDay(_ row: String) -> String { "CAST(\(row).activity AS INTEGER) / 86400" }
 
   /// How many issues, open and completed, have their activity on each day, kept by triggers as
   /// the Open and Completed badges are. Recent counted its week on the activity index, which at a
   /// million issues held 166 000 entries for the week (6.9 ms); now it adds up the week's whole
   /// days here and counts on the index only the part of the first day the week begins in.
+  ///
+  /// Every step is an upsert, taking away as well as adding: an edit fires these triggers and,
+  /// through the stamp of `modified`, fires them again, in an order that depends on the order
+  /// the triggers were made in; a step that took away from a day not yet counted would be lost.
   static func v6(_ db: Connection) throws {
-    let new = activityDay.replacingOccurrences(of: "%@", with: "new")
-    let old = activityDay.replacingOccurrences(of: "%@", with: "old")
+    func add(_ row: String, _ step: Int) -> String {
+      """
+      INSERT INTO activity_days (completed, day, issue_count)
+          VALUES (\(row).completed, \(activityDay(row)), \(step))
+          ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + \(step);
+      """
+    }
     try db.executeScript(
       """
       CREATE TABLE activity_days (
@@ -42,22 +53,18 @@ public enum Schema {
         PRIMARY KEY (completed, day)
       ) WITHOUT ROWID;
       INSERT INTO activity_days (completed, day, issue_count)
-        SELECT completed, \(activityDay.replacingOccurrences(of: "%@.", with: "")), count(*)
-        FROM issues GROUP BY 1, 2;
+        SELECT completed, \(activityDay("issues")), count(*) FROM issues GROUP BY 1, 2;
       CREATE TRIGGER activity_days_after_insert AFTER INSERT ON issues BEGIN
-        INSERT INTO activity_days (completed, day, issue_count) VALUES (new.completed, \(new), 1)
-          ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + 1;
+        \(add("new", 1))
       END;
       CREATE TRIGGER activity_days_after_delete AFTER DELETE ON issues BEGIN
-        UPDATE activity_days SET issue_count = issue_count - 1
-          WHERE completed = old.completed AND day = \(old);
+        \(add("old", -1))
       END;
       CREATE TRIGGER activity_days_after_update AFTER UPDATE OF created, modified, completed
-      ON issues WHEN old.completed IS NOT new.completed OR \(old) IS NOT \(new) BEGIN
-        UPDATE activity_days SET issue_count = issue_count - 1
-          WHERE completed = old.completed AND day = \(old);
-        INSERT INTO activity_days (completed, day, issue_count) VALUES (new.completed, \(new), 1)
-          ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + 1;
+      ON issues WHEN old.completed IS NOT new.completed OR \(activityDay("old")) IS NOT \(activityDay("new"))
+      BEGIN
+        \(add("old", -1))
+        \(add("new", 1))
       END;
       """)
   }

@@ -87,8 +87,8 @@ public enum TaskwarriorFormat {
   /// one space, and breaks at either end are dropped. Read byte by byte: split by characters,
   /// the changelog corpus's annotations took a tenth of its import.
   static func oneLine(_ text: String) -> String {
-    var text = text
-    return text.withUTF8 { bytes -> String in
+    var copy = text
+    return copy.withUTF8 { bytes -> String in
       // The length of the line break at `index`, or 0.
       func breakLength(at index: Int) -> Int {
         switch bytes[index] {
@@ -103,7 +103,7 @@ public enum TaskwarriorFormat {
       }
       var index = 0
       while index < bytes.count, breakLength(at: index) == 0 { index += 1 }
-      if index == bytes.count { return String(decoding: bytes, as: UTF8.self) }
+      if index == bytes.count { return text }
       var flat: [UInt8] = []
       flat.reserveCapacity(bytes.count)
       var pendingSpace = false

@@ -19,8 +19,8 @@ extension Connection {
         i.modified, i.tag_seqs, i.title_key, i.activity, i.seq
       FROM issues i WHERE \(clause.condition)
       """
-    // A search's list is counted first (a second answer from the index: 20 ms at a million
-    // issues), and a short one finds its references one by one.
+    // A list of a tag, a search or Recent is counted first (for a search, a second answer from
+    // the index: 20 ms at a million issues), and a short one finds its references one by one.
     try references.decide(for: request, clause, limit: nil)
     let sorter = ExternalSorter(chunkBytes: chunkBytes)
     let sort = request.sort

@@ -44,9 +44,12 @@ extension Connection {
       var encoded = OutputBytes.record()
       var held = HeldRecords(holding: measuring != nil)
       let (sql, arguments) = try issuesSQL(request, forPage: false, detail: detail, limit: limit)
-      try references.decide(
-        for: request, try IssueRequestSQL(request, db: self, forPage: false, unordered: true),
-        limit: limit)
+      // A page-sized limit cannot reach the pass: nothing to count, no clause to make.
+      if let limit, references.passPays(forListOf: limit) {
+        try references.decide(
+          for: request, try IssueRequestSQL(request, db: self, forPage: false, unordered: true),
+          limit: limit)
+      }
       try forEachRow(sql, arguments) { row in
         let issue = try Self.decodeIssue(row, tags: catalogue)
         let seq = try row.get(8, as: Int64.self)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Writes Sources/DocketCore/Generated/EmbeddedCatalog.swift from the string catalog, so that the
 # texts are part of the binary: no resource bundle to find at start-up or to install beside it.
-# Run by `make catalog`; a test fails when the embedded copy differs from the catalog.
+# Beside the text it writes the catalog's outline (where each key's value lies in the text), so
+# that a run finds its texts without reading the whole catalog first.
+# Run by `make catalog`; a test fails when the embedded copy or its outline differs from the
+# catalog.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 catalog=Sources/DocketCore/Resources/Localizable.xcstrings
@@ -18,4 +21,87 @@ fi
   # Indented as the formatter wants it; the string leaves out the indentation of its last line.
   sed 's/^\(.\)/  \1/' "$catalog"
   echo '  """#'
+  echo ''
+  python3 - "$catalog" <<'PYTHON'
+import json, re, sys
+
+# The text as the binary holds it: the file without its last line break. Read as Latin-1, every
+# byte is one character, so positions in the text are byte offsets in its UTF-8.
+raw = open(sys.argv[1], "rb").read()
+if raw.endswith(b"\n"):
+    raw = raw[:-1]
+text = raw.decode("latin-1")
+decoder = json.JSONDecoder()
+space = re.compile(r"[ \t\n\r]*")
+
+
+def skip_space(at):
+    return space.match(text, at).end()
+
+
+def expect(at, character):
+    at = skip_space(at)
+    if text[at] != character:
+        sys.exit(f"embed-catalog: expected {character} at byte {at}")
+    return at + 1
+
+
+def members(at, body):
+    """Reads the members of the object whose opening brace is at `at`; returns where it ends."""
+    at = skip_space(expect(at, "{"))
+    if text[at] == "}":
+        return at + 1
+    while True:
+        key, at = decoder.raw_decode(text, skip_space(at))
+        at = skip_space(expect(at, ":"))
+        at = body(key.encode("latin-1").decode("utf-8"), at)
+        at = skip_space(at)
+        if text[at] == "}":
+            return at + 1
+        at = expect(at, ",")
+
+
+def swift_string(value):
+    escaped = ""
+    for character in value:
+        if character in '"\\':
+            escaped += "\\" + character
+        elif ord(character) < 0x20 or ord(character) == 0x7F:
+            escaped += "\\u{%x}" % ord(character)
+        else:
+            escaped += character
+    return '"' + escaped + '"'
+
+
+source = "en"
+outline = {}
+
+
+def top(key, at):
+    global source
+    if key == "strings":
+        def entry(name, start):
+            _, end = decoder.raw_decode(text, start)
+            outline[name] = (start, end)
+            return end
+        return members(at, entry)
+    value, end = decoder.raw_decode(text, at)
+    if key == "sourceLanguage" and isinstance(value, str):
+        source = value.encode("latin-1").decode("utf-8")
+    return end
+
+
+if skip_space(members(0, top)) != len(text):
+    sys.exit("embed-catalog: text after the end of the catalog")
+
+print("/// The catalog's source language.")
+print(f"let embeddedCatalogSourceLanguage = {swift_string(source)}")
+print("")
+print("/// Where the value of each key of `strings` lies in `embeddedCatalogJSON`, as UTF-8 byte")
+print("/// offsets, worked out by `make catalog` so that a run need not read the whole catalog.")
+print("let embeddedCatalogOutline: [(key: String, start: Int, end: Int)] = [")
+for name, (start, end) in outline.items():
+    print(f"  ({swift_string(name)}, {start}, {end}),")
+print("]")
+PYTHON
 } >"$output"

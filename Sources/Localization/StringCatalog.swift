@@ -53,17 +53,35 @@ public struct StringCatalog: Sendable {
   /// that needs ten texts reads ten entries. The JSON is checked whole at once; an entry that
   /// turns out to be malformed when read counts as missing (the catalog's tests read every one).
   public static func outlined(bytes: [UInt8]) throws -> StringCatalog {
-    let outline: (sourceLanguage: String?, strings: [String: Range<Int>])
+    let outline = try outline(of: bytes)
+    return outlined(bytes: bytes, sourceLanguage: outline.sourceLanguage, ranges: outline.ranges)
+  }
+
+  /// A catalog whose outline was worked out before, as `outline(of:)` gives it: nothing of the
+  /// text is read until a text is asked for. The embedded catalog's outline is made by
+  /// `make catalog`, and a test keeps it equal to what `outline(of:)` reads. A range outside
+  /// the text, or one that holds no entry, counts as missing.
+  public static func outlined(
+    bytes: [UInt8], sourceLanguage: String, ranges: [String: Range<Int>]
+  ) -> StringCatalog {
+    StringCatalog(
+      sourceLanguage: sourceLanguage,
+      storage: .outlined(LazyEntries(bytes: bytes, ranges: ranges)))
+  }
+
+  /// The source language (`en` when the catalog names none) and where in the text the value of
+  /// each key of `strings` lies. The whole text is checked: malformed JSON is refused here.
+  public static func outline(of bytes: [UInt8]) throws -> (
+    sourceLanguage: String, ranges: [String: Range<Int>]
+  ) {
     do {
-      outline = try CatalogJSON.outline(bytes)
+      let outline = try CatalogJSON.outline(bytes)
+      return (outline.sourceLanguage ?? "en", outline.strings)
     } catch {
       throw FormatError(
         description:
           "the string catalog is not valid JSON: \(error.reason) at byte \(error.offset)")
     }
-    return StringCatalog(
-      sourceLanguage: outline.sourceLanguage ?? "en",
-      storage: .outlined(LazyEntries(bytes: bytes, ranges: outline.strings)))
   }
 
   private init(sourceLanguage: String, storage: Storage) {
@@ -240,7 +258,7 @@ final class LazyEntries: Sendable {
 
   func languages(of key: String, source: String) -> [String: StringCatalog.Entry]? {
     if let known = read.withLock({ $0[key] }) { return known }
-    guard let range = ranges[key],
+    guard let range = ranges[key], range.lowerBound >= 0, range.upperBound <= bytes.count,
       let value = try? CatalogJSON.parse(Array(bytes[range])),
       let languages = try? StringCatalog.languages(value, key: key, source: source)
     else { return nil }

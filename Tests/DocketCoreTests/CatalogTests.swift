@@ -20,6 +20,32 @@ import Testing
       "the embedded catalog is out of date: run `make catalog`")
   }
 
+  /// A run finds its texts through the outline `make catalog` worked out; it must be the one
+  /// read from the text, key for key, and give the same texts.
+  @Test func theEmbeddedOutlineIsTheOneReadFromTheText() throws {
+    let bytes = Array(DocketStrings.embeddedCatalogText.utf8)
+    let read = try StringCatalog.outline(of: bytes)
+    let embedded = DocketStrings.embeddedOutline
+    #expect(embedded.sourceLanguage == read.sourceLanguage)
+    #expect(embedded.ranges.count == read.ranges.count)
+    for (key, range) in read.ranges {
+      #expect(embedded.ranges[key] == range, "the outline of \(key) is out of date: make catalog")
+    }
+    #expect(DocketStrings.catalog.entries == (try StringCatalog(bytes: bytes)).entries)
+  }
+
+  /// A range outside the text, or over something that is not an entry, counts as missing.
+  @Test func anOutlineThatMissesTheTextFindsNothing() {
+    let text = #"{"strings": {"a": {"localizations": {"en": {"stringUnit": {"value": "A!"}}}}}}"#
+    let catalog = StringCatalog.outlined(
+      bytes: Array(text.utf8), sourceLanguage: "en",
+      ranges: ["a": 18..<76, "b": 18..<76, "far": 30..<400, "broken": 3..<9])
+    #expect(catalog.string("a", language: "de") == "A!")
+    #expect(catalog.string("b", language: "en") == "A!")
+    #expect(catalog.string("far", language: "en") == "far")
+    #expect(catalog.string("broken", language: "en") == "broken")
+  }
+
   /// The app reads the catalog lazily, entry by entry; read so, it holds exactly what reading it
   /// whole gives.
   @Test func readingLazilyGivesTheSameEntries() throws {

@@ -27,8 +27,10 @@ while let argument = arguments.next() {
         sorted.last ?? 0))
     print(samples.map { String(format: "%.1f", $0) }.joined(separator: " "))
     exit(0)
-  case "--search":
-    // Only a search's first page, many times, on an existing database (for profiling).
+  case "--search", "--count":
+    // Only a search's first page, or its count as the app counts (up to 1 001), many times, on
+    // an existing database (for profiling).
+    let counts = argument == "--count"
     let database = try DocketDatabase.open(path: arguments.next() ?? "")
     let request = IssueRequest(
       filter: .open, search: try SearchParser.parse(arguments.next() ?? ""),
@@ -36,13 +38,21 @@ while let argument = arguments.next() {
     var samples: [Double] = []
     for _ in 0..<200 {
       let start = ContinuousClock.now
-      _ = try database.read { try $0.fetchIssues(request, limit: 50) }
+      if counts {
+        _ = try database.read {
+          try $0.countIssues(request, limit: IssueRequest.shownCountLimit + 1)
+        }
+      } else {
+        _ = try database.read { try $0.fetchIssues(request, limit: 50) }
+      }
       let elapsed = ContinuousClock.now - start
       samples.append(
         Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
     }
     samples.sort()
-    print(String(format: "first page: median %.2f ms, worst %.2f ms", samples[100], samples[199]))
+    print(
+      (counts ? "count" : "first page")
+        + String(format: ": median %.2f ms, worst %.2f ms", samples[100], samples[199]))
     exit(0)
   case "--web":
     // Only the web timings, on an existing database (it gains and loses a tag).

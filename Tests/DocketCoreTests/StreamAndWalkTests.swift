@@ -66,6 +66,38 @@ import Testing
     }
   }
 
+  /// A count of text that is not walked is read from the full-text index's matches, each joined
+  /// to its issue (with a tag, from the set of matches): whole and up to a limit, it must be
+  /// what the list holds, in every filter, with and without the completed issues.
+  @Test func countsOfTextAreWhatTheListHolds() throws {
+    let db = try database()
+    let bug = try #require(try db.queue.read { try $0.fetchTags() }.first)
+    let neverWalks = TextWalk.Limits(sample: 0, budget: 0)
+    let filters: [IssueFilter] = [.all, .open, .completed, .recent, .tag(bug.id)]
+    var counted = 0
+    for search in Self.searches + ["tag:bug fix", "fix -tag:bug", "b priority:high"] {
+      let query = try SearchParser.parse(search)
+      for filter in filters {
+        for showCompleted in [true, false] {
+          let request = IssueRequest(
+            filter: filter, search: query, showCompleted: showCompleted, now: db.now)
+          let listed = try db.queue.read { try $0.fetchIssues(request) }.count
+          let whole = try db.queue.read { try $0.countIssues(request) }
+          #expect(whole == listed, "\(search) in \(filter)")
+          for limit in Set([1, 2, listed, listed + 1]) where limit > 0 {
+            let limited = try db.queue.read {
+              try $0.countIssues(request, limit: limit, walk: neverWalks)
+            }
+            #expect(limited == min(limit, listed), "\(search) in \(filter) up to \(limit)")
+          }
+          counted += listed
+        }
+      }
+    }
+    // The searches find something: the counts compared are not all zero.
+    #expect(counted > 1_000)
+  }
+
   /// Text that few issues match gives up the walk once its share is known, and the index
   /// answers; text that many match is found by the walk within the sample.
   @Test func rareTextGivesUpTheWalkAndCommonTextDoesNot() throws {

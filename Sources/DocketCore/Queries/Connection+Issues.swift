@@ -97,6 +97,13 @@ extension Connection {
 
   /// How many issues `request` selects; with `limit`, counting stops there (a list that shows
   /// "1000+" need not count a hundred thousand matches on every keystroke).
+  ///
+  /// Text is counted from the full-text index's matches, each joined to its issue, when no tag
+  /// narrows the list: as a set for `i.seq IN (…)`, SQLite read every open issue of the
+  /// completion index and looked it up in the matches, and a count up to 1 001 read every match
+  /// first. Measured at a million issues: `bu*` up to 1 001 in 1.5 ms, where the set took
+  /// 111 ms; `fix* build*` whole in 0.3 s, where it took 1.1 s. With a tag the set stays: the tag
+  /// may be the rarer of the two.
   public func countIssues(
     _ request: IssueRequest, limit: Int? = nil, walk: TextWalk.Limits = .interactive
   ) throws -> Int {
@@ -105,13 +112,22 @@ extension Connection {
     {
       return count
     }
-    let clause = try IssueRequestSQL(request, db: self, forPage: false)
-    if let limit {
-      let sql = "SELECT count(*) FROM (SELECT 1 FROM issues i WHERE \(clause.condition) LIMIT ?)"
-      return try fetchOne(sql, clause.arguments + [limit], as: Int.self) ?? 0
+    var joinsText = request.search.tags.isEmpty
+    if case .tag = request.filter { joinsText = false }
+    let clause = try IssueRequestSQL(request, db: self, forPage: false, joinsText: joinsText)
+    var from = "issues i"
+    var arguments = clause.arguments
+    if let expression = clause.joinedText {
+      from = "issue_fts CROSS JOIN issues i ON i.seq = issue_fts.rowid"
+      arguments.insert(expression, at: 0)
     }
-    let sql = "SELECT count(*) FROM issues i WHERE \(clause.condition)"
-    return try fetchOne(sql, clause.arguments, as: Int.self) ?? 0
+    let condition = (clause.joinedText == nil ? [] : ["issue_fts MATCH ?"]) + [clause.condition]
+    let rows = "SELECT 1 FROM \(from) WHERE \(condition.joined(separator: " AND "))"
+    if let limit {
+      return try fetchOne(
+        "SELECT count(*) FROM (\(rows) LIMIT ?)", arguments + [limit], as: Int.self) ?? 0
+    }
+    return try fetchOne("SELECT count(*) FROM (\(rows))", arguments, as: Int.self) ?? 0
   }
 
   public func fetchIssue(id: UUID) throws -> Issue? {

@@ -46,6 +46,9 @@ struct IssueRequestSQL {
   /// True when the page is read from the few issues the search text matches and sorted,
   /// instead of walking the sort index (see `init`).
   var drivesFromText = false
+  /// With `joinsText`, the search text's FTS5 expression, left out of `condition` for the caller
+  /// to read its matches from the full-text index and join the issues to them.
+  var joinedText: String?
 
   /// The ORDER BY of `sort`, kept from using its index when the page is driven from the text.
   func orderBy(_ sort: IssueSort) -> String {
@@ -79,9 +82,13 @@ struct IssueRequestSQL {
   /// `unordered`: the rows are wanted in any order (a whole list, sorted afterwards), so the
   /// sort indexes are kept out of the plan: a tag or text drives the query from its own rows,
   /// and a list with neither reads the table through (Recent still seeks its week by activity).
+  ///
+  /// `joinsText`: the caller reads the text's matches from the full-text index and joins each to
+  /// its issue (`joinedText`), so the rest of the clause is checked on each match as it comes
+  /// and the completion index is kept out.
   init(
     _ request: IssueRequest, db: Connection, forPage: Bool, text: Bool = true,
-    textShare: Double? = nil, unordered: Bool = false
+    textShare: Double? = nil, unordered: Bool = false, joinsText: Bool = false
   ) throws {
     var conditions: [String] = []
     var arguments: [any DatabaseValueConvertible] = []
@@ -102,7 +109,11 @@ struct IssueRequestSQL {
     // entry, and finds a page of 100 after 100 × issues ÷ matches entries. The two meet near
     // √(3 × issues) matches (550 at 100 000; measured: 1 202 matches, 4 ms walking against 8 ms
     // sorting). The matches are counted only up to there, so counting stays cheap.
-    let textExpression = text ? FullTextExpression.expression(for: request.search.text) : nil
+    var textExpression = text ? FullTextExpression.expression(for: request.search.text) : nil
+    if joinsText {
+      joinedText = textExpression
+      textExpression = nil
+    }
     if forPage, let textExpression {
       let issues = try estimatedIssues()
       let flip = Int((Double(issues) * 3).squareRoot()) + 1
@@ -119,7 +130,7 @@ struct IssueRequestSQL {
 
     let states = request.completionStates
     // Recent is read from the activity indexes, entered by completion, in any case.
-    let keepsIndexOut = unordered && request.filter != .recent
+    let keepsIndexOut = unordered && request.filter != .recent || joinedText != nil
     let completion = drivesFromText || keepsIndexOut ? "+i.completed" : "i.completed"
     conditions.append(
       states.count == 1

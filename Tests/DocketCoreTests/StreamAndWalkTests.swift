@@ -158,6 +158,38 @@ extension TextWalkTests {
     #expect(walkedPage.count == 100)
     #expect(walkedPage == indexedPage)
   }
+
+  /// A walk that found the text on none of its sample says so, and the page is then decided by
+  /// counting the matches, not by the sample: in a database of millions, the sample (taken as
+  /// half a match) projected past the point where the page is driven from the matches, and a
+  /// word on no issue walked every open issue.
+  @Test func aSampleWithoutMatchesLeavesTheDecisionToTheIndex() throws {
+    let db = try TestDatabase()
+    try db.queue.write { conn in
+      for index in 0..<300 {
+        try conn.insertIssue(
+          Issue(
+            id: db.uuids.make(), title: "hay \(index)",
+            created: db.now.addingTimeInterval(-Double(index))))
+      }
+      // Row numbers only grow: one far row makes the database count as five million issues.
+      try conn.execute(
+        "INSERT INTO issues (seq, id, title, created) VALUES (5000000, ?, 'far hay', 0)",
+        [db.uuids.make()])
+    }
+    let request = IssueRequest(search: try SearchParser.parse("needle"), now: db.now)
+    try db.queue.read { conn in
+      let outcome = try TextWalk.walk(request, wanted: 50, limits: .oneShot, db: conn) { _ in }
+      #expect(outcome == .gaveUp(share: 0))
+      guard case .gaveUp(let share) = outcome else { return }
+      let sampled = try IssueRequestSQL(request, db: conn, forPage: true, textShare: share)
+      #expect(sampled.drivesFromText)
+      // Text the sample found on many issues is taken as common without asking the index.
+      let common = try IssueRequestSQL(request, db: conn, forPage: true, textShare: 0.05)
+      #expect(!common.drivesFromText)
+    }
+    #expect(try db.queue.read { try $0.fetchIssues(request, limit: 50, walk: .oneShot) } == [])
+  }
 }
 
 @Suite struct ReferenceIndexTests {

@@ -23,6 +23,11 @@ public enum TextWalk {
     /// The most issues walked for one page or count.
     public var budget: Int
 
+    public init(sample: Int, budget: Int) {
+      self.sample = sample
+      self.budget = budget
+    }
+
     /// For the terminal app, whose rows are in SQLite's cache after the first keystrokes.
     public static let interactive = Limits(sample: 512, budget: 6_144)
     /// For a command run once, whose every row is a read from the file: a walk pays only for
@@ -81,8 +86,8 @@ public enum TextWalk {
     } catch is Stop {}
     // A walk that reached its budget without filling the page did not see every issue.
     if !gaveUp, found == wanted || walked < budget { return .complete }
-    // Half a match more than seen: a walk that found none does not call the text absent.
-    return .gaveUp(share: (Double(found) + 0.5) / Double(max(walked, 1)))
+    // A walk that found none says 0: the text may still be on a few issues it did not reach.
+    return .gaveUp(share: Double(found) / Double(max(walked, 1)))
   }
 }
 

@@ -255,6 +255,14 @@ import Testing
     #expect(
       try migrated.read { try $0.fetchOne("PRAGMA user_version", as: Int.self) }
         == Schema.migrator.migrations.last?.version)
+    // The six sort indexes end on the tag rows (schema 7), so a page of a tag reads them there.
+    let sortIndexes = try migrated.read {
+      try $0.fetchAll("SELECT sql FROM sqlite_master WHERE name LIKE 'issues_by_%'") {
+        try $0.get(0, as: String.self)
+      }
+    }
+    #expect(sortIndexes.count == 6)
+    #expect(sortIndexes.allSatisfy { $0.hasSuffix(", tag_seqs)") }, "\(sortIndexes)")
     // Each issue's tags are gathered onto it once, when it is migrated, and read from there.
     let lists = try migrated.read { try Self.tagLists($0) }
     #expect(lists.kept == lists.links)

@@ -63,6 +63,8 @@ struct IssueRequestSQL {
     /// One placeholder per row: the row numbers are bound, never spliced into the SQL, so the
     /// statements of every tag filter are the same few texts and their cache stays small.
     var placeholders: String { Array(repeating: "?", count: rows.count).joined(separator: ", ") }
+    /// Each row as it is found in `',' || tag_seqs || ','`.
+    var patterns: [String] { rows.map { ",\($0)," } }
   }
 
   /// Builds the WHERE clause over `issues i`.
@@ -141,25 +143,33 @@ struct IssueRequestSQL {
       states.count == 1
         ? "\(completion) = \(states[0])"
         : "\(completion) IN (\(states.map(String.init).joined(separator: ", ")))")
+    // Whether the issue carries one of `tags`, from the tag rows kept on it (`tag_seqs`, "3,17"),
+    // which every sort index ends on (schema 7): checked in the index entry as it is read, with
+    // no look-up in the links.
+    func carries(_ tags: ResolvedTags) -> String {
+      let checks = tags.rows.map { _ in "instr(',' || i.tag_seqs || ',', ?) > 0" }
+      return "(" + checks.joined(separator: " OR ") + ")"
+    }
     func include(_ tags: ResolvedTags) throws {
       guard !tags.rows.isEmpty else {
         conditions.append("0")
         return
       }
-      // Probing costs about (page size × issues ÷ tagged) lookups, driving about `tagged` rows
-      // and a sort; the two meet where tagged² ≈ 1.25 × page × issues (measured at 100 000
-      // issues: one issue in forty, 2 500, for a page of 50). With the app's page of 100 that is
+      // Walking the sort index checks about (page size × issues ÷ tagged) entries, driving reads
+      // about `tagged` rows and sorts them; the two met where tagged² ≈ 1.25 × page × issues
+      // (measured at 100 000 issues, when each entry was checked by a look-up in the links: one
+      // issue in forty, 2 500, for a page of 50). With the app's page of 100 that is
       // √(125 × issues): 3 500 at 100 000 issues, 11 000 at a million, where a tag on 24 855
-      // issues took 5.7–22 ms driven and probes in about 2 ms.
+      // issues took 5.7–22 ms driven. An entry is now checked in the index itself, which is
+      // cheaper, so the walk would pay for somewhat rarer tags too; the point is kept.
       if forPage, try tags.issueCount * tags.issueCount >= 125 * estimatedIssues() {
-        conditions.append(
-          "EXISTS (SELECT 1 FROM issue_tags l WHERE l.issue_seq = i.seq AND l.tag_seq IN (\(tags.placeholders)))"
-        )
+        conditions.append(carries(tags))
+        arguments += tags.patterns as [any DatabaseValueConvertible]
       } else {
         conditions.append(
           "i.seq IN (SELECT issue_seq FROM issue_tags WHERE tag_seq IN (\(tags.placeholders)))")
+        arguments += tags.rows as [any DatabaseValueConvertible]
       }
-      arguments += tags.rows as [any DatabaseValueConvertible]
     }
 
     switch request.filter {
@@ -198,10 +208,8 @@ struct IssueRequestSQL {
     for name in request.search.excludedTags {
       let tags = try db.resolveTags(named: name)
       if !tags.rows.isEmpty {
-        conditions.append(
-          "NOT EXISTS (SELECT 1 FROM issue_tags l WHERE l.issue_seq = i.seq AND l.tag_seq IN (\(tags.placeholders)))"
-        )
-        arguments += tags.rows as [any DatabaseValueConvertible]
+        conditions.append("NOT " + carries(tags))
+        arguments += tags.patterns as [any DatabaseValueConvertible]
       }
     }
     if !request.search.priorities.isEmpty {

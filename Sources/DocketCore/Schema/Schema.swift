@@ -19,6 +19,7 @@ public enum Schema {
       Migration(version: 4, name: "tag rows kept a link at a time", migrate: v4),
       Migration(version: 5, name: "changes recorded for sync, devices, clock", migrate: v5),
       Migration(version: 6, name: "issues counted by day of activity", migrate: v6),
+      Migration(version: 7, name: "sort indexes that end on the issue's tag rows", migrate: v7),
     ])
 
   /// The day the activity of `row` (`new`, `old`, a table's alias) falls on, as
@@ -67,6 +68,28 @@ public enum Schema {
         \(add("new", 1))
       END;
       """)
+  }
+
+  /// The sort indexes end on each issue's tag rows (`tag_seqs`), so that a page of a tag on a
+  /// few percent of the issues is found by reading the sort index alone: the walk checked each
+  /// entry against the links, a look-up each (at a million issues, 2 000 of them for a tag on
+  /// 2.5 % of the issues, 5-7 ms), and now reads the tag rows in the entry (2.4 ms in the
+  /// `sqlite3` shell). The ids before them keep the order as it was. About 7 bytes an issue and
+  /// index; made again once, when a database is first opened by this version (about 5 s an index
+  /// at a million issues).
+  static func v7(_ db: Connection) throws {
+    let indexes = [
+      ("issues_by_priority_desc", "completed, priority DESC, activity, id"),
+      ("issues_by_priority_asc", "completed, priority, activity, id"),
+      ("issues_by_activity_desc", "completed, activity DESC, id"),
+      ("issues_by_activity_asc", "completed, activity, id"),
+      ("issues_by_title_asc", "completed, title_key, activity, id"),
+      ("issues_by_title_desc", "completed, title_key DESC, activity, id"),
+    ]
+    for (name, columns) in indexes {
+      try db.execute("DROP INDEX \(name)")
+      try db.execute("CREATE INDEX \(name) ON issues (\(columns), tag_seqs)")
+    }
   }
 
   /// The tag rows kept on an issue, changed a link at a time: v3 gathered the whole list again

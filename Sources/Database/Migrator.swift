@@ -20,6 +20,10 @@ public struct Migration: Sendable {
 public struct Migrator: Sendable {
   public var applicationID: Int32
   public var migrations: [Migration]
+  /// Told the version found and the newest before a database made by an earlier version is
+  /// brought up to date (not when one is created): a migration of a large database can take a
+  /// while, and a person should know why nothing shows.
+  public var willUpgrade: (@Sendable (_ from: Int, _ to: Int) -> Void)?
 
   public init(applicationID: Int32, migrations: [Migration]) {
     precondition(
@@ -53,6 +57,7 @@ public struct Migrator: Sendable {
     try validate(connection)
     let version = try connection.fetchOne("PRAGMA user_version", as: Int.self) ?? 0
     if version >= latestVersion { return }
+    if version > 0 { willUpgrade?(version, latestVersion) }
     for migration in migrations {
       try connection.transaction {
         // Read again under the write lock: another process may have migrated meanwhile.

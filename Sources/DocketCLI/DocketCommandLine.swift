@@ -151,7 +151,12 @@ final class CommandContext {
   /// The database, opened (and created or migrated) on first use.
   func database() throws -> DatabaseQueue {
     if let openedDatabase { return openedDatabase }
-    let queue = try DocketDatabase.open(path: databasePath)
+    let (console, l10n) = (console, l10n)
+    let queue = try DocketDatabase.open(
+      path: databasePath,
+      upgrading: {
+        console.writeError(l10n("database.upgrading") + "\n")
+      })
     openedDatabase = queue
     return queue
   }

@@ -11,7 +11,11 @@ let commandLine = DocketCommandLine(
   console: .standard(environment: environment))
 if let request = commandLine.appRequest() {
   do {
-    let database = try DocketDatabase.open(path: request.databasePath)
+    // Before the app takes the screen: the upgrade is what the wait is for.
+    let upgradeNotice = DocketStrings.localizer(language: request.language)("database.upgrading")
+    let database = try DocketDatabase.open(
+      path: request.databasePath,
+      upgrading: { FileHandle.standardError.write(Data((upgradeNotice + "\n").utf8)) })
     let app = try TerminalApp(
       database: database, language: request.language, screenReader: request.screenReader,
       environment: environment, palette: request.palette, mouse: request.mouse)

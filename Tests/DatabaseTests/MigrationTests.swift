@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 
 @testable import Database
@@ -55,6 +56,33 @@ import Testing
     #expect(
       try queue.read { try $0.fetchOne("SELECT count(*) FROM schema_migrations", as: Int.self) }
         == 2)
+  }
+
+  /// A database made by an earlier version is announced before it is brought up to date; one
+  /// being created, or one already up to date, is not.
+  @Test func anUpgradeIsAnnouncedOnceBeforeItRuns() throws {
+    let path = directory.path("announced.sqlite")
+    let told = Locked<[String]>([])
+    func migrator(upTo version: Int) -> Migrator {
+      var migrator = Self.migrator(upTo: version)
+      migrator.willUpgrade = { from, to in
+        // Announced before the migration: the column is not there yet.
+        let columns =
+          (try? DatabaseQueue(path: path).read { db in
+            try db.fetchAll("SELECT name FROM pragma_table_info('notes')") {
+              try $0.get(0, as: String.self)
+            }
+          }) ?? []
+        told.withLock { $0.append("\(from)→\(to) \(columns.joined(separator: ","))") }
+      }
+      return migrator
+    }
+    _ = try DatabaseQueue(path: path, migrator: migrator(upTo: 1))
+    #expect(told.withLock { $0 } == [])
+    _ = try DatabaseQueue(path: path, migrator: migrator(upTo: 2))
+    #expect(told.withLock { $0 } == ["1→2 id,body"])
+    _ = try DatabaseQueue(path: path, migrator: migrator(upTo: 2))
+    #expect(told.withLock { $0 } == ["1→2 id,body"])
   }
 
   @Test func refusesADatabaseFromANewerSchemaUntouched() throws {

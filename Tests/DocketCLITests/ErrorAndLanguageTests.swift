@@ -41,6 +41,41 @@ import Testing
     #expect(run.output == "")
   }
 
+  /// A database made by an earlier version says, on standard error and once, why the first
+  /// command takes longer; the command's output is as always.
+  @Test func anUpgradedDatabaseSaysSoOnce() throws {
+    try box.docket(["add", "Kept through the upgrade"])
+    func pretendEarlierVersion() throws {
+      _ = try box.sqlite(
+        box.database,
+        """
+        PRAGMA user_version = 6; DELETE FROM schema_migrations WHERE version = 7;
+        DROP INDEX issues_by_activity_desc;
+        CREATE INDEX issues_by_activity_desc ON issues (completed, activity DESC, id);
+        """)
+    }
+    try pretendEarlierVersion()
+    let upgraded = try box.docket(["list"])
+    #expect(upgraded.status == 0)
+    #expect(
+      upgraded.error
+        == "Updating the database for this version of Docket. This happens once; a large database takes a minute or so.\n"
+    )
+    #expect(upgraded.output.contains("Kept through the upgrade"))
+    #expect(
+      try box.sqlite(
+        box.database, "SELECT sql FROM sqlite_master WHERE name = 'issues_by_activity_desc'"
+      )
+      .hasSuffix("tag_seqs)\n"))
+    let again = try box.docket(["list"])
+    #expect(again.error == "")
+    #expect(again.output == upgraded.output)
+    try pretendEarlierVersion()
+    let german = try box.docket(["list", "--json"], environment: ["LANG": "de_DE.UTF-8"])
+    #expect(german.error.hasPrefix("Die Datenbank wird für diese Version von Docket aktualisiert."))
+    #expect(german.status == 0)
+  }
+
   @Test func syncWithoutARemoteSaysHowToSetOne() throws {
     let run = try box.docket(["sync"])
     #expect(run.status == 1)

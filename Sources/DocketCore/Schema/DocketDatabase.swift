@@ -4,15 +4,19 @@ import Foundation
 /// Opens Docket's database: a file, or a private in-memory one for tests and benchmarks.
 public enum DocketDatabase {
   /// Opens (creating if needed, with its folder) the database at `path` and brings it to the
-  /// current schema. `now` is what the database stamps edits with.
+  /// current schema. `now` is what the database stamps edits with. `upgrading` is called before
+  /// a database made by an earlier version is brought up to date, which can take a while.
   public static func open(
-    path: String, now: @escaping @Sendable () -> Date = { Date() }
+    path: String, now: @escaping @Sendable () -> Date = { Date() },
+    upgrading: (@Sendable () -> Void)? = nil
   ) throws -> DatabaseQueue {
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty, let reason = createFolder(folder) {
       throw DatabaseOpenError.cannotOpen(path: path, reason: reason)
     }
-    return try DatabaseQueue(path: path, migrator: Schema.migrator) { connection in
+    var migrator = Schema.migrator
+    if let upgrading { migrator.willUpgrade = { _, _ in upgrading() } }
+    return try DatabaseQueue(path: path, migrator: migrator) { connection in
       try configure(connection)
       try registerFunctions(connection, now: now)
     }

@@ -52,13 +52,19 @@ def members(at, body):
     if text[at] == "}":
         return at + 1
     while True:
-        key, at = decoder.raw_decode(text, skip_space(at))
-        at = skip_space(expect(at, ":"))
-        at = body(key.encode("latin-1").decode("utf-8"), at)
+        start = skip_space(at)
+        _, end = decoder.raw_decode(text, start)
+        at = skip_space(expect(end, ":"))
+        at = body(string_at(start, end), at)
         at = skip_space(at)
         if text[at] == "}":
             return at + 1
         at = expect(at, ",")
+
+
+def string_at(start, end):
+    """The JSON string whose text lies between two byte offsets, its UTF-8 and escapes read."""
+    return json.loads(text[start:end].encode("latin-1").decode("utf-8"))
 
 
 def swift_string(value):
@@ -87,7 +93,7 @@ def top(key, at):
         return members(at, entry)
     value, end = decoder.raw_decode(text, at)
     if key == "sourceLanguage" and isinstance(value, str):
-        source = value.encode("latin-1").decode("utf-8")
+        source = string_at(at, end)
     return end
 
 

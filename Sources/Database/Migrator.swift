@@ -57,12 +57,15 @@ public struct Migrator: Sendable {
     try validate(connection)
     let version = try connection.fetchOne("PRAGMA user_version", as: Int.self) ?? 0
     if version >= latestVersion { return }
-    if version > 0 { willUpgrade?(version, latestVersion) }
+    var migrated = false
     for migration in migrations {
       try connection.transaction {
         // Read again under the write lock: another process may have migrated meanwhile.
         let current = try connection.fetchOne("PRAGMA user_version", as: Int.self) ?? 0
         guard migration.version > current else { return }
+        // Told once, under the lock: a process that another beat to it says nothing.
+        if !migrated, current > 0 { willUpgrade?(current, latestVersion) }
+        migrated = true
         try connection.execute(
           """
           CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -78,6 +81,12 @@ public struct Migrator: Sendable {
         try connection.execute("PRAGMA user_version = \(migration.version)")
         try connection.execute("PRAGMA application_id = \(applicationID)")
       }
+    }
+    // A migration that made indexes again leaves them in the write-ahead log, which every
+    // later process would read through to open the database until something wrote: written
+    // into the database now, and the log emptied (where no reader holds it).
+    if migrated {
+      _ = try? connection.fetchAll("PRAGMA wal_checkpoint(TRUNCATE)") { _ in () }
     }
   }
 }

@@ -74,6 +74,10 @@ import Testing
     let german = try box.docket(["list", "--json"], environment: ["LANG": "de_DE.UTF-8"])
     #expect(german.error.hasPrefix("Die Datenbank wird für diese Version von Docket aktualisiert."))
     #expect(german.status == 0)
+    // Standard output is the JSON alone, and the upgrade left no log behind to read through.
+    #expect((try german.json() as? [Any])?.count == 1)
+    let log = (try? FileManager.default.attributesOfItem(atPath: box.database + "-wal"))?[.size]
+    #expect((log as? Int ?? 0) == 0)
   }
 
   @Test func syncWithoutARemoteSaysHowToSetOne() throws {

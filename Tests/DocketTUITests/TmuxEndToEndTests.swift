@@ -8,13 +8,22 @@ final class TmuxPane {
 
   init(command: String, columns: Int, rows: Int, folder: URL) throws {
     self.folder = folder
-    socket = folder.appendingPathComponent("tmux.sock").path
+    // Not in `folder`: a test removes its folder when it ends, maybe before the pane's deinit
+    // runs, and a server whose socket is gone cannot be told to stop (one was left running the
+    // app).
+    socket =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "docket-tmux-\(UUID().uuidString).sock"
+      ).path
     try tmux([
       "new-session", "-d", "-s", "docket", "-x", String(columns), "-y", String(rows), command,
     ])
   }
 
-  deinit { _ = try? tmux(["kill-server"]) }
+  deinit {
+    _ = try? tmux(["kill-server"])
+    unlink(socket)
+  }
 
   /// Runs a tmux command and waits for it; with `capture`, returns what it printed. Started with
   /// `posix_spawn` and nothing inherited but /dev/null and a file: the server that `new-session`

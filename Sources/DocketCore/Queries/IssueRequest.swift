@@ -71,8 +71,8 @@ struct IssueRequestSQL {
   ///
   /// The clause is shaped so that SQLite reads a first page in index order without sorting:
   /// completion is always stated (`completed IN (0, 1)` included), so every sort index can be
-  /// entered by it; a tag carried by many issues is checked row by row as the sort index is read
-  /// (`EXISTS`), a rare one drives the query from its links; Recent seeks by activity within
+  /// entered by it; a tag carried by many issues is checked in each sort index entry as it is
+  /// read (the tag rows it ends on), a rare one drives the query from its links; Recent seeks by activity within
   /// each priority for the priority sorts and is checked in the index for the title sorts.
   /// Without `text`, the search's text and excluded text are left out: the caller matches them
   /// itself (`TextWalk`).
@@ -156,13 +156,13 @@ struct IssueRequestSQL {
         return
       }
       // Walking the sort index checks about (page size × issues ÷ tagged) entries, driving reads
-      // about `tagged` rows and sorts them; the two met where tagged² ≈ 1.25 × page × issues
-      // (measured at 100 000 issues, when each entry was checked by a look-up in the links: one
-      // issue in forty, 2 500, for a page of 50). With the app's page of 100 that is
-      // √(125 × issues): 3 500 at 100 000 issues, 11 000 at a million, where a tag on 24 855
-      // issues took 5.7–22 ms driven. An entry is now checked in the index itself, which is
-      // cheaper, so the walk would pay for somewhat rarer tags too; the point is kept.
-      if forPage, try tags.issueCount * tags.issueCount >= 125 * estimatedIssues() {
+      // about `tagged` rows and sorts them. With each entry checked in the index itself (schema
+      // 7), an entry costs about 1 µs and a driven row about 2.3 µs (measured at 100 000 issues
+      // in the `sqlite3` shell, a tag on 2 440 issues: 2.0 ms walked, 5.5 ms driven), so the two
+      // meet where tagged² ≈ 22 × page × issues; with the app's page of 100, √(40 × issues) is
+      // near enough: 2 000 at 100 000 issues, 6 300 at a million. (Checked by a look-up in the
+      // links, an entry cost about three times as much, and the point was √(125 × issues).)
+      if forPage, try tags.issueCount * tags.issueCount >= 40 * estimatedIssues() {
         conditions.append(carries(tags))
         arguments += tags.patterns as [any DatabaseValueConvertible]
       } else {

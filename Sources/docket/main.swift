@@ -11,11 +11,14 @@ let commandLine = DocketCommandLine(
   console: .standard(environment: environment))
 if let request = commandLine.appRequest() {
   do {
-    // Before the app takes the screen: the upgrade is what the wait is for.
-    let upgradeNotice = DocketStrings.localizer(language: request.language)("database.upgrading")
+    // Said before the app takes the screen (the upgrade is what the wait is for), and only then.
+    let language = request.language
     let database = try DocketDatabase.open(
       path: request.databasePath,
-      upgrading: { FileHandle.standardError.write(Data((upgradeNotice + "\n").utf8)) })
+      upgrading: {
+        let notice = DocketStrings.localizer(language: language)("database.upgrading")
+        FileHandle.standardError.write(Data((notice + "\n").utf8))
+      })
     let app = try TerminalApp(
       database: database, language: request.language, screenReader: request.screenReader,
       environment: environment, palette: request.palette, mouse: request.mouse)

@@ -42,6 +42,21 @@ import Testing
     return db
   }
 
+  /// A database of `count` issues titled by `title(index)`, the first made most recently (one
+  /// second apart), in one transaction.
+  static func issues(_ count: Int, title: (Int) -> String) throws -> TestDatabase {
+    let db = try TestDatabase()
+    try db.queue.write { conn in
+      for index in 0..<count {
+        try conn.insertIssue(
+          Issue(
+            id: db.uuids.make(), title: title(index),
+            created: db.now.addingTimeInterval(-Double(index))))
+      }
+    }
+    return db
+  }
+
   @Test func walkedPagesAreWhatTheIndexFinds() throws {
     let db = try database()
     for search in Self.searches {
@@ -101,14 +116,8 @@ import Testing
   /// Text that few issues match gives up the walk once its share is known, and the index
   /// answers; text that many match is found by the walk within the sample.
   @Test func rareTextGivesUpTheWalkAndCommonTextDoesNot() throws {
-    let db = try TestDatabase()
-    try db.queue.write { conn in
-      for index in 0..<(TextWalk.Limits.interactive.sample + 600) {
-        let title = index == 900 ? "needle in hay" : "hay bale \(index)"
-        try conn.insertIssue(
-          Issue(
-            id: db.uuids.make(), title: title, created: db.now.addingTimeInterval(-Double(index))))
-      }
+    let db = try Self.issues(TextWalk.Limits.interactive.sample + 600) {
+      $0 == 900 ? "needle in hay" : "hay bale \($0)"
     }
     let rare = IssueRequest(search: try SearchParser.parse("needle"), now: db.now)
     let common = IssueRequest(search: try SearchParser.parse("hay"), now: db.now)
@@ -133,15 +142,7 @@ extension TextWalkTests {
   /// Text on one issue in twenty is walked by the terminal app (its rows are cached) and asked of
   /// the index by a command run once; both give the same page.
   @Test func aCommandRunOnceWalksOnlyForCommonText() throws {
-    let db = try TestDatabase()
-    try db.queue.write { conn in
-      for index in 0..<2_400 {
-        try conn.insertIssue(
-          Issue(
-            id: db.uuids.make(), title: index % 20 == 0 ? "needle \(index)" : "hay \(index)",
-            created: db.now.addingTimeInterval(-Double(index))))
-      }
-    }
+    let db = try Self.issues(2_400) { $0 % 20 == 0 ? "needle \($0)" : "hay \($0)" }
     let request = IssueRequest(search: try SearchParser.parse("needle"), now: db.now)
     let interactive = try db.queue.read {
       try TextWalk.walk(request, wanted: 100, limits: .interactive, db: $0) { _ in }
@@ -164,14 +165,8 @@ extension TextWalkTests {
   /// half a match) projected past the point where the page is driven from the matches, and a
   /// word on no issue walked every open issue.
   @Test func aSampleWithoutMatchesLeavesTheDecisionToTheIndex() throws {
-    let db = try TestDatabase()
+    let db = try Self.issues(300) { "hay \($0)" }
     try db.queue.write { conn in
-      for index in 0..<300 {
-        try conn.insertIssue(
-          Issue(
-            id: db.uuids.make(), title: "hay \(index)",
-            created: db.now.addingTimeInterval(-Double(index))))
-      }
       // Row numbers only grow: one far row makes the database count as five million issues.
       try conn.execute(
         "INSERT INTO issues (seq, id, title, created) VALUES (5000000, ?, 'far hay', 0)",

@@ -54,6 +54,25 @@ public struct DocketCommandLine {
       mouse: !parsed.has("no-mouse"))
   }
 
+  /// Opens the database at `path` for either face, saying on standard error, in `language`,
+  /// when a database made by an earlier version is brought up to date first (at a million
+  /// issues schema 7 takes about 40 s): for the app, before it takes the screen.
+  public static func openDatabase(path: String, language: String, console: Console) throws
+    -> DatabaseQueue
+  {
+    let writeError = console.writeError
+    return try DocketDatabase.open(
+      path: path,
+      upgrading: {
+        writeError(DocketStrings.localizer(language: language)("database.upgrading") + "\n")
+      })
+  }
+
+  /// The database the app asked for, opened as `openDatabase` does.
+  public func openDatabase(for request: AppRequest) throws -> DatabaseQueue {
+    try Self.openDatabase(path: request.databasePath, language: request.language, console: console)
+  }
+
   /// Runs the command line and ends the process with its exit status.
   ///
   /// What a command read stays in memory until the process ends: freeing a list of tens of
@@ -151,12 +170,8 @@ final class CommandContext {
   /// The database, opened (and created or migrated) on first use.
   func database() throws -> DatabaseQueue {
     if let openedDatabase { return openedDatabase }
-    let (console, l10n) = (console, l10n)
-    let queue = try DocketDatabase.open(
-      path: databasePath,
-      upgrading: {
-        console.writeError(l10n("database.upgrading") + "\n")
-      })
+    let queue = try DocketCommandLine.openDatabase(
+      path: databasePath, language: l10n.language, console: console)
     openedDatabase = queue
     return queue
   }

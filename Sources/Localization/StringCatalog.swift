@@ -58,9 +58,9 @@ public struct StringCatalog: Sendable {
   }
 
   /// A catalog whose outline was worked out before, as `outline(of:)` gives it: nothing of the
-  /// text is read until a text is asked for. The embedded catalog's outline is made by
-  /// `make catalog`, and a test keeps it equal to what `outline(of:)` reads. A range outside
-  /// the text, or one that holds no entry, counts as missing.
+  /// text is read until a text is asked for (an outline made when the program was built, kept
+  /// equal to what `outline(of:)` reads by a test). A range outside the text, or one that holds
+  /// no entry, counts as missing.
   public static func outlined(
     bytes: [UInt8], sourceLanguage: String, ranges: [String: Range<Int>]
   ) -> StringCatalog {

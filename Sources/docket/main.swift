@@ -11,14 +11,7 @@ let commandLine = DocketCommandLine(
   console: .standard(environment: environment))
 if let request = commandLine.appRequest() {
   do {
-    // Said before the app takes the screen (the upgrade is what the wait is for), and only then.
-    let language = request.language
-    let database = try DocketDatabase.open(
-      path: request.databasePath,
-      upgrading: {
-        let notice = DocketStrings.localizer(language: language)("database.upgrading")
-        FileHandle.standardError.write(Data((notice + "\n").utf8))
-      })
+    let database = try commandLine.openDatabase(for: request)
     let app = try TerminalApp(
       database: database, language: request.language, screenReader: request.screenReader,
       environment: environment, palette: request.palette, mouse: request.mouse)

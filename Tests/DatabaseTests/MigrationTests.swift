@@ -58,31 +58,36 @@ import Testing
         == 2)
   }
 
-  /// A database made by an earlier version is announced before it is brought up to date; one
-  /// being created, or one already up to date, is not.
+  /// A database made by an earlier version is announced once, before its first step runs, however
+  /// many steps it takes; one being created, or one already up to date, is not.
   @Test func anUpgradeIsAnnouncedOnceBeforeItRuns() throws {
     let path = directory.path("announced.sqlite")
     let told = Locked<[String]>([])
     func migrator(upTo version: Int) -> Migrator {
-      var migrator = Self.migrator(upTo: version)
-      migrator.willUpgrade = { from, to in
-        // Announced before the migration: the column is not there yet.
-        let columns =
-          (try? DatabaseQueue(path: path).read { db in
-            try db.fetchAll("SELECT name FROM pragma_table_info('notes')") {
-              try $0.get(0, as: String.self)
-            }
-          }) ?? []
-        told.withLock { $0.append("\(from)→\(to) \(columns.joined(separator: ","))") }
+      var steps = Self.migrator(upTo: min(version, 2)).migrations
+      if version >= 3 {
+        steps.append(
+          Migration(version: 3, name: "add colour") { db in
+            try db.execute("ALTER TABLE notes ADD COLUMN colour TEXT")
+          })
       }
+      // Each step says when it runs, so the order of the notice and the steps shows.
+      steps = steps.map { step in
+        Migration(version: step.version, name: step.name) { db in
+          told.withLock { $0.append("step \(step.version)") }
+          try step.migrate(db)
+        }
+      }
+      var migrator = Migrator(applicationID: Self.applicationID, migrations: steps)
+      migrator.willUpgrade = { from, to in told.withLock { $0.append("told \(from)→\(to)") } }
       return migrator
     }
     _ = try DatabaseQueue(path: path, migrator: migrator(upTo: 1))
-    #expect(told.withLock { $0 } == [])
-    _ = try DatabaseQueue(path: path, migrator: migrator(upTo: 2))
-    #expect(told.withLock { $0 } == ["1→2 id,body"])
-    _ = try DatabaseQueue(path: path, migrator: migrator(upTo: 2))
-    #expect(told.withLock { $0 } == ["1→2 id,body"])
+    #expect(told.withLock { $0 } == ["step 1"])
+    _ = try DatabaseQueue(path: path, migrator: migrator(upTo: 3))
+    #expect(told.withLock { $0 } == ["step 1", "told 1→3", "step 2", "step 3"])
+    _ = try DatabaseQueue(path: path, migrator: migrator(upTo: 3))
+    #expect(told.withLock { $0 }.count == 4)
   }
 
   @Test func refusesADatabaseFromANewerSchemaUntouched() throws {

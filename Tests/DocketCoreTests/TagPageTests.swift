@@ -111,8 +111,10 @@ import Testing
     var untagged = first
     untagged.tags = []
     _ = try db.queue.write { try $0.saveIssue(untagged) }
-    let after = try db.queue.read { try $0.fetchIssues(request, limit: 5) }
-    #expect(!after.contains { $0.id == first.id })
+    // Saved, it is the most recently active issue: were its old tag rows still in the index, it
+    // would lead the page. A page as long as the list shows it is nowhere in it.
+    let after = try db.queue.read { try $0.fetchIssues(request, limit: 300) }
+    #expect(!after.isEmpty && !after.contains { $0.id == first.id })
     _ = try db.queue.write { try $0.saveIssue(first) }
     #expect(try db.queue.read { try $0.fetchIssues(request, limit: 5) }.first?.id == first.id)
   }

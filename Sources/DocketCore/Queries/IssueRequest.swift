@@ -72,8 +72,9 @@ struct IssueRequestSQL {
   /// The clause is shaped so that SQLite reads a first page in index order without sorting:
   /// completion is always stated (`completed IN (0, 1)` included), so every sort index can be
   /// entered by it; a tag carried by many issues is checked in each sort index entry as it is
-  /// read (the tag rows it ends on), a rare one drives the query from its links; Recent seeks by activity within
-  /// each priority for the priority sorts and is checked in the index for the title sorts.
+  /// read (the tag rows it ends on), a rare one drives the query from its links; Recent seeks by
+  /// activity within each priority for the priority sorts and is checked in the index for the
+  /// title sorts.
   /// Without `text`, the search's text and excluded text are left out: the caller matches them
   /// itself (`TextWalk`).
   ///

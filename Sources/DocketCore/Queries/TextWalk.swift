@@ -23,11 +23,6 @@ public enum TextWalk {
     /// The most issues walked for one page or count.
     public var budget: Int
 
-    public init(sample: Int, budget: Int) {
-      self.sample = sample
-      self.budget = budget
-    }
-
     /// For the terminal app, whose rows are in SQLite's cache after the first keystrokes.
     public static let interactive = Limits(sample: 512, budget: 6_144)
     /// For a command run once, whose every row is a read from the file: a walk pays only for

@@ -11,6 +11,7 @@ var runs = 31
 var keepFolder: String?
 var cliDatabase: String?
 var webDatabase: String?
+var transferDatabase: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
   switch argument {
@@ -57,6 +58,10 @@ while let argument = arguments.next() {
   case "--web":
     // Only the web timings, on an existing database (it gains and loses a tag).
     webDatabase = arguments.next()
+  case "--transfer":
+    // Only the import and export timings, beside an existing database (its folder gets the
+    // corpus; imports into it go to a copy).
+    transferDatabase = arguments.next()
   case "--sizes":
     sizes = (arguments.next() ?? "").split(separator: ",").compactMap { Int($0) }
   case "--runs":
@@ -81,11 +86,20 @@ var comparisonLines: [String] = []
 /// What `docket serve` used with its live pages open, printed after the memory.
 var webLines: [String] = []
 
-if let webDatabase {
-  let size = try DocketDatabase.open(path: webDatabase).read {
+/// How many issues the database at `path` holds.
+func issueCount(at path: String) throws -> Int {
+  try DocketDatabase.open(path: path).read {
     try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self)
-  }
-  webTimings(database: webDatabase, size: size ?? 0)
+  } ?? 0
+}
+
+// Only one part, on an existing database: the table, the memory and that part's lines.
+if let webDatabase {
+  webTimings(database: webDatabase, size: try issueCount(at: webDatabase))
+} else if let transferDatabase {
+  transferTimings(database: transferDatabase, size: try issueCount(at: transferDatabase))
+}
+if webDatabase != nil || transferDatabase != nil {
   table.print()
   printMemory()
   for line in webLines { print(line) }
@@ -97,12 +111,10 @@ if let webDatabase {
 if let cliDatabase {
   // First, while this process is small: a program it starts counts its size in the program's
   // peak memory.
-  let size = try DocketDatabase.open(path: cliDatabase).read {
-    try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self)
-  }
-  transferTimings(database: cliDatabase, size: size ?? 0)
-  syncTimings(database: cliDatabase, size: size ?? 0)
-  webTimings(database: cliDatabase, size: size ?? 0)
+  let size = try issueCount(at: cliDatabase)
+  transferTimings(database: cliDatabase, size: size)
+  syncTimings(database: cliDatabase, size: size)
+  webTimings(database: cliDatabase, size: size)
   try cliTimings(database: cliDatabase)
   let tuiDatabase = try DocketDatabase.open(path: cliDatabase)
   let keystrokes = try await searchKeystrokeTimings(database: tuiDatabase)

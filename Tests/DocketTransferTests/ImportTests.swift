@@ -206,6 +206,16 @@ import Testing
     #expect(try queue.read { try $0.fetchIssue(id: batch.issues[0].id) }?.tags == [bug])
   }
 
+  /// Imports `batch` in parts too small to be written in bulk.
+  static func importRowByRow(_ batch: IncomingBatch, into queue: DatabaseQueue) throws {
+    for chunk in stride(from: 0, to: batch.issues.count, by: Connection.bulkThreshold - 1) {
+      var part = batch
+      part.issues = Array(
+        batch.issues[chunk..<min(chunk + Connection.bulkThreshold - 1, batch.issues.count)])
+      try queue.write { _ = try $0.importBatch(part) }
+    }
+  }
+
   /// Bulk and row by row end in the same database: the same file into two databases, one large
   /// enough for bulk and one not, compared issue by issue.
   @Test func bulkWritesWhatRowByRowWrites() throws {
@@ -214,12 +224,28 @@ import Testing
     let bulk = try DocketDatabase.inMemory(now: { Date() })
     try bulk.write { _ = try $0.importBatch(batch) }
     let rowByRow = try DocketDatabase.inMemory(now: { Date() })
-    for chunk in stride(from: 0, to: batch.issues.count, by: Connection.bulkThreshold - 1) {
-      var part = batch
-      part.issues = Array(
-        batch.issues[chunk..<min(chunk + Connection.bulkThreshold - 1, batch.issues.count)])
-      try rowByRow.write { _ = try $0.importBatch(part) }
+    try Self.importRowByRow(batch, into: rowByRow)
+    #expect(try Self.contents(bulk) == Self.contents(rowByRow))
+    try Self.assertSound(bulk)
+    try Self.assertSound(rowByRow)
+  }
+
+  /// Into a database that already holds issues, bulk writes what row by row writes, whether
+  /// the sort indexes are built again after the rows (a database under a third of the import's
+  /// size) or kept while the rows go in (a larger one).
+  @Test(arguments: [100, 300])
+  func bulkIntoAHeldDatabaseWritesWhatRowByRowWrites(held: Int) throws {
+    let base = try Self.export(Self.populated(held, manyTags: 5))
+    let batch = try TransferReader.read(
+      try Self.export(Self.populated(Connection.bulkThreshold + 100)))
+    let bulk = try DocketDatabase.inMemory(now: { Date() })
+    let rowByRow = try DocketDatabase.inMemory(now: { Date() })
+    for queue in [bulk, rowByRow] {
+      try queue.write { _ = try $0.importBatch(try TransferReader.read(base)) }
     }
+    let summary = try bulk.write { try $0.importBatch(batch) }
+    #expect(summary.createdIssues == Connection.bulkThreshold + 100)
+    try Self.importRowByRow(batch, into: rowByRow)
     #expect(try Self.contents(bulk) == Self.contents(rowByRow))
     try Self.assertSound(bulk)
     try Self.assertSound(rowByRow)

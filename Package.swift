@@ -113,7 +113,7 @@ let package = Package(
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
       name: "DocketCLITests",
-      dependencies: ["DocketCLI", "DocketCore", "Database", "docket", "Locking"]),
+      dependencies: ["DocketCLI", "DocketCore", "Database", "docket", "Locking", "Terminal"]),
     .testTarget(
       name: "DocketTUITests",
       dependencies: [

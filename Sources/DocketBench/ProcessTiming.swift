@@ -1,4 +1,5 @@
 import Foundation
+import Terminal
 
 /// One run of a program: how long it took from start to exit, and its peak memory.
 struct ProcessRun {
@@ -22,9 +23,10 @@ func timeProcess(
   defer { for pointer in argv { free(pointer) } }
   var pid: pid_t = 0
   let start = ContinuousClock.now
-  guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
-    return ProcessRun(milliseconds: 0, peakMemoryMiB: 0, status: -1)
+  let started = SpawnAttributes.withFreshSignals {
+    posix_spawn(&pid, executable, &actions, $0, argv, environ) == 0
   }
+  guard started else { return ProcessRun(milliseconds: 0, peakMemoryMiB: 0, status: -1) }
   var status: Int32 = 0
   var usage = rusage()
   wait4(pid, &status, 0, &usage)

@@ -76,8 +76,10 @@ func idleAppMeasurements(binary: String, database: String) -> (
   var app: Int32?
   defer {
     tmux(["kill-server"])
+    unlink(socket)
     // The app quits on the hang-up tmux sends; a server that did not send it (seen once: it and
-    // the app were left running) must not leave the app holding the database.
+    // the app were left running, before programs were started with no signal blocked) must not
+    // leave the app holding the database.
     if let app {
       Thread.sleep(forTimeInterval: 1)
       if processID(of: command) == app { kill(app, SIGKILL) }

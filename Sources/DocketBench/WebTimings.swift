@@ -1,4 +1,5 @@
 import Foundation
+import Terminal
 
 /// `docket serve` under load: the list page at the database's size with eight clients (wrk),
 /// and 200 open live pages: the server's idle CPU and memory with them, and how long a change
@@ -134,7 +135,10 @@ struct BenchServer {
     let argv = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, binary, &actions, nil, argv, environ) == 0 else { return nil }
+    let started = SpawnAttributes.withFreshSignals {
+      posix_spawn(&pid, binary, &actions, $0, argv, environ) == 0
+    }
+    guard started else { return nil }
     self.pid = pid
     for _ in 0..<200 {
       if let text = try? String(contentsOfFile: output, encoding: .utf8),

@@ -10,15 +10,6 @@ public enum ForegroundProgram {
   public static func run(_ path: String, arguments: [String]) -> Int32? {
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGINT)
-    sigaddset(&defaults, SIGQUIT)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
     let previousInterrupt = signal(SIGINT, SIG_IGN)
     let previousQuit = signal(SIGQUIT, SIG_IGN)
     defer {
@@ -26,12 +17,42 @@ public enum ForegroundProgram {
       signal(SIGQUIT, previousQuit)
     }
     var pid = pid_t()
-    guard posix_spawn(&pid, path, nil, &attributes, argv, environ) == 0 else { return nil }
+    let started = SpawnAttributes.withFreshSignals(defaulting: [SIGINT, SIGQUIT]) {
+      posix_spawn(&pid, path, nil, $0, argv, environ) == 0
+    }
+    guard started else { return nil }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
       guard errno == EINTR else { return nil }
     }
     let signalNumber = status & 0x7F
     return signalNumber == 0 ? (status >> 8) & 0xFF : 128 + signalNumber
+  }
+}
+
+/// Attributes for `posix_spawn` that start a program with its signals as a shell would give them.
+public enum SpawnAttributes {
+  /// Calls `body` with attributes under which the program starts with no signal blocked (a
+  /// program otherwise inherits the mask of the thread that starts it, and a thread of a worker
+  /// pool blocks nearly every signal: a program started from one never saw SIGTERM or SIGHUP,
+  /// and a tmux server so started outlived its `kill-server`), and with `defaulting` (signals
+  /// this process ignores meanwhile) back to their default action; every signal when
+  /// `defaultingAll`.
+  public static func withFreshSignals<Result>(
+    defaulting: [Int32] = [], defaultingAll: Bool = false,
+    _ body: (UnsafePointer<posix_spawnattr_t>) -> Result
+  ) -> Result {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    if defaultingAll { sigfillset(&defaults) } else { sigemptyset(&defaults) }
+    for signal in defaulting { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return body(&attributes)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Terminal
 import Testing
 
 /// What a run of the docket binary printed and how it ended.
@@ -152,20 +153,11 @@ struct Child {
     defer { for pointer in variables ?? [] { free(pointer) } }
     // Signals as a new program expects them: none blocked (the test's thread blocks some), each
     // to its default.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    let result =
-      variables.map { posix_spawn(&pid, executable, &actions, &attributes, argv, $0) }
-      ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+    let result = SpawnAttributes.withFreshSignals(defaultingAll: true) { attributes in
+      variables.map { posix_spawn(&pid, executable, &actions, attributes, argv, $0) }
+        ?? posix_spawn(&pid, executable, &actions, attributes, argv, environ)
+    }
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
     self.pid = pid
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Terminal
 import Testing
 
 /// A tmux server of its own (a private socket), running one program in a pane of a fixed size.
@@ -54,7 +55,12 @@ final class TmuxPane {
     let argv = ([program] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
-    guard posix_spawnp(&pid, program, &actions, nil, argv, environ) == 0 else { return nil }
+    // With no signal blocked: a test runs on a worker thread, which blocks nearly all of them, and
+    // a tmux server that inherited that never ended on `kill-server` (nor the app in its pane).
+    let started = SpawnAttributes.withFreshSignals {
+      posix_spawnp(&pid, program, &actions, $0, argv, environ) == 0
+    }
+    guard started else { return nil }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     return status
@@ -188,5 +194,40 @@ final class TmuxPane {
     // What the app did is in the database.
     let text = Self.docket(["list", "--filter", "all", "--db", database])
     #expect(text.contains("Another issue") && !text.contains("Tmux test issue"))
+  }
+}
+
+/// A pane's tmux server ends with the pane, with the program in it, also when the test ran on a
+/// thread that blocks signals (a server that inherited that mask outlived `kill-server`).
+@Suite struct TmuxPaneTests {
+  @Test func theServerEndsWithThePane() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-tmux-pane-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var all = sigset_t()
+    sigfillset(&all)
+    var before = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &all, &before)
+    defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
+    var pane: TmuxPane? = try TmuxPane(command: "sleep 600", columns: 40, rows: 5, folder: folder)
+    let server = try #require(
+      pid_t(
+        try pane!.tmux(["display-message", "-p", "#{pid}"], capture: true)
+          .trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(kill(server, 0) == 0)
+    pane = nil
+    // Bounded: five seconds for the server to go.
+    var gone = false
+    for _ in 0..<100 where !gone {
+      gone = kill(server, 0) != 0
+      if !gone { Thread.sleep(forTimeInterval: 0.05) }
+    }
+    #expect(gone, "tmux server \(server) still running")
+    if !gone {
+      // Not left behind when this fails: the program in the pane first, then the server.
+      _ = TmuxPane.run("pkill", ["-KILL", "-P", String(server)])
+      kill(server, SIGKILL)
+    }
   }
 }

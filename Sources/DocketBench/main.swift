@@ -70,7 +70,13 @@ while let argument = arguments.next() {
     keepFolder = arguments.next()
   default:
     FileHandle.standardError.write(
-      Data("usage: DocketBench [--sizes 10000,100000] [--runs 31] [--keep FOLDER]\n".utf8))
+      Data(
+        """
+        usage: DocketBench [--sizes 10000,100000] [--runs 31] [--keep FOLDER]
+               DocketBench --web DB | --transfer DB | --keystrokes DB
+               DocketBench --search DB TEXT | --count DB TEXT
+
+        """.utf8))
     exit(2)
   }
 }
@@ -118,11 +124,12 @@ if let cliDatabase {
   try cliTimings(database: cliDatabase)
   let tuiDatabase = try DocketDatabase.open(path: cliDatabase)
   let keystrokes = try await searchKeystrokeTimings(database: tuiDatabase)
-  let issueCount =
+  let keystrokeIssues =
     try tuiDatabase.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) } ?? 0
-  let budgets = Budgets.at(issueCount)
+  let budgets = Budgets.at(keystrokeIssues)
   table.add(
-    name: "app: search keystroke → frame (after debounce)", size: issueCount, samples: keystrokes,
+    name: "app: search keystroke → frame (after debounce)", size: keystrokeIssues,
+    samples: keystrokes,
     budget: budgets?.keystrokeMedian, worstBudget: budgets?.keystrokeWorst)
   table.print(header: false)
   if let listedIssues { print("(docket list wrote \(listedIssues) open issues)") }

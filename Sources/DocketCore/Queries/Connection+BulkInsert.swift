@@ -35,9 +35,9 @@ public struct BulkIssueRow: Sendable {
 /// The triggers that keep the full-text index and the counts row by row are set aside, the rows
 /// are written with what the triggers would have worked out, and the index and counts are brought
 /// up to date once, after the rows (the full-text index in one statement over the new rows). On
-/// the 91 000-entry changelog corpus (`make bench`), the full-text index is the largest part:
-/// 3.1 s of 9.6 s into an empty database, its prefix indexes (for search as you type) three
-/// quarters of that.
+/// the 103 565-entry changelog corpus (`make bench`), into an empty database, the rows take
+/// 0.75 s of a 3.75 s import and the full-text index 0.72 s (its prefix indexes, for search as you
+/// type, more than half of that).
 extension Connection {
   /// Many new issues: the rows with what the triggers would have worked out (sort keys, tag
   /// lists, open flags), then the full-text index and the counts once, then the triggers back.
@@ -61,10 +61,12 @@ extension Connection {
     // the rows: one sort each over the whole table, where a row at a time puts each new row into
     // each index in turn. Measured with the changelog corpus (103 565 issues), whole import: into
     // an empty database 3.8 s built after against 4.2 s kept (the rows 1.0 s slower kept, the
-    // build 0.55 s); into one of 100 000, 6.0 s kept against 7.2-7.5 s and 340 MiB built after
-    // (the build 1.4 s for 203 565 rows). A build costs about 7 us a row of the whole table, a
-    // new row kept about 9.5 us: building pays while the table holds fewer than a third as many
-    // rows as the import brings (it did for a database as large as the import, and did not pay).
+    // build 0.55 s, about 5.3 us a row); into one of exactly 100 000, 5.4-6.0 s kept against
+    // 7.2-7.5 s and 340 MiB built after (the build 1.4 s for 203 565 rows, about 7 us a row, and
+    // the commit slower). A new row kept costs about 9.5 us: building pays while the table holds
+    // fewer than about a third as many rows as the bulk brings. Nothing was measured near that
+    // line; it was drawn between the two measurements. The same holds for sync's bulk merge,
+    // which writes through here too.
     let existing = try fetchOne("SELECT count(*) FROM issues", as: Int.self) ?? 0
     var indexes: [(name: String, sql: String)] = []
     if existing * 3 < issues.count {

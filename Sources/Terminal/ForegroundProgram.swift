@@ -17,7 +17,9 @@ public enum ForegroundProgram {
       signal(SIGQUIT, previousQuit)
     }
     var pid = pid_t()
-    let started = SpawnAttributes.withFreshSignals(defaulting: [SIGINT, SIGQUIT]) {
+    // The window's size changes too: the app ignores SIGWINCH to read it from a dispatch source,
+    // and an ignored signal stays ignored in the program it starts.
+    let started = SpawnAttributes.withFreshSignals(defaulting: [SIGINT, SIGQUIT, SIGWINCH]) {
       posix_spawn(&pid, path, nil, $0, argv, environ) == 0
     }
     guard started else { return nil }
@@ -32,6 +34,13 @@ public enum ForegroundProgram {
 
 /// Attributes for `posix_spawn` that start a program with its signals as a shell would give them.
 public enum SpawnAttributes {
+  /// What `posix_spawn` takes for its attributes (an opaque pointer's address on Darwin).
+  #if canImport(Darwin)
+    public typealias Pointer = UnsafePointer<posix_spawnattr_t?>
+  #else
+    public typealias Pointer = UnsafePointer<posix_spawnattr_t>
+  #endif
+
   /// Calls `body` with attributes under which the program starts with no signal blocked (a
   /// program otherwise inherits the mask of the thread that starts it, and a thread of a worker
   /// pool blocks nearly every signal: a program started from one never saw SIGTERM or SIGHUP,
@@ -39,10 +48,13 @@ public enum SpawnAttributes {
   /// this process ignores meanwhile) back to their default action; every signal when
   /// `defaultingAll`.
   public static func withFreshSignals<Result>(
-    defaulting: [Int32] = [], defaultingAll: Bool = false,
-    _ body: (UnsafePointer<posix_spawnattr_t>) -> Result
+    defaulting: [Int32] = [], defaultingAll: Bool = false, _ body: (Pointer) -> Result
   ) -> Result {
-    var attributes = posix_spawnattr_t()
+    #if canImport(Darwin)
+      var attributes: posix_spawnattr_t? = nil
+    #else
+      var attributes = posix_spawnattr_t()
+    #endif
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     var empty = sigset_t()

@@ -27,8 +27,9 @@ final class TmuxPane {
   }
 
   /// Runs a tmux command and waits for it; with `capture`, returns what it printed. Started with
-  /// `posix_spawn` and nothing inherited but /dev/null and a file: the server that `new-session`
-  /// starts lives on, and must hold nothing this test waits on.
+  /// `posix_spawn`, its standard streams /dev/null and a file, and its signals as a shell gives
+  /// them: the server that `new-session` starts lives on, and must hold nothing this test waits
+  /// on and end when told.
   @discardableResult
   func tmux(_ arguments: [String], capture: Bool = false) throws -> String {
     let output =
@@ -57,7 +58,7 @@ final class TmuxPane {
     var pid: pid_t = 0
     // With no signal blocked: a test runs on a worker thread, which blocks nearly all of them, and
     // a tmux server that inherited that never ended on `kill-server` (nor the app in its pane).
-    let started = SpawnAttributes.withFreshSignals {
+    let started = SpawnAttributes.withFreshSignals(defaultingAll: true) {
       posix_spawnp(&pid, program, &actions, $0, argv, environ) == 0
     }
     guard started else { return nil }
@@ -197,37 +198,46 @@ final class TmuxPane {
   }
 }
 
-/// A pane's tmux server ends with the pane, with the program in it, also when the test ran on a
+/// A pane's tmux server ends with the pane, and the program in it, also when the test runs on a
 /// thread that blocks signals (a server that inherited that mask outlived `kill-server`).
 @Suite struct TmuxPaneTests {
+  /// Whether `pid` is a process that has not ended (a zombie has ended; where `/proc` tells).
+  static func isRunning(_ pid: pid_t) -> Bool {
+    guard kill(pid, 0) == 0 else { return false }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let state = stat.split(separator: ")").last?.split(separator: " ").first
+    else { return true }
+    return state != "Z"
+  }
+
   @Test func theServerEndsWithThePane() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "docket-tmux-pane-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    var all = sigset_t()
-    sigfillset(&all)
+    // As a worker thread does: every signal blocked but those a fault raises.
+    var blocked = sigset_t()
+    sigfillset(&blocked)
+    for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT] { sigdelset(&blocked, fault) }
     var before = sigset_t()
-    pthread_sigmask(SIG_BLOCK, &all, &before)
+    pthread_sigmask(SIG_BLOCK, &blocked, &before)
     defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
     var pane: TmuxPane? = try TmuxPane(command: "sleep 600", columns: 40, rows: 5, folder: folder)
-    let server = try #require(
-      pid_t(
-        try pane!.tmux(["display-message", "-p", "#{pid}"], capture: true)
-          .trimmingCharacters(in: .whitespacesAndNewlines)))
-    #expect(kill(server, 0) == 0)
+    let ids = try pane!.tmux(["display-message", "-p", "#{pid} #{pane_pid}"], capture: true)
+      .split(separator: " ").compactMap {
+        pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }
+    try #require(ids.count == 2, "server and pane: \(ids)")
+    let (server, program) = (ids[0], ids[1])
+    #expect(Self.isRunning(server) && Self.isRunning(program))
     pane = nil
-    // Bounded: five seconds for the server to go.
-    var gone = false
-    for _ in 0..<100 where !gone {
-      gone = kill(server, 0) != 0
-      if !gone { Thread.sleep(forTimeInterval: 0.05) }
+    // Bounded: five seconds for both to go.
+    for _ in 0..<100 where Self.isRunning(server) || Self.isRunning(program) {
+      Thread.sleep(forTimeInterval: 0.05)
     }
-    #expect(gone, "tmux server \(server) still running")
-    if !gone {
-      // Not left behind when this fails: the program in the pane first, then the server.
-      _ = TmuxPane.run("pkill", ["-KILL", "-P", String(server)])
-      kill(server, SIGKILL)
-    }
+    #expect(!Self.isRunning(server), "tmux server \(server) still running")
+    #expect(!Self.isRunning(program), "the pane's program \(program) still running")
+    // Not left behind when this fails.
+    for pid in [program, server] where Self.isRunning(pid) { kill(pid, SIGKILL) }
   }
 }

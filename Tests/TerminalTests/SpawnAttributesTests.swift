@@ -1,46 +1,54 @@
 import Foundation
+import Terminal
 import Testing
-
-@testable import Terminal
 
 /// A program started by Docket begins with no signal blocked, whatever thread starts it.
 @Suite struct SpawnAttributesTests {
   #if os(Linux)
-    /// The signals blocked in a program started now, as the kernel reports them.
-    static func blockedInChild(from thread: (@escaping @Sendable () -> Void) -> Void) throws
-      -> String
-    {
+    /// A thread that blocks every signal but those a fault raises, as a worker pool's threads
+    /// do, starts `cp` (which copies its own status): the program's mask is empty all the same.
+    /// Started directly, not through `ForegroundProgram`, which ignores Ctrl-C in this whole
+    /// process while its program runs.
+    @Test func aProgramStartedFromABlockingThreadBlocksNothing() throws {
       let file = FileManager.default.temporaryDirectory.appendingPathComponent(
         "docket-sigmask-\(UUID().uuidString).txt")
       defer { try? FileManager.default.removeItem(at: file) }
+      final class Outcome: @unchecked Sendable {
+        var threadBlockedTerm = false
+        var started = false
+      }
+      let outcome = Outcome()
       let done = DispatchSemaphore(value: 0)
-      thread {
-        // `cp` reads its own status (a shell would clear its mask itself, and hide the fault).
-        _ = ForegroundProgram.run("/bin/cp", arguments: ["/proc/self/status", file.path])
+      let thread = Thread {
+        var blocked = sigset_t()
+        sigfillset(&blocked)
+        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT] {
+          sigdelset(&blocked, fault)
+        }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        var now = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &now)
+        outcome.threadBlockedTerm =
+          sigismember(&now, SIGTERM) == 1 && sigismember(&now, SIGHUP) == 1
+        let words: [String] = ["/bin/cp", "/proc/self/status", file.path]
+        let argv = words.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        outcome.started = SpawnAttributes.withFreshSignals {
+          posix_spawn(&pid, "/bin/cp", nil, $0, argv, environ) == 0
+        }
+        var status: Int32 = 0
+        if outcome.started { while waitpid(pid, &status, 0) < 0, errno == EINTR {} }
         done.signal()
       }
+      thread.start()
       #expect(done.wait(timeout: .now() + 30) == .success)
+      // The premise: the starting thread blocked SIGTERM and SIGHUP.
+      #expect(outcome.threadBlockedTerm && outcome.started)
       let status = try String(contentsOf: file, encoding: .utf8)
-      return String(status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") } ?? "")
-    }
-
-    /// A thread that blocks every signal it can, as a worker pool's threads do, starts the
-    /// program: the program's mask is empty all the same.
-    @Test func aProgramStartedFromABlockingThreadBlocksNothing() throws {
-      let seen = try Self.blockedInChild { body in
-        let thread = Thread {
-          var all = sigset_t()
-          sigfillset(&all)
-          pthread_sigmask(SIG_BLOCK, &all, nil)
-          // The test's own premise: this thread blocks SIGTERM and SIGHUP now.
-          var now = sigset_t()
-          pthread_sigmask(SIG_BLOCK, nil, &now)
-          precondition(sigismember(&now, SIGTERM) == 1 && sigismember(&now, SIGHUP) == 1)
-          body()
-        }
-        thread.start()
-      }
-      #expect(seen.trimmingCharacters(in: .whitespacesAndNewlines) == "SigBlk:\t0000000000000000")
+      let blocked = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }
+      let mask = blocked.map { $0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces) }
+      #expect(mask.map { $0.allSatisfy { $0 == "0" } } == true, "\(blocked ?? "no SigBlk line")")
     }
   #endif
 }

@@ -29,8 +29,11 @@ extension Connection {
 
   /// The batch is taken: its issues are let go as soon as they are written, so that a large
   /// import does not hold them while the indexes are built.
+  /// `progress` hears how many of the file's issues are written; `step`, the steps after the
+  /// rows of a bulk write.
   public func importBatch(
-    _ batch: consuming IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil
+    _ batch: consuming IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil,
+    step: ((BulkStep) -> Void)? = nil
   ) throws -> ImportSummary {
     var summary = ImportSummary(format: batch.format)
     summary.skipped = batch.skipped
@@ -65,7 +68,7 @@ extension Connection {
         // database gather the issue's tag list again (10 000 tags on one issue took a minute).
         let links = fresh.reduce(0) { $0 + $1.1.count }
         if fresh.count >= Self.bulkThreshold || links >= 4 * Self.bulkThreshold {
-          try insertInBulk(&fresh, progress: progress, done: total - fresh.count)
+          try insertInBulk(&fresh, progress: progress, step: step, done: total - fresh.count)
         } else {
           for (issue, tagRows) in fresh { try insert(issue, tagRows: tagRows) }
         }
@@ -161,7 +164,8 @@ extension Connection {
 
   /// Many new issues at once, written in bulk (`insertIssuesInBulk`) and recorded as made.
   private func insertInBulk(
-    _ issues: inout [(IncomingIssue, [Int64])], progress: ((Int) -> Void)?, done: Int
+    _ issues: inout [(IncomingIssue, [Int64])], progress: ((Int) -> Void)?,
+    step: ((BulkStep) -> Void)?, done: Int
   ) throws {
     var rows = issues.map { issue, tagRows in
       BulkIssueRow(
@@ -171,7 +175,8 @@ extension Connection {
         modified: issue.modified?.timeIntervalSince1970, tagRows: tagRows)
     }
     issues = []
-    try insertIssuesInBulk(&rows, recordingCreations: true) { progress?(done + $0) }
+    try insertIssuesInBulk(
+      &rows, recordingCreations: true, progress: { progress?(done + $0) }, step: step)
   }
 }
 

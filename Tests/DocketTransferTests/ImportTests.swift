@@ -270,6 +270,28 @@ import Testing
     try Self.assertSound(rowByRow)
   }
 
+  /// A bulk write says each step after its rows, in order; the sort indexes only where it
+  /// builds them again; a write row by row has no steps.
+  @Test func aBulkWriteSaysItsSteps() throws {
+    let batch = try TransferReader.read(
+      try Self.export(Self.populated(Connection.bulkThreshold + 100)))
+    final class Heard: @unchecked Sendable { var steps: [BulkStep] = [] }
+    func steps(into queue: DatabaseQueue, _ batch: IncomingBatch) throws -> [BulkStep] {
+      let heard = Heard()
+      try queue.write { _ = try $0.importBatch(batch, step: { heard.steps.append($0) }) }
+      return heard.steps
+    }
+    let empty = try DocketDatabase.inMemory(now: { Date() })
+    #expect(try steps(into: empty, batch) == [.searchIndex, .sortIndexes, .history])
+    let again = try TransferReader.read(
+      try Self.export(Self.populated(Connection.bulkThreshold + 100)))
+    #expect(try steps(into: empty, again) == [.searchIndex, .history])
+    var few = batch
+    few.issues = Array(
+      try TransferReader.read(try Self.export(Self.populated(5))).issues)
+    #expect(try steps(into: empty, few) == [])
+  }
+
   @Test func aDryRunWritesNothingAndSaysWhatWouldHappen() throws {
     let queue = try Self.populated(5)
     let before = try Self.contents(queue)

@@ -33,11 +33,27 @@ struct ImportCommand {
     let total = batch.issues.count
     // A failed write says so on a line of its own.
     defer { progress.clear() }
+    let dryRun = arguments.has("dry-run")
     let summary = try context.database().write { db in
       // Handed over whole: the import lets the issues go as it writes them.
-      try db.importBatch(batch.take(), dryRun: arguments.has("dry-run")) { done in
-        progress.say(l10n("import.progress", .integer(done), .integer(total)))
-      }
+      let summary = try db.importBatch(
+        batch.take(), dryRun: dryRun,
+        progress: { done in
+          progress.say(l10n("import.progress", .integer(done), .integer(total)))
+        },
+        step: { step in
+          // Each step takes a while: said at once, however soon after the last line.
+          let key =
+            switch step {
+            case .searchIndex: "import.step.searchIndex"
+            case .sortIndexes: "import.step.sortIndexes"
+            case .history: "import.step.history"
+            }
+          progress.say(l10n(key), atOnce: true)
+        })
+      // The commit writes the whole import to the disk.
+      if !dryRun { progress.say(l10n("import.step.saving"), atOnce: true) }
+      return summary
     }
     progress.clear()
     if context.json {
@@ -92,11 +108,12 @@ final class Progress {
 
   init(console: Console) { self.console = console }
 
-  func say(_ text: String) {
+  /// `atOnce`: a new step, shown even within a tenth of a second of the last line.
+  func say(_ text: String, atOnce: Bool = false) {
     guard console.errorIsTerminal else { return }
     let now = ContinuousClock.now
     guard now - started > .milliseconds(300) else { return }
-    if let last, now - last < .milliseconds(100) { return }
+    if !atOnce, let last, now - last < .milliseconds(100) { return }
     last = now
     console.writeError("\r\u{1B}[K" + SafeText.sanitized(text))
     shown = true

@@ -38,6 +38,12 @@ public struct BulkIssueRow: Sendable {
 /// the 103 565-entry changelog corpus (`make bench`), into an empty database, the rows take
 /// 0.75 s of a 3.75 s import and the full-text index 0.72 s (its prefix indexes, for search as you
 /// type, more than half of that).
+/// The steps of a bulk insert after its rows, for a display of how far it is: each can take
+/// seconds for a large import.
+public enum BulkStep: Equatable, Sendable {
+  case searchIndex, sortIndexes, history
+}
+
 extension Connection {
   /// Many new issues: the rows with what the triggers would have worked out (sort keys, tag
   /// lists, open flags), then the full-text index and the counts once, then the triggers back.
@@ -45,7 +51,8 @@ extension Connection {
   /// `issues` is emptied once the rows are written, so that their text is let go before the
   /// indexes are built (an import of 91 000 issues peaked 30 MiB lower).
   public func insertIssuesInBulk(
-    _ issues: inout [BulkIssueRow], recordingCreations: Bool, progress: ((Int) -> Void)? = nil
+    _ issues: inout [BulkIssueRow], recordingCreations: Bool, progress: ((Int) -> Void)? = nil,
+    step: ((BulkStep) -> Void)? = nil
   ) throws {
     // The triggers are made again in the order they were first made in, so that they fire in
     // the same order as before.
@@ -124,6 +131,7 @@ extension Connection {
     // 29 MiB at 4 MiB, 47 at 16). The setting is kept in the index's own table, so it is set
     // back to the usual size, in the same transaction; also when the filling fails, since a
     // rollback takes back the stored setting but not the one this connection holds.
+    step?(.searchIndex)
     let hashSize = "INSERT INTO issue_fts (issue_fts, rank) VALUES ('hashsize', ?)"
     try execute(hashSize, [16 << 20])
     do {
@@ -150,8 +158,12 @@ extension Connection {
         "UPDATE tags SET total_count = total_count + ?, open_count = open_count + ? WHERE seq = ?",
         [counts.total, counts.open, row])
     }
+    if !indexes.isEmpty { step?(.sortIndexes) }
     for index in indexes { try execute(index.sql) }
     for trigger in triggers { try execute(trigger.sql) }
-    if recordingCreations { try recordCreations(issuesFrom: first) }
+    if recordingCreations {
+      step?(.history)
+      try recordCreations(issuesFrom: first)
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Database
 import DocketCore
+import DocketTransfer
 import Foundation
 
 // Docket's benchmarks: in-process timings of the core's queries on synthetic databases.
@@ -54,6 +55,20 @@ while let argument = arguments.next() {
     print(
       (counts ? "count" : "first page")
         + String(format: ": median %.2f ms, worst %.2f ms", samples[100], samples[199]))
+    exit(0)
+  case "--parse":
+    // Only the reading of an import file, five times (for profiling): the file's bytes, then its
+    // records made issues.
+    let path = arguments.next() ?? ""
+    for _ in 0..<5 {
+      let start = ContinuousClock.now
+      guard let data = FileManager.default.contents(atPath: path) else { exit(1) }
+      let bytes = [UInt8](data)
+      let loaded = ContinuousClock.now
+      let batch = try TransferReader.read(bytes)
+      let done = ContinuousClock.now
+      print("read \(loaded - start), records \(done - loaded): \(batch.issues.count) issues")
+    }
     exit(0)
   case "--web":
     // Only the web timings, on an existing database (it gains and loses a tag).

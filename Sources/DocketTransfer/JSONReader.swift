@@ -270,15 +270,17 @@ public struct JSONReader {
     offset += 1
     let start = offset
     // Plain runs (no escapes) are the common case: validated and copied whole.
+    var high: UInt8 = 0
     while offset < bytes.count {
       let byte = bytes[offset]
       if byte == UInt8(ascii: "\"") {
-        let text = try decode(start..<offset)
+        let text = try decode(start..<offset, ascii: high < 0x80)
         offset += 1
         return text
       }
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 { throw failure(.controlCharacterInString) }
+      high |= byte
       offset += 1
     }
     // With escapes: the bytes gathered, each run of them checked as it comes (where an error can
@@ -363,10 +365,21 @@ public struct JSONReader {
     return value
   }
 
-  /// The bytes as text; bytes that are not UTF-8 are an error at the first of them.
-  private mutating func decode(_ range: Range<Int>) throws(JSONSyntaxError) -> String {
+  /// The bytes as text; bytes that are not UTF-8 are an error at the first of them. `ascii`: the
+  /// caller saw no byte over 0x7F.
+  private mutating func decode(_ range: Range<Int>, ascii: Bool = false) throws(JSONSyntaxError)
+    -> String
+  {
+    // Made from the bytes in place (validating through an array slice looked up generic type
+    // information for every string: a tenth of reading a file). Decoding mends bytes that are
+    // not UTF-8, so the text is theirs only when it is the same bytes again.
+    let made = bytes.withUnsafeBufferPointer { all -> String? in
+      let part = UnsafeBufferPointer(rebasing: all[range])
+      let text = String(decoding: part, as: UTF8.self)
+      return ascii || text.utf8.elementsEqual(part) ? text : nil
+    }
+    if let made { return made }
     let slice = bytes[range]
-    if let text = String(validating: slice, as: UTF8.self) { return text }
     // Not UTF-8: decoded a scalar at a time, to find the first bad byte.
     var iterator = slice.makeIterator()
     var decoder = UTF8()

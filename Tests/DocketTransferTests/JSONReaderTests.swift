@@ -67,6 +67,26 @@ import Testing
     }
   }
 
+  /// Text is taken exactly when it is UTF-8, as Swift's own validation decides, and then byte
+  /// for byte: sequences that decoding would mend into U+FFFD of the same length (a surrogate, an
+  /// overlong form, a cut-off character) are refused, and a real U+FFFD is kept.
+  @Test(
+    arguments: [
+      [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xE2, 0x82], [0x80], [0xF4, 0x90, 0x80, 0x80],
+      [0xEF, 0xBF, 0xBD], [0xC3, 0xA4, 0xE2, 0x82, 0xAC], [0x61, 0xEF, 0xBF, 0xBD, 0xFF],
+    ] as [[UInt8]])
+  func textIsTakenExactlyWhenItIsUTF8(_ inner: [UInt8]) throws {
+    let bytes = Array("\"x".utf8) + inner + Array("y\"".utf8)
+    let expected = String(validating: inner, as: UTF8.self)
+    let read = try? JSONReader.document(bytes)
+    if let expected {
+      #expect(read == .string("x" + expected + "y"))
+      #expect(read?.string.map { Array($0.utf8) } == Array("x".utf8) + inner + Array("y".utf8))
+    } else {
+      #expect(throws: JSONSyntaxError.self) { try JSONReader.document(bytes) }
+    }
+  }
+
   @Test func deepNestingIsRefusedNotACrash() {
     let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
     #expect(throws: JSONSyntaxError.self) { try JSONReader.document(deep) }

@@ -62,7 +62,10 @@ while let argument = arguments.next() {
     let path = arguments.next() ?? ""
     for _ in 0..<5 {
       let start = ContinuousClock.now
-      guard let data = FileManager.default.contents(atPath: path) else { exit(1) }
+      guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write(Data("DocketBench: cannot read \(path)\n".utf8))
+        exit(1)
+      }
       let bytes = [UInt8](data)
       let loaded = ContinuousClock.now
       let batch = try TransferReader.read(bytes)
@@ -89,7 +92,7 @@ while let argument = arguments.next() {
         """
         usage: DocketBench [--sizes 10000,100000] [--runs 31] [--keep FOLDER]
                DocketBench --web DB | --transfer DB | --keystrokes DB
-               DocketBench --search DB TEXT | --count DB TEXT
+               DocketBench --search DB TEXT | --count DB TEXT | --parse FILE
 
         """.utf8))
     exit(2)

@@ -68,11 +68,12 @@ extension Connection {
         // database gather the issue's tag list again (10 000 tags on one issue took a minute).
         let links = fresh.reduce(0) { $0 + $1.1.count }
         if fresh.count >= Self.bulkThreshold || links >= 4 * Self.bulkThreshold {
+          // Says the last of its rows before its steps.
           try insertInBulk(&fresh, progress: progress, step: step, done: total - fresh.count)
         } else {
           for (issue, tagRows) in fresh { try insert(issue, tagRows: tagRows) }
+          progress?(total)
         }
-        progress?(total)
         if dryRun { throw DryRunFinished() }
       }
     } catch is DryRunFinished {

@@ -68,10 +68,12 @@ import Testing
   }
 
   /// Text is taken exactly when it is UTF-8, as Swift's own validation decides, and then byte
-  /// for byte: sequences that decoding would mend into U+FFFD of the same length (a surrogate, an
-  /// overlong form, a cut-off character) are refused, and a real U+FFFD is kept.
+  /// for byte: a character cut off after three of its four bytes, which decoding would mend into
+  /// one U+FFFD of the same length, is refused (so is one with a whole character after it, and a
+  /// surrogate, an overlong form, a stray continuation byte), and a real U+FFFD is kept.
   @Test(
     arguments: [
+      [0xF0, 0x9F, 0x98], [0xF0, 0x9F, 0x98, 0x61], [0xE2, 0x82, 0xE2, 0x82, 0xAC],
       [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xE2, 0x82], [0x80], [0xF4, 0x90, 0x80, 0x80],
       [0xEF, 0xBF, 0xBD], [0xC3, 0xA4, 0xE2, 0x82, 0xAC], [0x61, 0xEF, 0xBF, 0xBD, 0xFF],
     ] as [[UInt8]])

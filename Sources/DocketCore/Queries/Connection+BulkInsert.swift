@@ -30,6 +30,12 @@ public struct BulkIssueRow: Sendable {
   }
 }
 
+/// The steps of a bulk insert after its rows, for a display of how far it is: each can take
+/// seconds for a large import.
+public enum BulkStep: Equatable, Sendable {
+  case searchIndex, sortIndexes, history
+}
+
 /// Many new issues at once, for an import or for a device catching up through sync.
 ///
 /// The triggers that keep the full-text index and the counts row by row are set aside, the rows
@@ -38,12 +44,6 @@ public struct BulkIssueRow: Sendable {
 /// the 103 565-entry changelog corpus (`make bench`), into an empty database, the rows take
 /// 0.75 s of a 3.75 s import and the full-text index 0.72 s (its prefix indexes, for search as you
 /// type, more than half of that).
-/// The steps of a bulk insert after its rows, for a display of how far it is: each can take
-/// seconds for a large import.
-public enum BulkStep: Equatable, Sendable {
-  case searchIndex, sortIndexes, history
-}
-
 extension Connection {
   /// Many new issues: the rows with what the triggers would have worked out (sort keys, tag
   /// lists, open flags), then the full-text index and the counts once, then the triggers back.
@@ -123,6 +123,7 @@ extension Connection {
       if index % 1000 == 999 { progress?(index + 1) }
     }
     let count = issues.count
+    progress?(count)
     issues = []
     // The full-text index gathers the new rows' words in memory and writes a segment each time
     // it holds this much (1 MiB unless told), to merge the segments later: at 16 MiB it makes

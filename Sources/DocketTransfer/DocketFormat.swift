@@ -15,10 +15,12 @@ import Foundation
 public enum DocketFormat {
   public static let version = 1
 
-  static func read(_ bytes: [UInt8]) throws(ImportError) -> IncomingBatch {
+  static func read(_ bytes: [UInt8], progress: ((Int) -> Void)? = nil) throws(ImportError)
+    -> IncomingBatch
+  {
     let document: JSON
     do {
-      document = try JSONReader.document(bytes)
+      document = try JSONReader.document(bytes, progress: progress)
     } catch {
       throw ImportError(error)
     }

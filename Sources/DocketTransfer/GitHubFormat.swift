@@ -9,10 +9,11 @@ import Foundation
 /// body is the detail, with a last line that names where the issue came from (`GitHub:
 /// owner/name#12`); the labels are tags; closed is completed.
 public enum GitHubFormat {
-  static func read(_ bytes: [UInt8], repository given: String?) throws(ImportError) -> IncomingBatch
-  {
+  static func read(
+    _ bytes: [UInt8], repository given: String?, progress: ((Int) -> Void)? = nil
+  ) throws(ImportError) -> IncomingBatch {
     var batch = IncomingBatch(format: .github)
-    try TransferReader.forEachRecord(bytes) { record throws(ImportError) in
+    try TransferReader.forEachRecord(bytes, progress: progress) { record throws(ImportError) in
       guard let numberValue = record.value("number") else {
         throw record.fail(.missingField("number"))
       }

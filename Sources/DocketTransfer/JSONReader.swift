@@ -71,6 +71,10 @@ public struct JSONReader {
   /// Nesting deeper than this is refused (a file of a million `[` would otherwise overflow the
   /// stack).
   static let maximumDepth = 512
+  /// Told how many bytes are read, about once a mebibyte (for a display of how far a long read
+  /// is).
+  public var progress: ((Int) -> Void)?
+  private var nextProgress = 1 << 20
 
   public init(bytes: [UInt8]) {
     self.bytes = bytes
@@ -112,8 +116,11 @@ public struct JSONReader {
   }
 
   /// Reads the whole input as one value, with nothing after it.
-  public static func document(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSON {
+  public static func document(_ bytes: [UInt8], progress: ((Int) -> Void)? = nil)
+    throws(JSONSyntaxError) -> JSON
+  {
     var reader = JSONReader(bytes: bytes)
+    reader.progress = progress
     let value = try reader.readValue()
     guard reader.isAtEnd else { throw reader.unexpected("the end of the file") }
     return value
@@ -201,6 +208,10 @@ public struct JSONReader {
       skipWhitespace()
       guard offset < bytes.count else { throw failure(.unexpectedEnd) }
       try item(&self)
+      if offset >= nextProgress, let progress {
+        progress(offset)
+        nextProgress = offset + 1 << 20
+      }
       skipWhitespace()
       guard offset < bytes.count else { throw failure(.unexpectedEnd) }
       if bytes[offset] == UInt8(ascii: ",") {

@@ -20,9 +20,11 @@ public enum TaskwarriorFormat {
   ]
   static let blockHeading = "Taskwarrior:"
 
-  static func read(_ bytes: [UInt8]) throws(ImportError) -> IncomingBatch {
+  static func read(_ bytes: [UInt8], progress: ((Int) -> Void)? = nil) throws(ImportError)
+    -> IncomingBatch
+  {
     var batch = IncomingBatch(format: .taskwarrior)
-    try TransferReader.forEachRecord(bytes) { record throws(ImportError) in
+    try TransferReader.forEachRecord(bytes, progress: progress) { record throws(ImportError) in
       let status = try record.requiredString("status")
       switch status {
       case "deleted":

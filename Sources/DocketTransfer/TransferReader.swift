@@ -5,16 +5,18 @@ import Foundation
 /// every record, stopping at the first bad one.
 public enum TransferReader {
   /// `repository` names the GitHub repository the issues come from (`owner/name`), where the
-  /// file does not say (gh writes `url` only when asked).
+  /// file does not say (gh writes `url` only when asked). `progress` hears how many bytes are
+  /// read, about once a mebibyte.
   public static func read(
-    _ bytes: [UInt8], format given: TransferFormat? = nil, repository: String? = nil
+    _ bytes: [UInt8], format given: TransferFormat? = nil, repository: String? = nil,
+    progress: ((Int) -> Void)? = nil
   ) throws(ImportError) -> IncomingBatch {
     let format: TransferFormat
     if let given { format = given } else { format = try detect(bytes) }
     switch format {
-    case .docket: return try DocketFormat.read(bytes)
-    case .taskwarrior: return try TaskwarriorFormat.read(bytes)
-    case .github: return try GitHubFormat.read(bytes, repository: repository)
+    case .docket: return try DocketFormat.read(bytes, progress: progress)
+    case .taskwarrior: return try TaskwarriorFormat.read(bytes, progress: progress)
+    case .github: return try GitHubFormat.read(bytes, repository: repository, progress: progress)
     case .csv: throw ImportError(.unknownFormat)
     }
   }
@@ -57,9 +59,11 @@ public enum TransferReader {
   /// Every record of a JSON array, or of one JSON value a line (JSON Lines), with its line and
   /// its number from 1.
   static func forEachRecord(
-    _ bytes: [UInt8], _ body: (Record) throws(ImportError) -> Void
+    _ bytes: [UInt8], progress: ((Int) -> Void)? = nil,
+    _ body: (Record) throws(ImportError) -> Void
   ) throws(ImportError) {
     var reader = JSONReader(bytes: bytes)
+    reader.progress = progress
     // The number of the record being read, for an error inside it.
     var current = 1
     do {

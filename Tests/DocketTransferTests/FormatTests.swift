@@ -243,3 +243,53 @@ import Testing
     }
   }
 }
+
+/// A long read says how far it is: about once a mebibyte, in order, for records one a line, in a
+/// list, and in Docket's own document.
+@Suite struct ReadProgressTests {
+  static func task(_ index: Int) -> String {
+    let uuid = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index))!
+    return
+      #"{"description":"Task \#(index) \#(String(repeating: "x", count: 300))","entry":"20251130T080000Z","status":"pending","uuid":"\#(uuid.uuidString.lowercased())"}"#
+  }
+
+  static func heard(_ bytes: [UInt8]) throws -> (reports: [Int], issues: Int) {
+    final class Heard: @unchecked Sendable { var reports: [Int] = [] }
+    let heard = Heard()
+    let batch = try TransferReader.read(bytes, progress: { heard.reports.append($0) })
+    return (heard.reports, batch.issues.count)
+  }
+
+  @Test(arguments: [false, true])
+  func aLongReadSaysHowFarItIs(asList: Bool) throws {
+    let tasks = (0..<12_000).map(Self.task)
+    let text =
+      asList ? "[\n" + tasks.joined(separator: ",\n") + "\n]\n" : tasks.joined(separator: "\n")
+    let bytes = Array(text.utf8)
+    let (reports, issues) = try Self.heard(bytes)
+    #expect(issues == 12_000)
+    // About one a mebibyte: each at least a mebibyte after the last, none past the end.
+    let mebibytes = bytes.count >> 20
+    #expect(reports.count >= mebibytes - 1 && reports.count <= mebibytes, "\(reports)")
+    #expect(zip(reports, reports.dropFirst()).allSatisfy { $1 - $0 >= 1 << 20 })
+    #expect(reports.allSatisfy { $0 <= bytes.count } && (reports.first ?? 0) >= 1 << 20)
+  }
+
+  @Test func docketsOwnDocumentSaysHowFarItIs() throws {
+    let issues = (0..<8_000).map { index in
+      let id = String(format: "00000000-0000-4000-8000-%012d", index)
+      return
+        #"{"id":"\#(id)","title":"Issue \#(index)","detail":"\#(String(repeating: "y", count: 300))","priority":"low","completed":false,"created":"2026-11-30T06:40:30Z","modified":null,"tags":[]}"#
+    }
+    let text =
+      #"{"format":"docket","version":1,"exported":"2026-11-30T06:40:30Z","tags":[],"issues":["#
+      + issues.joined(separator: ",\n") + "]}\n"
+    let bytes = Array(text.utf8)
+    try #require(bytes.count > 2 << 20, "the document is \(bytes.count) bytes")
+    let (reports, count) = try Self.heard(bytes)
+    #expect(count == 8_000)
+    let mebibytes = bytes.count >> 20
+    #expect(reports.count >= mebibytes - 1 && reports.count <= mebibytes, "\(reports)")
+    #expect(zip(reports, reports.dropFirst()).allSatisfy { $1 - $0 >= 1 << 20 })
+  }
+}

@@ -24,7 +24,6 @@ struct ImportCommand {
     }
     let name = path == "-" ? l10n("import.standardInput") : path
     let progress = Progress(console: context.console)
-    progress.say(l10n("import.reading", .string(name)))
     // The file's bytes are let go once read: only the issues they make are kept for the write.
     var batch = try read(path, name: name, format: format, progress: progress)
     if batch.unnamedRepository {
@@ -87,9 +86,16 @@ extension ImportCommand {
       progress.clear()
       throw CommandFailure.failed(l10n("import.error.empty", .string(name)))
     }
+    let megabytes = (bytes.count + 999_999) / 1_000_000
     do {
       return try TransferReader.read(
-        bytes, format: format, repository: context.arguments.value("repo"))
+        bytes, format: format, repository: context.arguments.value("repo"),
+        progress: { read in
+          progress.say(
+            l10n(
+              "import.reading", .string(name), .integer(read / 1_000_000),
+              .integer(megabytes)))
+        })
     } catch {
       progress.clear()
       throw CommandFailure.failed(

@@ -24,6 +24,11 @@ public enum DocketFormat {
     } catch {
       throw ImportError(error)
     }
+    return try read(document)
+  }
+
+  /// The issues and tags of a document already read.
+  static func read(_ document: JSON) throws(ImportError) -> IncomingBatch {
     // The document is read whole: its records are named by their list and number (one issue a
     // line as Docket writes it, but a file may have been written otherwise).
     let top = try Record(document, line: nil, number: nil)

@@ -132,6 +132,12 @@ public struct JSONReader {
     return line
   }
 
+  /// Whether the input's first value is an object.
+  var startsObject: Bool {
+    var copy = self
+    return copy.peek() == UInt8(ascii: "{")
+  }
+
   /// The first non-blank byte, without moving.
   public mutating func peek() -> UInt8? {
     skipWhitespace()
@@ -208,7 +214,7 @@ public struct JSONReader {
       skipWhitespace()
       guard offset < bytes.count else { throw failure(.unexpectedEnd) }
       try item(&self)
-      if offset >= nextProgress, let progress {
+      if let progress, offset >= nextProgress {
         progress(offset)
         nextProgress = offset + 1 << 20
       }

@@ -11,6 +11,15 @@ public enum TransferReader {
     _ bytes: [UInt8], format given: TransferFormat? = nil, repository: String? = nil,
     progress: ((Int) -> Void)? = nil
   ) throws(ImportError) -> IncomingBatch {
+    // Docket's own document is read once, with its progress, and found to be one by what it
+    // says (finding the format by reading the first value would read all of it once more). A
+    // file that is not one such document is found as any other, from its first record.
+    if given == nil || given == .docket, JSONReader(bytes: bytes).startsObject,
+      let document = try? JSONReader.document(bytes, progress: progress),
+      document["format"]?.string == "docket"
+    {
+      return try DocketFormat.read(document)
+    }
     let format: TransferFormat
     if let given { format = given } else { format = try detect(bytes) }
     switch format {

@@ -281,4 +281,20 @@ import Testing
     progress.say("Importing: \u{1B}[31mred")
     #expect(shown.all.hasSuffix("\r\u{1B}[KImporting: ␛[31mred"), "data in it is made safe")
   }
+
+  /// A new step is said at once, however soon after the last line; every line fits in the
+  /// terminal's width less a column (a line that wrapped would leave a row at each rewrite).
+  @Test func aStepIsSaidAtOnceAndEveryLineFits() async throws {
+    let shown = Written()
+    var narrow = console(terminal: true, shown)
+    narrow.errorWidth = 20
+    let progress = Progress(console: narrow)
+    try await Task.sleep(for: .milliseconds(350))
+    progress.say("Importing: 2000 of 91294 issues")
+    progress.say("Importing: building the search index…", atOnce: true)
+    progress.say("Importing: 3000 of 91294 issues")
+    #expect(
+      shown.all == "\r\u{1B}[KImporting: 2000 of…" + "\r\u{1B}[KImporting: buildin…",
+      "\(shown.all.debugDescription)")
+  }
 }

@@ -254,17 +254,23 @@ import Testing
   }
 
   static func heard(_ bytes: [UInt8]) throws -> (reports: [Int], issues: Int) {
-    final class Heard: @unchecked Sendable { var reports: [Int] = [] }
+    final class Heard { var reports: [Int] = [] }
     let heard = Heard()
     let batch = try TransferReader.read(bytes, progress: { heard.reports.append($0) })
     return (heard.reports, batch.issues.count)
   }
 
-  @Test(arguments: [false, true])
-  func aLongReadSaysHowFarItIs(asList: Bool) throws {
-    let tasks = (0..<12_000).map(Self.task)
+  static func githubIssue(_ number: Int) -> String {
+    #"{"number":\#(number + 1),"title":"Issue \#(number)","body":"\#(String(repeating: "z", count: 300))","labels":[{"name":"good first issue"}],"state":"OPEN","createdAt":"2026-11-30T06:40:30Z","updatedAt":"2026-11-30T06:40:30Z","closedAt":null}"#
+  }
+
+  /// Taskwarrior's tasks one a line and in a list, and GitHub's issues in a list.
+  @Test(arguments: ["task lines", "task list", "github list"])
+  func aLongReadSaysHowFarItIs(kind: String) throws {
+    let records = (0..<12_000).map(kind.hasPrefix("github") ? Self.githubIssue : Self.task)
     let text =
-      asList ? "[\n" + tasks.joined(separator: ",\n") + "\n]\n" : tasks.joined(separator: "\n")
+      kind.hasSuffix("list")
+      ? "[\n" + records.joined(separator: ",\n") + "\n]\n" : records.joined(separator: "\n")
     let bytes = Array(text.utf8)
     let (reports, issues) = try Self.heard(bytes)
     #expect(issues == 12_000)

@@ -26,6 +26,8 @@ struct ImportCommand {
     let progress = Progress(console: context.console)
     // The file's bytes are let go once read: only the issues they make are kept for the write.
     var batch = try read(path, name: name, format: format, progress: progress)
+    // The reading's line goes before anything else is said.
+    progress.clear()
     if batch.unnamedRepository {
       context.console.writeError("docket: " + l10n("import.warning.unnamedRepository") + "\n")
     }
@@ -86,14 +88,16 @@ extension ImportCommand {
       progress.clear()
       throw CommandFailure.failed(l10n("import.error.empty", .string(name)))
     }
-    let megabytes = (bytes.count + 999_999) / 1_000_000
+    let megabytes = (bytes.count + 500_000) / 1_000_000
+    // The file by its last part, cut short, so that the figures fit on the line.
+    let shown = DisplayWidth.truncate((name as NSString).lastPathComponent, to: 30)
     do {
       return try TransferReader.read(
         bytes, format: format, repository: context.arguments.value("repo"),
         progress: { read in
           progress.say(
             l10n(
-              "import.reading", .string(name), .integer(read / 1_000_000),
+              "import.reading", .string(shown), .integer(min(read / 1_000_000, megabytes)),
               .integer(megabytes)))
         })
     } catch {
@@ -121,7 +125,11 @@ final class Progress {
     guard now - started > .milliseconds(300) else { return }
     if !atOnce, let last, now - last < .milliseconds(100) { return }
     last = now
-    console.writeError("\r\u{1B}[K" + SafeText.sanitized(text))
+    // Within the terminal's width, less a column: a line that wraps leaves a row behind at each
+    // rewrite.
+    let line = SafeText.sanitized(text)
+    let fitted = console.errorWidth.map { DisplayWidth.truncate(line, to: max(1, $0 - 1)) } ?? line
+    console.writeError("\r\u{1B}[K" + fitted)
     shown = true
   }
 

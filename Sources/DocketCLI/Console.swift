@@ -17,8 +17,8 @@ public struct Console: Sendable {
   public var readAll: @Sendable () -> [UInt8] = { [] }
   /// Standard error is a terminal (a progress display goes there only then).
   public var errorIsTerminal = false
-  /// That terminal's columns: a line rewritten in place must fit in them.
-  public var errorWidth: Int?
+  /// That terminal's columns, asked when needed: a line rewritten in place must fit in them.
+  public var errorWidth: @Sendable () -> Int? = { nil }
   /// Writes output given as bytes, without making it text first (a long list); by default
   /// through `write`.
   public var writeBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
@@ -52,7 +52,7 @@ public struct Console: Sendable {
       colors: TerminalInfo.wantsColor(STDOUT_FILENO, environment: environment))
     console.readAll = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
     console.errorIsTerminal = TerminalInfo.isTerminal(STDERR_FILENO)
-    console.errorWidth = TerminalInfo.size(of: STDERR_FILENO)?.columns
+    console.errorWidth = { TerminalInfo.size(of: STDERR_FILENO)?.columns }
     console.writeBytes = { bytes in FileHandle.standardOutput.write(Data(bytes)) }
     return console
   }

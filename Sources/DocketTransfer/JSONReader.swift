@@ -73,8 +73,11 @@ public struct JSONReader {
   static let maximumDepth = 512
   /// Told how many bytes are read, about once a mebibyte (for a display of how far a long read
   /// is).
-  public var progress: ((Int) -> Void)?
-  private var nextProgress = 1 << 20
+  public var progress: ((Int) -> Void)? {
+    didSet { nextProgress = progress == nil ? .max : offset + 1 << 20 }
+  }
+  /// Where `progress` is told next; never without it.
+  private var nextProgress = Int.max
 
   public init(bytes: [UInt8]) {
     self.bytes = bytes
@@ -130,12 +133,6 @@ public struct JSONReader {
   public mutating func nextLine() -> Int {
     skipWhitespace()
     return line
-  }
-
-  /// Whether the input's first value is an object.
-  var startsObject: Bool {
-    var copy = self
-    return copy.peek() == UInt8(ascii: "{")
   }
 
   /// The first non-blank byte, without moving.
@@ -214,7 +211,7 @@ public struct JSONReader {
       skipWhitespace()
       guard offset < bytes.count else { throw failure(.unexpectedEnd) }
       try item(&self)
-      if let progress, offset >= nextProgress {
+      if offset >= nextProgress, let progress {
         progress(offset)
         nextProgress = offset + 1 << 20
       }

@@ -11,14 +11,22 @@ public enum TransferReader {
     _ bytes: [UInt8], format given: TransferFormat? = nil, repository: String? = nil,
     progress: ((Int) -> Void)? = nil
   ) throws(ImportError) -> IncomingBatch {
-    // Docket's own document is read once, with its progress, and found to be one by what it
-    // says (finding the format by reading the first value would read all of it once more). A
-    // file that is not one such document is found as any other, from its first record.
-    if given == nil || given == .docket, JSONReader(bytes: bytes).startsObject,
-      let document = try? JSONReader.document(bytes, progress: progress),
-      document["format"]?.string == "docket"
-    {
-      return try DocketFormat.read(document)
+    // Docket's own document is read once, with its progress: its first value is the whole of
+    // it, and says what it is (finding the format from that value and then reading the file
+    // would read it all twice). A first value with more after it starts records one a line.
+    if given == nil || given == .docket {
+      var reader = JSONReader(bytes: bytes)
+      if reader.peek() == UInt8(ascii: "{") {
+        reader.progress = progress
+        let first: JSON
+        do { first = try reader.readValue() } catch { throw ImportError(error) }
+        let whole = reader.isAtEnd
+        if given == .docket {
+          guard whole else { throw ImportError(reader.unexpected("the end of the file")) }
+          return try DocketFormat.read(first)
+        }
+        if whole, first["format"]?.string == "docket" { return try DocketFormat.read(first) }
+      }
     }
     let format: TransferFormat
     if let given { format = given } else { format = try detect(bytes) }

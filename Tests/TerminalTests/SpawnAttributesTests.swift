@@ -13,6 +13,7 @@ import Testing
       let file = FileManager.default.temporaryDirectory.appendingPathComponent(
         "docket-sigmask-\(UUID().uuidString).txt")
       defer { try? FileManager.default.removeItem(at: file) }
+      // Written by the thread before it signals `done`, read by the test after it waits.
       final class Outcome: @unchecked Sendable {
         var threadBlockedTerm = false
         var started = false

@@ -23,7 +23,7 @@ struct ImportCommand {
       return format
     }
     let name = path == "-" ? l10n("import.standardInput") : path
-    let progress = Progress(console: context.console)
+    let progress = ProgressLine(console: context.console)
     // The file's bytes are let go once read: only the issues they make are kept for the write.
     var batch = try read(path, name: name, format: format, progress: progress)
     // The reading's line goes before anything else is said.
@@ -67,7 +67,7 @@ struct ImportCommand {
 
 extension ImportCommand {
   fileprivate func read(
-    _ path: String, name: String, format: TransferFormat?, progress: Progress
+    _ path: String, name: String, format: TransferFormat?, progress: ProgressLine
   ) throws -> IncomingBatch {
     let l10n = context.l10n
     let bytes: [UInt8]
@@ -105,36 +105,5 @@ extension ImportCommand {
       throw CommandFailure.failed(
         l10n("import.error.file", .string(name), .string(ImportText.describe(error, l10n))))
     }
-  }
-}
-
-/// A line on standard error that says how far a long import is, rewritten in place, at most ten
-/// times a second; only on a terminal, and only once the work has taken a moment.
-final class Progress {
-  private let console: Console
-  private let started = ContinuousClock.now
-  private var last: ContinuousClock.Instant?
-  private var shown = false
-
-  init(console: Console) { self.console = console }
-
-  /// `atOnce`: a new step, shown even within a tenth of a second of the last line.
-  func say(_ text: String, atOnce: Bool = false) {
-    guard console.errorIsTerminal else { return }
-    let now = ContinuousClock.now
-    guard now - started > .milliseconds(300) else { return }
-    if !atOnce, let last, now - last < .milliseconds(100) { return }
-    last = now
-    // Within the terminal's width, less a column: a line that wraps leaves a row behind at each
-    // rewrite.
-    let line = SafeText.sanitized(text)
-    let fitted = console.errorWidth.map { DisplayWidth.truncate(line, to: max(1, $0 - 1)) } ?? line
-    console.writeError("\r\u{1B}[K" + fitted)
-    shown = true
-  }
-
-  func clear() {
-    if shown { console.writeError("\r\u{1B}[K") }
-    shown = false
   }
 }

@@ -30,7 +30,8 @@ extension Connection {
   public func applyChanges(
     _ changes: [Change], deviceNames: [String: String] = [:], bulkFrom: Int = Merger.bulkThreshold
   ) throws -> ApplySummary {
-    try transaction {
+    // Inside a pull's write, a part of it: a failure fails the whole write.
+    try withinTransaction {
       try execute("UPDATE sync_clock SET applying = 1")
       var merger = Merger(db: self)
       for (device, name) in deviceNames { try merger.device(device, name: name) }

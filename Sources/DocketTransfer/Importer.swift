@@ -23,17 +23,38 @@ public struct ImportSummary: Equatable, Sendable {
 /// name ignoring case, and made where there is none.
 ///
 /// Many new issues at once are written in bulk (`insertIssuesInBulk`, in DocketCore).
+extension DatabaseQueue {
+  /// Imports `batch` in a transaction of its own, the outermost: the writer's connection is taken
+  /// outside any transaction (`withConnection`), never inside another write. Inside another
+  /// transaction the import's would be a savepoint, and SQLite then copies every page the import
+  /// changes into memory and walks that copy at the end of each statement: into a database of
+  /// 100 000 issues, the changelog corpus of `make bench` (103 565 entries) took 6.2 s and
+  /// 255 MiB that way, against 4.8 s and 118 MiB as its own transaction.
+  ///
+  /// The batch is taken: its issues are let go as soon as they are written, so that a large
+  /// import does not hold them while the indexes are built.
+  /// `progress` hears how many of the file's issues are written; `step`, the steps after the
+  /// rows of a bulk write, and the commit.
+  public func importBatch(
+    _ batch: consuming IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil,
+    step: ((BulkStep) -> Void)? = nil
+  ) throws -> ImportSummary {
+    var batch = batch
+    return try withConnection { db in
+      try db.importBatch(batch.take(), dryRun: dryRun, progress: progress, step: step)
+    }
+  }
+}
+
 extension Connection {
   /// Fewer new issues than this are written row by row, as any other write.
   static let bulkThreshold = 500
 
-  /// The batch is taken: its issues are let go as soon as they are written, so that a large
-  /// import does not hold them while the indexes are built.
-  /// `progress` hears how many of the file's issues are written; `step`, the steps after the
-  /// rows of a bulk write.
-  public func importBatch(
-    _ batch: consuming IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil,
-    step: ((BulkStep) -> Void)? = nil
+  /// The import itself, for `DatabaseQueue.importBatch`, which gives it the writer's connection
+  /// outside any transaction.
+  func importBatch(
+    _ batch: consuming IncomingBatch, dryRun: Bool, progress: ((Int) -> Void)?,
+    step: ((BulkStep) -> Void)?
   ) throws -> ImportSummary {
     var summary = ImportSummary(format: batch.format)
     summary.skipped = batch.skipped
@@ -75,6 +96,7 @@ extension Connection {
           progress?(total)
         }
         if dryRun { throw DryRunFinished() }
+        step?(.saving)
       }
     } catch is DryRunFinished {
     }

@@ -122,6 +122,30 @@ import Testing
     #expect(connection.isInTransaction == false)
   }
 
+  /// `withinTransaction` is a transaction of its own at the outermost level, and inside another
+  /// it is a part of that one, with no savepoint: a failure caught there keeps what it wrote
+  /// (its caller's transaction is the one to roll back).
+  @Test func withinTransactionIsItsOwnOnlyAtTheOutermostLevel() throws {
+    #expect(throws: CancellationError.self) {
+      try connection.withinTransaction {
+        try connection.execute("INSERT INTO items (id) VALUES (1)")
+        #expect(connection.isInTransaction)
+        throw CancellationError()
+      }
+    }
+    #expect(try connection.fetchOne("SELECT count(*) FROM items", as: Int.self) == 0)
+    try connection.transaction {
+      try? connection.withinTransaction {
+        try connection.execute("INSERT INTO items (id) VALUES (2)")
+        throw CancellationError()
+      }
+    }
+    #expect(
+      try connection.fetchAll("SELECT id FROM items ORDER BY id") { try $0.get(0, as: Int.self) }
+        == [2])
+    #expect(connection.isInTransaction == false)
+  }
+
   @Test func tracksReadAndWrittenTablesIncludingTriggers() throws {
     try connection.execute("CREATE TABLE log (message TEXT)")
     try connection.execute(

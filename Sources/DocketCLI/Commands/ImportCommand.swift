@@ -35,27 +35,23 @@ struct ImportCommand {
     // A failed write says so on a line of its own.
     defer { progress.clear() }
     let dryRun = arguments.has("dry-run")
-    let summary = try context.database().write { db in
-      // Handed over whole: the import lets the issues go as it writes them.
-      let summary = try db.importBatch(
-        batch.take(), dryRun: dryRun,
-        progress: { done in
-          progress.say(l10n("import.progress", .integer(done), .integer(total)))
-        },
-        step: { step in
-          // Each step takes a while: said at once, however soon after the last line.
-          let key =
-            switch step {
-            case .searchIndex: "import.step.searchIndex"
-            case .sortIndexes: "import.step.sortIndexes"
-            case .history: "import.step.history"
-            }
-          progress.say(l10n(key), atOnce: true)
-        })
-      // The commit writes the whole import to the disk.
-      if !dryRun { progress.say(l10n("import.step.saving"), atOnce: true) }
-      return summary
-    }
+    // Handed over whole: the import lets the issues go as it writes them.
+    let summary = try context.database().importBatch(
+      batch.take(), dryRun: dryRun,
+      progress: { done in
+        progress.say(l10n("import.progress", .integer(done), .integer(total)))
+      },
+      step: { step in
+        // Each step takes a while: said at once, however soon after the last line.
+        let key =
+          switch step {
+          case .searchIndex: "import.step.searchIndex"
+          case .sortIndexes: "import.step.sortIndexes"
+          case .history: "import.step.history"
+          case .saving: "import.step.saving"
+          }
+        progress.say(l10n(key), atOnce: true)
+      })
     progress.clear()
     if context.json {
       context.printJSON(ImportText.json(summary))

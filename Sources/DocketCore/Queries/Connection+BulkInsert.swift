@@ -31,9 +31,10 @@ public struct BulkIssueRow: Sendable {
 }
 
 /// The steps of a bulk insert after its rows, for a display of how far it is: each can take
-/// seconds for a large import.
+/// seconds for a large import. `saving` is the commit of the transaction the rows went in, said
+/// by the writer that owns it (an import): it writes everything to the disk.
 public enum BulkStep: Equatable, Sendable {
-  case searchIndex, sortIndexes, history
+  case searchIndex, sortIndexes, history, saving
 }
 
 /// Many new issues at once, for an import or for a device catching up through sync.

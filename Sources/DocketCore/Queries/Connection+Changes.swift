@@ -65,8 +65,8 @@ extension Connection {
         """
         INSERT INTO changes (hlc, device, entity, row_id, field, old_value, new_value, modified)
           SELECT c.hlc, c.device, 'link', i.id, t.id, 0, 1, i.modified
-          FROM sync_clock c, issue_tags l JOIN issues i ON i.seq = l.issue_seq
-            JOIN tags t ON t.seq = l.tag_seq
+          FROM issue_tags l CROSS JOIN issues i ON i.seq = l.issue_seq
+            CROSS JOIN tags t ON t.seq = l.tag_seq CROSS JOIN sync_clock c
           WHERE l.issue_seq BETWEEN ? AND ?
         """, [from, to])
       from = to + 1

@@ -23,6 +23,9 @@ public final class Connection {
   /// Tables changed by transactions that have committed since the queue last looked.
   private var committedTables: Set<String> = []
   var savepointDepth = 0
+  /// A write inside the open transaction failed (`withinTransaction`): the transaction may only
+  /// be rolled back.
+  var transactionDoomed = false
 
   /// Opens (creating if needed) the database at `path`. A new file is created readable and
   /// writable by its owner only.

@@ -158,8 +158,9 @@ public final class DatabaseQueue: Sendable {
     }
   }
 
-  /// Runs `body` with the write connection outside any transaction (for statements such as
-  /// VACUUM or a checkpoint).
+  /// Runs `body` with the write connection outside any transaction: for statements such as
+  /// VACUUM or a checkpoint, and for a write that is to be its own outermost transaction (an
+  /// import, which would otherwise be a savepoint inside the queue's: see `withinTransaction`).
   @discardableResult
   public func withConnection<Value: Sendable>(_ body: (Connection) throws -> Value) throws -> Value
   {

@@ -39,7 +39,7 @@ extension DatabaseQueue {
     _ batch: consuming IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil,
     step: ((BulkStep) -> Void)? = nil
   ) throws -> ImportSummary {
-    var batch = batch
+    var batch = consume batch
     return try withConnection { db in
       try db.importBatch(batch.take(), dryRun: dryRun, progress: progress, step: step)
     }
@@ -56,6 +56,7 @@ extension Connection {
     _ batch: consuming IncomingBatch, dryRun: Bool, progress: ((Int) -> Void)?,
     step: ((BulkStep) -> Void)?
   ) throws -> ImportSummary {
+    precondition(!isInTransaction, "an import is its own outermost transaction")
     var summary = ImportSummary(format: batch.format)
     summary.skipped = batch.skipped
     summary.dryRun = dryRun

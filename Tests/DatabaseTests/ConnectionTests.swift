@@ -123,8 +123,9 @@ import Testing
   }
 
   /// `withinTransaction` is a transaction of its own at the outermost level, and inside another
-  /// it is a part of that one, with no savepoint: a failure caught there keeps what it wrote
-  /// (its caller's transaction is the one to roll back).
+  /// it is a part of that one, with no savepoint: its failure fails the caller's whole
+  /// transaction, so a caller that catches it and goes on cannot commit half a write, nor what
+  /// it writes after.
   @Test func withinTransactionIsItsOwnOnlyAtTheOutermostLevel() throws {
     #expect(throws: CancellationError.self) {
       try connection.withinTransaction {
@@ -135,15 +136,27 @@ import Testing
     }
     #expect(try connection.fetchOne("SELECT count(*) FROM items", as: Int.self) == 0)
     try connection.transaction {
-      try? connection.withinTransaction {
+      try connection.withinTransaction {
         try connection.execute("INSERT INTO items (id) VALUES (2)")
-        throw CancellationError()
+      }
+    }
+    #expect(throws: SQLiteError.self) {
+      try connection.transaction {
+        try connection.execute("INSERT INTO items (id) VALUES (3)")
+        try? connection.withinTransaction {
+          try connection.execute("INSERT INTO items (id) VALUES (4)")
+          throw CancellationError()
+        }
+        try connection.execute("INSERT INTO items (id) VALUES (5)")
       }
     }
     #expect(
       try connection.fetchAll("SELECT id FROM items ORDER BY id") { try $0.get(0, as: Int.self) }
         == [2])
     #expect(connection.isInTransaction == false)
+    // The next transaction starts afresh.
+    try connection.transaction { try connection.execute("INSERT INTO items (id) VALUES (6)") }
+    #expect(try connection.fetchOne("SELECT count(*) FROM items", as: Int.self) == 2)
   }
 
   @Test func tracksReadAndWrittenTablesIncludingTriggers() throws {

@@ -30,9 +30,10 @@ public struct BulkIssueRow: Sendable {
   }
 }
 
-/// The steps of a bulk insert after its rows, for a display of how far it is: each can take
-/// seconds for a large import. `saving` is the commit of the transaction the rows went in, said
-/// by the writer that owns it (an import): it writes everything to the disk.
+/// The steps of a large write after its rows, for a display of how far it is: each can take
+/// seconds for a large import. `insertIssuesInBulk` says the first three; `saving`, the commit
+/// that writes everything to the disk, is said by the writer that owns the transaction (an
+/// import).
 public enum BulkStep: Equatable, Sendable {
   case searchIndex, sortIndexes, history, saving
 }

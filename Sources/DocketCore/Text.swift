@@ -106,6 +106,7 @@ extension Localizer {
       "Is a directory": "error.system.isFolder",
       "Read-only file system": "error.system.readOnly",
       "No space left on device": "error.system.full",
+      "File too large": "error.system.tooLarge",
     ]
     return keys[reason].map { self($0) } ?? reason
   }

@@ -156,6 +156,42 @@ import Testing
     #expect(try titles(database) == ["After the disk had room", "First", "Second", "Third"])
   }
 
+  /// An export that runs out of room says why and where, leaves the file that was there as it
+  /// was, and leaves nothing of its own beside it.
+  @Test(arguments: Filling.available)
+  func anExportWithoutRoomKeepsTheFileThereAndSaysWhy(_ filling: Filling) throws {
+    let database = box.path("docket.sqlite")
+    let bundle = try box.docketFile("bundle.json", count: 300) {
+      ("Exported \($0)", String(repeating: "x", count: 1000), false)
+    }
+    #expect(try docket(database, ["import", bundle]).status == 0)
+    let folder = box.path("disk")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    if filling == .smallFileSystem {
+      try mount(["-t", "tmpfs", "-o", "size=768k", "tmpfs", folder])
+    }
+    defer { if filling == .smallFileSystem { unmount(folder) } }
+    let backup = folder + "/backup.json"
+    let kept = "the backup of last week\n"
+    try kept.write(toFile: backup, atomically: false, encoding: .utf8)
+    var limit: Int?
+    switch filling {
+    case .smallFileSystem: _ = try fill(folder)
+    case .fileSizeLimit: limit = 256 * 1024
+    }
+    let run = try docket(database, ["export", "-o", backup], limit: limit)
+    let reason = filling == .smallFileSystem ? "No space left on device" : "File too large"
+    #expect(run.status == 1)
+    #expect(
+      run.error == "docket: cannot write \(backup): \(reason); nothing was written there.\n",
+      "\(run.error)")
+    #expect(try String(contentsOfFile: backup, encoding: .utf8) == kept)
+    let beside = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(
+      beside.sorted()
+        == (filling == .smallFileSystem ? ["backup.json", "filler"] : ["backup.json"]))
+  }
+
   /// How a database comes to be readable only.
   enum ReadOnlyPlace: String, CaseIterable, CustomTestStringConvertible {
     /// Its folder mounted read-only (root only): even root cannot write.

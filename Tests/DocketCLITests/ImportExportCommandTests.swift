@@ -125,14 +125,21 @@ import Testing
     let csvText = String(decoding: csv.dropFirst(3), as: UTF8.self)
     #expect(csvText.hasPrefix("id,title,detail,priority,completed,created,modified,tags\r\n"))
     #expect(csvText.contains(",'=SUM(A1),\"line one\nline, two\",low,"))
+    // A new file is private, as the database is.
+    let made = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
+    #expect(made == 0o600)
     // Written again over a file of its own: the file keeps its permissions.
-    chmod(backup, 0o600)
+    chmod(backup, 0o640)
     #expect(try box.docket(["export", "-o", backup]).status == 0)
     let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
-    #expect(mode == 0o600)
+    #expect(mode == 0o640)
     // A folder that does not exist: a clear error, nothing written.
     let nowhere = try box.docket(["export", "-o", box.path("no/such/folder/x.json")])
-    #expect(nowhere.status == 1 && nowhere.error.contains("cannot write"))
+    #expect(nowhere.status == 1)
+    #expect(
+      nowhere.error
+        == "docket: cannot write \(box.path("no/such/folder/x.json")): No such file or directory; nothing was written there.\n",
+      "\(nowhere.error)")
   }
 
   // MARK: Taskwarrior, the real one

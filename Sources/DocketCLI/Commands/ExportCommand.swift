@@ -29,40 +29,53 @@ struct ExportCommand {
     }
     // Written beside the file under another name, then renamed over it: a failed export never
     // leaves half a file where the file was. A link is followed to the file it names, and a file
-    // that was there keeps its permissions.
+    // that was there keeps its permissions. Each failure says the system's reason ("No space
+    // left on device").
     let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
     let mode = (try? FileManager.default.attributesOfItem(atPath: target.path))?[.posixPermissions]
     let temporary = target.deletingLastPathComponent().appendingPathComponent(
-      "." + target.lastPathComponent + ".docket-\(getpid()).tmp")
-    guard
-      FileManager.default.createFile(
-        atPath: temporary.path, contents: nil,
-        // A new file is private, as the database it comes from is.
-        attributes: [.posixPermissions: mode ?? 0o600]),
-      let handle = try? FileHandle(forWritingTo: temporary)
-    else { throw CommandFailure.failed(l10n("export.error.unwritable", .string(path))) }
-    var failed = false
+      "." + target.lastPathComponent + ".docket-\(getpid()).tmp"
+    ).path
+    func unwritable(_ code: Int32) -> CommandFailure {
+      .failed(
+        l10n(
+          "export.error.unwritable", .string(path),
+          .string(l10n.systemReason(String(cString: strerror(code))))))
+    }
+    // A new file is private, as the database it comes from is.
+    let descriptor = open(
+      temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t((mode as? Int) ?? 0o600))
+    guard descriptor >= 0 else { throw unwritable(errno) }
+    var failure: Int32 = 0
     var output = OutputBytes(streaming: true) { (bytes: UnsafeRawBufferPointer) in
-      guard !failed else { return }
-      do { try handle.write(contentsOf: Data(bytes)) } catch { failed = true }
+      guard failure == 0, var next = bytes.baseAddress else { return }
+      var left = bytes.count
+      while left > 0 {
+        let written = write(descriptor, next, left)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        next += written
+        left -= written
+      }
     }
     do {
       try database.read { db in try Exporter.write(format, from: db, exported: now, to: &output) }
       output.flush()
-      try handle.synchronize()
-      try handle.close()
-      guard !failed else {
-        throw CommandFailure.failed(l10n("export.error.unwritable", .string(path)))
-      }
-      guard rename(temporary.path, target.path) == 0 else {
-        throw CommandFailure.failed(l10n("export.error.unwritable", .string(path)))
-      }
     } catch {
-      try? handle.close()
-      try? FileManager.default.removeItem(at: temporary)
-      // A database error is said as one (the file was fine); a file error names the file.
-      if error is CommandFailure || !failed { throw error }
-      throw CommandFailure.failed(l10n("export.error.unwritable", .string(path)))
+      // A database error is said as one: the file was fine.
+      close(descriptor)
+      unlink(temporary)
+      throw error
+    }
+    if failure == 0, fsync(descriptor) != 0 { failure = errno }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    if failure == 0, rename(temporary, target.path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary)
+      throw unwritable(failure)
     }
   }
 }

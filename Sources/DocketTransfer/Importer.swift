@@ -226,6 +226,9 @@ struct TagTable {
     throws -> Int64?
   {
     if tag.id == nil, let row = byName[tag.name] { return row }
+    // A known id under the name it has here (a name kept is already normalized): Docket's own
+    // file names the same few tags by id again and again.
+    if let id = tag.id, let known = byID[id], known.name == tag.name { return known.row }
     guard let name = TagName.normalized(tag.name) else { return nil }
     let key = TagName.key(name)
     if let id = tag.id, let known = byID[id] {

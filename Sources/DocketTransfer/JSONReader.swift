@@ -195,6 +195,37 @@ public struct JSONReader {
     }
   }
 
+  /// Reads the members of an object one at a time, its `{` at the reader: `body` sees each
+  /// member's name with the reader at the member's value, and reads the value itself
+  /// (`readValue`, `forEachElement`), so that nothing of the whole object need be kept.
+  public mutating func forEachMember(
+    _ body: (_ name: String, _ reader: inout JSONReader) throws -> Void
+  ) throws {
+    skipWhitespace()
+    guard offset < bytes.count else { throw failure(.unexpectedEnd) }
+    guard bytes[offset] == UInt8(ascii: "{") else { throw unexpected("'{'") }
+    try enter()
+    var failure: (any Error)?
+    do {
+      try readItems(close: UInt8(ascii: "}")) { reader throws(JSONSyntaxError) in
+        guard reader.bytes[reader.offset] == UInt8(ascii: "\"") else {
+          throw reader.unexpected("a name in quotes")
+        }
+        let name = try reader.readString()
+        try reader.expect(UInt8(ascii: ":"), "':'")
+        do { try body(name, &reader) } catch let error as JSONSyntaxError { throw error } catch {
+          // The caller's own error ends the reading as it is, not as a syntax error.
+          failure = error
+          throw JSONSyntaxError(problem: .unexpectedEnd, position: reader.position)
+        }
+      }
+    } catch {
+      if let failure { throw failure }
+      throw error
+    }
+    depth -= 1
+  }
+
   /// The items of an object or array, its opening bracket at the reader: `item` reads one (the
   /// reader at its first byte), and the commas between and the closing bracket are checked here.
   private mutating func readItems(

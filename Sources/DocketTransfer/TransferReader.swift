@@ -17,7 +17,20 @@ public enum TransferReader {
     if given == nil || given == .docket {
       var reader = JSONReader(bytes: bytes)
       if reader.peek() == UInt8(ascii: "{") {
-        reader.progress = progress
+        // Told only of bytes further on: a document read as it goes and then, being unusual,
+        // read again whole would otherwise be said to go back.
+        var furthest = 0
+        reader.progress = progress.map { progress in
+          { read in
+            guard read > furthest else { return }
+            furthest = read
+            progress(read)
+          }
+        }
+        if let batch = try DocketFormat.stream(&reader) {
+          guard reader.isAtEnd else { throw ImportError(reader.unexpected("the end of the file")) }
+          return batch
+        }
         let first: JSON
         do { first = try reader.readValue() } catch { throw ImportError(error) }
         let whole = reader.isAtEnd

@@ -35,8 +35,16 @@ func transferTimings(database path: String, size: Int) {
   for _ in 0..<5 {
     exportRuns.append(timeProcess(binary, ["export", "--db", imported], outputPath: "/dev/null"))
   }
+  // The backup restored: the export imported into an empty database.
+  let backup = scratch + "/backup.json"
+  _ = timeProcess(binary, ["export", "--db", imported, "-o", backup])
+  var restoreRuns: [ProcessRun] = []
+  for _ in 0..<3 {
+    restoreRuns.append(timeProcess(binary, ["import", backup, "--db", fresh("restored.sqlite")]))
+  }
   for (name, measured) in [
     ("import", emptyRuns), ("import into full", fullRuns), ("export", exportRuns),
+    ("restore", restoreRuns),
   ] {
     if let failed = measured.first(where: { $0.status != 0 }) {
       FileHandle.standardError.write(Data("docket \(name) exited with \(failed.status)\n".utf8))
@@ -53,8 +61,13 @@ func transferTimings(database path: String, size: Int) {
   table.add(
     name: "docket export (the \(entries) imported, Docket JSON)", size: entries,
     samples: exportRuns.map(\.milliseconds), budget: 1000)
+  table.add(
+    name: "docket import of that export (a backup restored, empty db)", size: entries,
+    samples: restoreRuns.map(\.milliseconds), budget: nil)
   // 150 MB, in MiB as the table counts.
   memory.append(
     ("docket import (changelogs, empty db)", emptyRuns.map(\.peakMemoryMiB).max() ?? 0, 143))
   memory.append(("docket export (changelogs)", exportRuns.map(\.peakMemoryMiB).max() ?? 0, 100))
+  memory.append(
+    ("docket import of the export (restore)", restoreRuns.map(\.peakMemoryMiB).max() ?? 0, 143))
 }

@@ -335,6 +335,24 @@ import Testing
     #expect(outOfOrder == 0, "links recorded out of the issues' order")
   }
 
+  /// An import says how many of the file's issues it has done as it goes: the known ones as
+  /// they are brought up to date, then the new ones as they are written; never going back.
+  @Test func knownIssuesAreCountedAsTheyAreBroughtUpToDate() throws {
+    let queue = try Self.populated(2_500, manyTags: 3)
+    var batch = try TransferReader.read(try Self.export(queue))
+    for index in batch.issues.indices { batch.issues[index].title += " (edited)" }
+    let new = try TransferReader.read(try Self.export(Self.populated(700, manyTags: 3)))
+    batch.issues.insert(contentsOf: new.issues, at: 1_000)
+    final class Heard { var counts: [Int] = [] }
+    let heard = Heard()
+    let summary = try queue.importBatch(batch, progress: { heard.counts.append($0) })
+    #expect(summary.updatedIssues == 2_500 && summary.createdIssues == 700)
+    let known = heard.counts.prefix { $0 <= 2_500 }
+    #expect(known == [1_000, 2_000], "\(heard.counts)")
+    #expect(zip(heard.counts, heard.counts.dropFirst()).allSatisfy { $0 < $1 })
+    #expect(heard.counts.last == batch.issues.count)
+  }
+
   @Test func aDryRunWritesNothingAndSaysWhatWouldHappen() throws {
     let queue = try Self.populated(5)
     let before = try Self.contents(queue)

@@ -107,6 +107,7 @@ extension Localizer {
       "Read-only file system": "error.system.readOnly",
       "No space left on device": "error.system.full",
       "File too large": "error.system.tooLarge",
+      "Disk quota exceeded": "error.system.quota",
     ]
     return keys[reason].map { self($0) } ?? reason
   }

@@ -42,7 +42,7 @@ enum ArgumentsFuzz {
     } catch {
       for language in DocketStrings.supportedLanguages {
         let message = UsageText.message(for: error, DocketStrings.localizer(language: language))
-        require(isExplained(message), "a usage error unexplained: \(message)")
+        require(isExplained(message, input: bytes), "a usage error unexplained: \(message)")
       }
       return
     }

@@ -31,10 +31,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 }
 
 /// Whether `message` is words a person can act on: not the fallback for an error nothing
-/// explained ("Unexpected error: …"), and no placeholder of its template left unfilled.
-func isExplained(_ message: String) -> Bool {
-  !message.hasPrefix("Unexpected error:") && !message.hasPrefix("Unerwarteter Fehler:")
-    && !message.contains("%@") && !message.contains("%lld")
+/// explained ("Unexpected error: …"), and no placeholder of its template left unfilled. A
+/// message may quote the input (an unknown command, a bad value), so placeholders are looked for
+/// only where the input has no `%` of its own.
+func isExplained(_ message: String, input: [UInt8]) -> Bool {
+  guard !message.hasPrefix("Unexpected error:"), !message.hasPrefix("Unerwarteter Fehler:") else {
+    return false
+  }
+  return input.contains(UInt8(ascii: "%")) || (!message.contains("%@") && !message.contains("%lld"))
 }
 
 /// Stops the run when a promise does not hold; libFuzzer keeps the input that broke it.

@@ -33,7 +33,7 @@ enum ImportFuzz {
         batches.append(try TransferReader.read(bytes, format: format, repository: "owner/repo"))
       } catch {
         let message = ImportText.describe(error, l10n)
-        require(isExplained(message), "an import refusal unexplained: \(message)")
+        require(isExplained(message, input: bytes), "an import refusal unexplained: \(message)")
       }
     }
     for batch in batches {
@@ -43,7 +43,9 @@ enum ImportFuzz {
       } catch let error as SQLiteError {
         fatalError("a file that read could not be imported: \(error)")
       } catch {
-        require(isExplained(l10n.message(for: error)), "an import error unexplained: \(error)")
+        require(
+          isExplained(l10n.message(for: error), input: bytes),
+          "an import error unexplained: \(error)")
       }
     }
   }

@@ -37,13 +37,15 @@ enum SearchFuzz {
     _ = field.textWithoutFragment
     field = field.submitted()
     if case .failure(let error) = field.parse() {
-      require(isExplained(l10n.message(for: error)), "a search error unexplained: \(error)")
+      require(
+        isExplained(l10n.message(for: error), input: bytes), "a search error unexplained: \(error)")
     }
     let query: SearchQuery
     do {
       query = try SearchParser.parse(text)
     } catch {
-      require(isExplained(l10n.message(for: error)), "a search error unexplained: \(error)")
+      require(
+        isExplained(l10n.message(for: error), input: bytes), "a search error unexplained: \(error)")
       return
     }
     let tag = (try? database.read { try $0.fetchTag(named: "bug") })?.flatMap { $0 }

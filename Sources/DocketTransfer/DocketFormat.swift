@@ -43,8 +43,9 @@ public enum DocketFormat {
   /// so that the document is never held whole: restoring the changelog corpus of `make bench`
   /// exported (48 MB) took 241 MiB read whole. Nil, with the reader where it was, for a
   /// document that does not go as Docket writes it (`format` first, `version` and `tags` before
-  /// the list of issues, no member twice); the caller reads that one whole, as `read(_:)` does.
-  /// The records and their errors are the same either way.
+  /// the list of issues, nothing after it, no member twice) and for one with any fault in it:
+  /// the caller reads those whole, as `read(_:)` does, which gives the same issues and says
+  /// which fault.
   static func stream(_ reader: inout JSONReader) throws(ImportError) -> IncomingBatch? {
     let start = reader
     struct Unusual: Error {}
@@ -73,11 +74,9 @@ public enum DocketFormat {
         }
         members.append((name, value))
       }
-    } catch let error as ImportError {
-      throw error
-    } catch let error as JSONSyntaxError {
-      throw ImportError(error)
     } catch {
+      // A fault of any kind is found again by the whole read, which says which: its syntax is
+      // checked through to the end first, and a member repeated after the issues would count.
       reader = start
       return nil
     }

@@ -219,12 +219,17 @@ struct TagTable {
   /// Names as a file spells them, once resolved (a file names the same few tags again and again).
   private var byName: [String: Int64] = [:]
 
+  /// The ids whose names are as `TagName.normalized` makes them.
+  private var normalized: Set<UUID> = []
+
   init(_ db: Connection) throws {
     try db.forEachRow("SELECT seq, id, name FROM tags") { row in
       let seq = try row.get(0, as: Int64.self)
+      let id = try row.get(1, as: UUID.self)
       let name = try row.get(2, as: String.self)
-      byID[try row.get(1, as: UUID.self)] = (seq, name)
+      byID[id] = (seq, name)
       byKey[TagName.key(name)] = seq
+      if TagName.normalized(name) == name { normalized.insert(id) }
     }
   }
 
@@ -234,9 +239,11 @@ struct TagTable {
     throws -> Int64?
   {
     if tag.id == nil, let row = byName[tag.name] { return row }
-    // A known id under the name it has here (a name kept is already normalized): Docket's own
-    // file names the same few tags by id again and again.
-    if let id = tag.id, let known = byID[id], known.name == tag.name { return known.row }
+    // A known id under the normalized name it has here, which the steps below would keep as it
+    // is: Docket's own file names the same few tags by id again and again.
+    if let id = tag.id, normalized.contains(id), let known = byID[id], known.name == tag.name {
+      return known.row
+    }
     guard let name = TagName.normalized(tag.name) else { return nil }
     let key = TagName.key(name)
     if let id = tag.id, let known = byID[id] {
@@ -246,6 +253,7 @@ struct TagTable {
         byKey[TagName.key(known.name)] = nil
         byKey[key] = known.row
         byID[id] = (known.row, name)
+        normalized.insert(id)
       }
       return known.row
     }
@@ -258,6 +266,7 @@ struct TagTable {
     let row = try db.fetchOne("SELECT seq FROM tags WHERE id = ?", [id], as: Int64.self)!
     byID[id] = (row, name)
     byKey[key] = row
+    normalized.insert(id)
     if tag.id == nil { byName[tag.name] = row }
     summary.createdTags += 1
     return row

@@ -176,6 +176,7 @@ public struct JSONReader {
     skipWhitespace()
     guard offset < bytes.count else { throw failure(.unexpectedEnd) }
     guard bytes[offset] == UInt8(ascii: "[") else { throw unexpected("'['") }
+    try enter()
     var index = 0
     var failure: (any Error)?
     do {
@@ -193,6 +194,7 @@ public struct JSONReader {
       if let failure { throw failure }
       throw error
     }
+    depth -= 1
   }
 
   /// Reads the members of an object one at a time, its `{` at the reader: `body` sees each
@@ -213,7 +215,11 @@ public struct JSONReader {
         }
         let name = try reader.readString()
         try reader.expect(UInt8(ascii: ":"), "':'")
-        do { try body(name, &reader) } catch let error as JSONSyntaxError { throw error } catch {
+        let value = reader.offset
+        do {
+          try body(name, &reader)
+          precondition(reader.offset > value, "forEachMember's body reads the member's value")
+        } catch let error as JSONSyntaxError { throw error } catch {
           // The caller's own error ends the reading as it is, not as a syntax error.
           failure = error
           throw JSONSyntaxError(problem: .unexpectedEnd, position: reader.position)

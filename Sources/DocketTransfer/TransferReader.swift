@@ -11,22 +11,24 @@ public enum TransferReader {
     _ bytes: [UInt8], format given: TransferFormat? = nil, repository: String? = nil,
     progress: ((Int) -> Void)? = nil
   ) throws(ImportError) -> IncomingBatch {
+    // Told only of bytes further on: a file read in part and then again (a document read as it
+    // goes that is read whole after all, a first value that was not the whole file) would
+    // otherwise be said to go back.
+    var furthest = 0
+    let progress = progress.map { progress in
+      { (read: Int) in
+        guard read > furthest else { return }
+        furthest = read
+        progress(read)
+      }
+    }
     // Docket's own document is read once, with its progress: its first value is the whole of
     // it, and says what it is (finding the format from that value and then reading the file
     // would read it all twice). A first value with more after it starts records one a line.
     if given == nil || given == .docket {
       var reader = JSONReader(bytes: bytes)
       if reader.peek() == UInt8(ascii: "{") {
-        // Told only of bytes further on: a document read as it goes and then, being unusual,
-        // read again whole would otherwise be said to go back.
-        var furthest = 0
-        reader.progress = progress.map { progress in
-          { read in
-            guard read > furthest else { return }
-            furthest = read
-            progress(read)
-          }
-        }
+        reader.progress = progress
         if let batch = try DocketFormat.stream(&reader) {
           guard reader.isAtEnd else { throw ImportError(reader.unexpected("the end of the file")) }
           return batch

@@ -5,6 +5,9 @@ import Foundation
 import Terminal
 
 // The docket executable: the terminal app when asked for on a terminal, else the command line.
+// A write past the file-size limit (`ulimit -f`) fails with an error Docket explains ("File too
+// large"), instead of the signal ending the process in the middle of it.
+signal(SIGXFSZ, SIG_IGN)
 let environment = processEnvironment()
 let commandLine = DocketCommandLine(
   arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,

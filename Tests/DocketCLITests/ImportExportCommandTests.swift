@@ -129,10 +129,11 @@ import Testing
     let made = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
     #expect(made == 0o600)
     // Written again over a file of its own: the file keeps its permissions.
-    chmod(backup, 0o640)
+    // Group-writable, as a umask of 022 would not leave a new file.
+    chmod(backup, 0o664)
     #expect(try box.docket(["export", "-o", backup]).status == 0)
     let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
-    #expect(mode == 0o640)
+    #expect(mode == 0o664)
     // A folder that does not exist: a clear error, nothing written.
     let nowhere = try box.docket(["export", "-o", box.path("no/such/folder/x.json")])
     #expect(nowhere.status == 1)

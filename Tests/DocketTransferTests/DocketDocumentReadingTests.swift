@@ -50,6 +50,11 @@ import Testing
     return #""issues":["# + [first, second, last].joined(separator: ",") + "]"
   }
 
+  /// A member of an issue holding lists `depth` deep.
+  static func nested(_ depth: Int) -> String {
+    #""x":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+  }
+
   /// What the document gives read whole, as any document may be.
   static func whole(_ bytes: [UInt8]) throws(ImportError) -> IncomingBatch {
     let document: JSON
@@ -76,6 +81,15 @@ import Testing
       ([Self.format, Self.version, Self.tags, #""issues":null"#], false),
       ([Self.format, Self.version, Self.tags], false),
       ([Self.format, Self.format, Self.version, Self.tags, Self.issues()], false),
+      // The later list counts, read whole: the first one's fault is no fault.
+      (
+        [
+          Self.format, Self.version, Self.tags, Self.issues(#""priority":"urgent""#),
+          #""issues":[]"#,
+        ], false
+      ),
+      // Nested as deep as a value may be, read either way.
+      ([Self.format, Self.version, Self.tags, Self.issues(Self.nested(509))], true),
     ]
     for (members, streams) in variants {
       let bytes = Self.document(members)
@@ -106,9 +120,21 @@ import Testing
       [Self.format, Self.version, #""tags":[{"id":"nope","name":"x"}]"#, Self.issues()],
       [Self.format, Self.version, Self.tags, #""issues":5"#],
       [Self.format, Self.version, Self.tags, #""issues":[1]"#],
+      // One level deeper than a value may be.
+      [Self.format, Self.version, Self.tags, Self.issues(Self.nested(510))],
     ]
-    for members in variants {
+    var documents = variants.map { (members: $0, bytes: Self.document($0)) }
+    // A document cut off, or with something after it: the whole read finds that before the
+    // fault of an issue or of the version.
+    for members in [
+      [Self.format, #""version":2"#, Self.tags, Self.issues()],
+      [Self.format, Self.version, Self.tags, Self.issues(#""priority":"urgent""#)],
+    ] {
       let bytes = Self.document(members)
+      documents.append((members, Array(bytes.dropLast(3))))
+      documents.append((members, bytes + Array("{}".utf8)))
+    }
+    for (members, bytes) in documents {
       let expected = #expect(throws: ImportError.self, "\(members)") { try Self.whole(bytes) }
       // Found from the content only where the document says it is Docket's.
       let formats: [TransferFormat?] = members[0] == Self.format ? [nil, .docket] : [.docket]

@@ -42,10 +42,21 @@ struct ExportCommand {
           "export.error.unwritable", .string(path),
           .string(l10n.systemReason(String(cString: strerror(code))))))
     }
-    // A new file is private, as the database it comes from is.
-    let descriptor = open(
-      temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t((mode as? Int) ?? 0o600))
+    // Made afresh (a file or link left at the name by an export that was killed is removed, never
+    // written through), with the permissions set whatever the umask: those of the file it
+    // replaces, or private for a new one, as the database it comes from is.
+    let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+    var descriptor = open(temporary, flags, 0o600)
+    if descriptor < 0, errno == EEXIST, unlink(temporary) == 0 {
+      descriptor = open(temporary, flags, 0o600)
+    }
     guard descriptor >= 0 else { throw unwritable(errno) }
+    guard fchmod(descriptor, mode_t((mode as? NSNumber)?.intValue ?? 0o600)) == 0 else {
+      let code = errno
+      close(descriptor)
+      unlink(temporary)
+      throw unwritable(code)
+    }
     var failure: Int32 = 0
     var output = OutputBytes(streaming: true) { (bytes: UnsafeRawBufferPointer) in
       guard failure == 0, var next = bytes.baseAddress else { return }
@@ -76,6 +87,12 @@ struct ExportCommand {
     if failure != 0 {
       unlink(temporary)
       throw unwritable(failure)
+    }
+    // The new name on the disk too: the folder's entry is written with it.
+    let folder = open(target.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folder >= 0 {
+      fsync(folder)
+      close(folder)
     }
   }
 }

@@ -125,7 +125,7 @@ extension Connection {
       if index % 1000 == 999 { progress?(index + 1) }
     }
     let count = issues.count
-    progress?(count)
+    if count % 1000 != 0 { progress?(count) }
     issues = []
     // The full-text index gathers the new rows' words in memory and writes a segment each time
     // it holds this much (1 MiB unless told), to merge the segments later: at 16 MiB it makes

@@ -54,9 +54,9 @@ import Testing
     let environment = ["HOME": box.folder.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
     let status: Int32
     if let limit {
-      // SIGXFSZ ignored, so the write fails with EFBIG instead of ending the process; the limit
-      // counts blocks of 512 bytes.
-      let script = "trap '' XFSZ; ulimit -f \(limit / 512); exec \"$0\" \"$@\""
+      // Docket ignores SIGXFSZ itself, so the write fails with EFBIG instead of the signal
+      // ending the process; the limit counts blocks of 512 bytes.
+      let script = "ulimit -f \(limit / 512); exec \"$0\" \"$@\""
       status = try Child.run(
         "/bin/sh", ["-c", script, Sandbox.binary.path, "--db", database] + arguments,
         environment: environment, output: output, error: error)

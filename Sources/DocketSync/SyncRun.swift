@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import Foundation
 import Localization
+import Postgres
 
 /// Why a sync did not run or did not finish, in the reader's words.
 public struct SyncFailure: Error, Equatable, Sendable {
@@ -21,6 +22,7 @@ public enum SyncRun {
     guard let remote = settings.remote else {
       throw SyncFailure(l10n("remote.none"))
     }
+    if PostgresRemote.isAddress(remote) { PostgresConnection.loadLibraryInBackground() }
     // The id the triggers stamp changes with, and the name people know the device by.
     let (id, name) = try database.read { db in
       (

@@ -32,13 +32,21 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
 /// Whether `message` is words a person can act on: not the fallback for an error nothing
 /// explained ("Unexpected error: …"), and no placeholder of its template left unfilled. A
-/// message may quote the input (an unknown command, a bad value), so placeholders are looked for
-/// only where the input has no `%` of its own.
+/// message may quote the input (an unknown command, a bad value), so a placeholder counts as
+/// unfilled where the message has more of it than the input (`%` written as it is, or escaped in
+/// JSON as `\u0025`).
 func isExplained(_ message: String, input: [UInt8]) -> Bool {
   guard !message.hasPrefix("Unexpected error:"), !message.hasPrefix("Unerwarteter Fehler:") else {
     return false
   }
-  return input.contains(UInt8(ascii: "%")) || (!message.contains("%@") && !message.contains("%lld"))
+  let text = String(decoding: input, as: UTF8.self)
+  func count(_ part: String, in text: String) -> Int {
+    text.components(separatedBy: part).count - 1
+  }
+  return ["%@", "%lld"].allSatisfy { placeholder in
+    let quoted = count(placeholder, in: text) + count("\\u0025" + placeholder.dropFirst(), in: text)
+    return count(placeholder, in: message) <= quoted
+  }
 }
 
 /// Stops the run when a promise does not hold; libFuzzer keeps the input that broke it.

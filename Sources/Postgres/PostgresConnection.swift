@@ -166,8 +166,11 @@ public final class PostgresConnection: @unchecked Sendable {
   /// 3 ms: libpq and the libraries for TLS and Kerberos it brings) goes on beside the work before
   /// the connection, which then waits only for what is left of it.
   public static func loadLibraryInBackground() {
-    Thread.detachNewThread { _ = docket_pq_load() }
+    _ = backgroundLoad
   }
+
+  /// Started once: a later call finds the library loaded, or being loaded.
+  private static let backgroundLoad: Void = Thread.detachNewThread { _ = docket_pq_load() }
 
   /// The parameters a connection string sets, as libpq reads it (nil when it cannot read it,
   /// with its reason).

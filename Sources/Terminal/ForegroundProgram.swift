@@ -18,8 +18,10 @@ public enum ForegroundProgram {
     }
     var pid = pid_t()
     // The window's size changes too: the app ignores SIGWINCH to read it from a dispatch source,
-    // and an ignored signal stays ignored in the program it starts.
-    let started = SpawnAttributes.withFreshSignals(defaulting: [SIGINT, SIGQUIT, SIGWINCH]) {
+    // and an ignored signal stays ignored in the program it starts. Docket ignores SIGXFSZ (a
+    // write past the file-size limit fails with words); the program gets it as a shell gives it.
+    let signals = [SIGINT, SIGQUIT, SIGWINCH, SIGXFSZ]
+    let started = SpawnAttributes.withFreshSignals(defaulting: signals) {
       posix_spawn(&pid, path, nil, $0, argv, environ) == 0
     }
     guard started else { return nil }

@@ -102,6 +102,28 @@ import Testing
     #expect(nothing.error == "docket: \(empty) is empty: there is nothing to import.\n")
   }
 
+  /// `-o` naming what is no file (a pipe, a device) writes to it as it is, never replacing it;
+  /// naming a folder is refused with the reason.
+  @Test func exportsIntoAPipeWithoutReplacingIt() throws {
+    #expect(try box.docket(["add", "Through a pipe"]).status == 0)
+    let pipe = box.path("pipe")
+    try #require(mkfifo(pipe, 0o600) == 0)
+    let received = box.path("received.json")
+    // The reader waits at most ten seconds for a writer.
+    let reader = try Child("/usr/bin/timeout", ["10", "/bin/cat", pipe], output: received)
+    let run = try box.docket(["export", "-o", pipe])
+    #expect(run.status == 0, "\(run.error)")
+    #expect(reader.wait() == 0)
+    let text = try String(contentsOfFile: received, encoding: .utf8)
+    #expect(text.hasPrefix(#"{"format":"docket""#) && text.contains("Through a pipe"))
+    var status = stat()
+    #expect(lstat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    let folder = try box.docket(["export", "-o", box.folder.path])
+    #expect(folder.status == 1)
+    #expect(
+      folder.error.contains(": Is a directory; nothing was written there."), "\(folder.error)")
+  }
+
   @Test func exportsToAFileAndBackFromStandardInput() throws {
     _ = try box.add(["First", "--tag", "UI Design", "--priority", "high"])
     _ = try box.add(["=SUM(A1)", "--detail", "line one\nline, two"])
@@ -129,11 +151,11 @@ import Testing
     let made = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
     #expect(made == 0o600)
     // Written again over a file of its own: the file keeps its permissions.
-    // Group-writable, as a umask of 022 would not leave a new file.
-    chmod(backup, 0o664)
+    // Writable by others, as no usual umask (022, 002, 077) leaves a new file.
+    chmod(backup, 0o646)
     #expect(try box.docket(["export", "-o", backup]).status == 0)
     let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
-    #expect(mode == 0o664)
+    #expect(mode == 0o646)
     // A folder that does not exist: a clear error, nothing written.
     let nowhere = try box.docket(["export", "-o", box.path("no/such/folder/x.json")])
     #expect(nowhere.status == 1)

@@ -51,5 +51,26 @@ import Testing
       let mask = blocked.map { $0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces) }
       #expect(mask.map { $0.allSatisfy { $0 == "0" } } == true, "\(blocked ?? "no SigBlk line")")
     }
+
+    /// A program started in the foreground (an editor) has the signals Docket ignores for itself
+    /// (the window's size, the file-size limit) at their defaults, as a shell would give them.
+    @Test func aForegroundProgramGetsTheSignalsDocketIgnores() throws {
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "docket-sigign-\(UUID().uuidString).txt")
+      defer { try? FileManager.default.removeItem(at: file) }
+      let previous = [SIGWINCH, SIGXFSZ].map { ($0, signal($0, SIG_IGN)) }
+      defer { for (number, handler) in previous { signal(number, handler) } }
+      let status = ForegroundProgram.run("/bin/cp", arguments: ["/proc/self/status", file.path])
+      #expect(status == 0)
+      let text = try String(contentsOf: file, encoding: .utf8)
+      let line = text.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
+      let mask = line.flatMap {
+        UInt64($0.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+      }
+      let ignored = try #require(mask, "\(line ?? "no SigIgn line")")
+      for number in [SIGWINCH, SIGXFSZ] {
+        #expect(ignored & (1 << UInt64(number - 1)) == 0, "signal \(number) ignored")
+      }
+    }
   #endif
 }

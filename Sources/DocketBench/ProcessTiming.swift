@@ -14,19 +14,11 @@ func timeProcess(
   _ executable: String, _ arguments: [String], outputPath: String = "/dev/null",
   errorPath: String = "/dev/null"
 ) -> ProcessRun {
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-  defer { for pointer in argv { free(pointer) } }
-  var pid: pid_t = 0
   let start = ContinuousClock.now
-  let started = SpawnAttributes.withFreshSignals {
-    posix_spawn(&pid, executable, &actions, $0, argv, environ) == 0
-  }
-  guard started else { return ProcessRun(milliseconds: 0, peakMemoryMiB: 0, status: -1) }
+  guard
+    let pid = try? SpawnedProgram.start(
+      executable, arguments, input: nil, output: outputPath, error: errorPath)
+  else { return ProcessRun(milliseconds: 0, peakMemoryMiB: 0, status: -1) }
   var status: Int32 = 0
   var usage = rusage()
   wait4(pid, &status, 0, &usage)

@@ -125,20 +125,10 @@ struct BenchServer {
   var cookie = ""
 
   init?(binary: String, database: String, output: String) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let arguments = [binary, "serve", "--port", "0", "--db", database]
-    let argv = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let started = SpawnAttributes.withFreshSignals {
-      posix_spawn(&pid, binary, &actions, $0, argv, environ) == 0
-    }
-    guard started else { return nil }
+    guard
+      let pid = try? SpawnedProgram.start(
+        binary, ["serve", "--port", "0", "--db", database], output: output)
+    else { return nil }
     self.pid = pid
     for _ in 0..<200 {
       if let text = try? String(contentsOfFile: output, encoding: .utf8),

@@ -141,25 +141,11 @@ struct Child {
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
     input: String = "/dev/null", output: String = "/dev/null", error: String = "/dev/null"
   ) throws {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-    defer { for pointer in variables ?? [] { free(pointer) } }
     // Signals as a new program expects them: none blocked (the test's thread blocks some), each
     // to its default.
-    var pid: pid_t = 0
-    let result = SpawnAttributes.withFreshSignals(defaultingAll: true) { attributes in
-      variables.map { posix_spawn(&pid, executable, &actions, attributes, argv, $0) }
-        ?? posix_spawn(&pid, executable, &actions, attributes, argv, environ)
-    }
-    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-    self.pid = pid
+    pid = try SpawnedProgram.start(
+      executable, arguments, environment: environment, input: input, output: output, error: error,
+      defaultingAll: true)
   }
 
   /// Waits for the end; the exit status, or 128 + the signal that ended it.

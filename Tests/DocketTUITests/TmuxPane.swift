@@ -47,21 +47,12 @@ final class TmuxPane {
   static func run(_ program: String, _ arguments: [String], output: String = "/dev/null")
     -> Int32?
   {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([program] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
     // With no signal blocked: a test runs on a worker thread, which blocks nearly all of them, and
     // a tmux server that inherited that never ended on `kill-server` (nor the app in its pane).
-    let started = SpawnAttributes.withFreshSignals(defaultingAll: true) {
-      posix_spawnp(&pid, program, &actions, $0, argv, environ) == 0
-    }
-    guard started else { return nil }
+    guard
+      let pid = try? SpawnedProgram.start(
+        program, arguments, output: output, searchingPath: true, defaultingAll: true)
+    else { return nil }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     return status

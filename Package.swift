@@ -18,6 +18,8 @@ let package = Package(
     // Libraries that know nothing of issues.
     // A lock the thread sanitizer can see (the standard library's Mutex it cannot, on Linux).
     .target(name: "Locking"),
+    // Writing bytes whole and replacing a file whole, with the system's error numbers.
+    .target(name: "Files"),
     .target(name: "Database", dependencies: ["CSQLite", "Locking"]),
     // libpq, PostgreSQL's client, loaded when a PostgreSQL remote is first used (not linked).
     // Loads a library when first needed (libpq, libmicrohttpd), with a message when it is missing.
@@ -44,7 +46,7 @@ let package = Package(
     // Docket itself.
     .target(
       name: "DocketCore",
-      dependencies: ["Database", "Localization"],
+      dependencies: ["Database", "Localization", "Files"],
       // The catalog is embedded in the binary (Generated/EmbeddedCatalog.swift, `make catalog`).
       exclude: ["Resources/Localizable.xcstrings"]
     ),
@@ -55,7 +57,7 @@ let package = Package(
     .target(
       name: "DocketSync",
       dependencies: [
-        "DocketCore", "DocketTransfer", "Database", "Localization", "Postgres", "Locking",
+        "DocketCore", "DocketTransfer", "Database", "Localization", "Postgres", "Locking", "Files",
       ]),
     .target(
       name: "DocketWeb",
@@ -66,7 +68,7 @@ let package = Package(
       name: "DocketCLI",
       dependencies: [
         "DocketCore", "DocketTransfer", "DocketSync", "Database", "Localization", "Terminal",
-        "Postgres", "DocketWeb",
+        "Postgres", "DocketWeb", "Files",
       ]),
     .target(
       name: "DocketTUI",
@@ -96,6 +98,7 @@ let package = Package(
     .testTarget(name: "DatabaseTests", dependencies: ["Database", "Locking"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(name: "FilesTests", dependencies: ["Files"]),
     .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database", "Locking"]),
     .testTarget(
       name: "DocketTransferTests", dependencies: ["DocketTransfer", "DocketCore", "Database"]),

@@ -1,4 +1,5 @@
 import DocketCore
+import Files
 import Foundation
 import Terminal
 
@@ -44,8 +45,15 @@ public struct Console: Sendable {
     let columns =
       TerminalInfo.size(of: STDOUT_FILENO)?.columns ?? environment["COLUMNS"].flatMap(Int.init)
     var console = Console(
-      write: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-      writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+      write: { text in
+        var text = text
+        text.withUTF8 { Self.writeOutput(UnsafeRawBufferPointer($0), environment: environment) }
+      },
+      writeError: { text in
+        var text = text
+        // Where even the error cannot be written there is no one to tell.
+        text.withUTF8 { _ = FileWriting.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+      },
       readLine: { Swift.readLine(strippingNewline: true) },
       outputIsTerminal: isTerminal, inputIsTerminal: TerminalInfo.isTerminal(STDIN_FILENO),
       width: isTerminal ? columns : nil,
@@ -53,8 +61,21 @@ public struct Console: Sendable {
     console.readAll = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
     console.errorIsTerminal = TerminalInfo.isTerminal(STDERR_FILENO)
     console.errorWidth = { TerminalInfo.size(of: STDERR_FILENO)?.columns }
-    console.writeBytes = { bytes in FileHandle.standardOutput.write(Data(bytes)) }
+    console.writeBytes = { bytes in Self.writeOutput(bytes, environment: environment) }
     return console
+  }
+
+  /// Writes to standard output, whole. Output that cannot be written (a full disk, a file-size
+  /// limit) ends the command with its reason, exit status 1, where Foundation's writing stopped
+  /// the process with a crash report.
+  private static func writeOutput(_ bytes: UnsafeRawBufferPointer, environment: [String: String]) {
+    guard let failure = FileWriting.writeAll(STDOUT_FILENO, bytes) else { return }
+    let l10n = DocketStrings.localizer(environment: environment)
+    let message = l10n("error.output", .string(l10n.systemReason(FileWriting.reason(failure))))
+    _ = Array(("docket: " + message + "\n").utf8).withUnsafeBytes {
+      FileWriting.writeAll(STDERR_FILENO, $0)
+    }
+    exit(CommandFailure.Status.failed.rawValue)
   }
 
   func line(_ text: String = "") { write(text + "\n") }

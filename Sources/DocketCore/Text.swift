@@ -1,4 +1,5 @@
 import Database
+import Files
 import Foundation
 import Localization
 
@@ -61,6 +62,10 @@ extension Localizer {
       case .nameTaken(let name): return self("error.tag.nameTaken", .string(name))
       case .notFound: return self("error.tag.notFound")
       }
+    case let error as SortFileError:
+      return self(
+        "error.sort.space", .string(error.folder),
+        .string(systemReason(FileWriting.reason(error.code))))
     case let error as SampleData.Failure:
       switch error {
       case .databaseNotEmpty(let issues, _): return self("error.sample.notEmpty", .integer(issues))

@@ -1,5 +1,6 @@
 import DocketCore
 import DocketTransfer
+import Files
 import Foundation
 
 /// A shared folder as a remote (Syncthing, a cloud drive, NFS):
@@ -82,15 +83,18 @@ public struct FolderRemote: SyncRemote {
   private func createExclusively(_ bytes: [UInt8], at target: String, replacingUnnamed: Bool)
     throws
   {
-    let temporary = path + "/." + Self.marker + ".\(getpid()).tmp"
-    try write(bytes, toTemporary: temporary, for: target)
-    defer { unlink(temporary) }
-    if replacingUnnamed {
-      if rename(temporary, target) != 0 {
-        throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
+    if replacingUnnamed { return try writeAtomically(bytes, to: target) }
+    try Self.naming(target) {
+      let (temporary, descriptor) = try FileReplacement.makeTemporary(beside: target)
+      defer { unlink(temporary) }
+      var failure = bytes.withUnsafeBytes { FileWriting.writeAll(descriptor, $0) }
+      if failure == nil, fsync(descriptor) != 0 { failure = errno }
+      close(descriptor)
+      if let failure { throw FileReplacement.Failure(code: failure) }
+      if link(temporary, target) != 0, errno != EEXIST {
+        throw FileReplacement.Failure(code: errno)
       }
-    } else if link(temporary, target) != 0, errno != EEXIST {
-      throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
+      FileReplacement.syncFolder(of: target)
     }
   }
 
@@ -201,23 +205,24 @@ public struct FolderRemote: SyncRemote {
   public func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {
     precondition(name.device == device, "a device writes only its own images")
     let target = filePath(name)
-    let temporary =
-      path + "/" + device + "/." + (target as NSString).lastPathComponent
-      + ".\(getpid()).tmp"
-    unlink(temporary)
-    do {
-      try make(temporary)
-      let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
-      if descriptor >= 0 {
-        fsync(descriptor)
-        close(descriptor)
-      }
-      if rename(temporary, target) != 0 {
-        throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
-      }
-    } catch {
+    try Self.naming(target) {
+      // A name of its own, for `make` to create the image at (it makes the file itself).
+      let (temporary, descriptor) = try FileReplacement.makeTemporary(beside: target)
+      close(descriptor)
       unlink(temporary)
-      throw error
+      do {
+        try make(temporary)
+        let written = open(temporary, O_RDONLY | O_CLOEXEC)
+        if written >= 0 {
+          fsync(written)
+          close(written)
+        }
+        if rename(temporary, target) != 0 { throw FileReplacement.Failure(code: errno) }
+        FileReplacement.syncFolder(of: target)
+      } catch {
+        unlink(temporary)
+        throw error
+      }
     }
   }
 
@@ -238,40 +243,17 @@ public struct FolderRemote: SyncRemote {
   /// Writes `bytes` to a temporary file beside `target`, flushes it to the disk, and renames it
   /// into place: a reader sees the whole file or none.
   private func writeAtomically(_ bytes: [UInt8], to target: String) throws {
-    let folder = (target as NSString).deletingLastPathComponent
-    let temporary = folder + "/." + (target as NSString).lastPathComponent + ".\(getpid()).tmp"
-    try write(bytes, toTemporary: temporary, for: target)
-    if rename(temporary, target) != 0 {
-      let failure = errno
-      unlink(temporary)
-      throw RemoteError(location: target, problem: .system(String(cString: strerror(failure))))
+    try Self.naming(target) {
+      try FileReplacement.replace(target, mode: 0o600) { descriptor in
+        bytes.withUnsafeBytes { FileWriting.writeAll(descriptor, $0) }
+      }
     }
   }
 
-  /// Writes `bytes` to `temporary` and flushes it to the disk; errors name `target`.
-  private func write(_ bytes: [UInt8], toTemporary temporary: String, for target: String) throws {
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw RemoteError(location: target, problem: .system(String(cString: strerror(errno))))
-    }
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        offset += written
-      }
-    }
-    if failure == 0, fsync(descriptor) != 0 { failure = errno }
-    close(descriptor)
-    if failure != 0 {
-      unlink(temporary)
-      throw RemoteError(location: target, problem: .system(String(cString: strerror(failure))))
+  /// Runs `body`; a failure of the file system is said as the remote's, naming `target`.
+  private static func naming(_ target: String, _ body: () throws -> Void) throws {
+    do { try body() } catch let failure as FileReplacement.Failure {
+      throw RemoteError(location: target, problem: .system(failure.reason))
     }
   }
 

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// A password given in a PostgreSQL address goes to libpq's password file (`~/.pgpass`, or
@@ -49,20 +50,13 @@ public enum PostgresPasswordFile {
     if lines.last == "" { lines.removeLast() }
     lines.removeAll { $0.keyFields == key }
     let text = ([line] + lines).joined(separator: "\n") + "\n"
-    let temporary = path + ".docket-\(getpid()).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-    let failure = written == bytes.count ? 0 : errno
-    if failure == 0 { fsync(descriptor) }
-    close(descriptor)
-    guard failure == 0, rename(temporary, path) == 0 else {
-      let reason = failure != 0 ? failure : errno
-      unlink(temporary)
-      throw POSIXError(POSIXErrorCode(rawValue: reason) ?? .EIO)
+    do {
+      try FileReplacement.replace(path, mode: 0o600) { descriptor in
+        Array(text.utf8).withUnsafeBytes { FileWriting.writeAll(descriptor, $0) }
+      }
+    } catch let failure as FileReplacement.Failure {
+      throw POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
     }
-    chmod(path, 0o600)
   }
 }
 

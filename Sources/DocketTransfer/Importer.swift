@@ -28,8 +28,8 @@ extension DatabaseQueue {
   /// outside any transaction (`withConnection`), never inside another write. Inside another
   /// transaction the import's would be a savepoint, and SQLite then copies every page the import
   /// changes into memory and walks that copy at the end of each statement: into a database of
-  /// 100 000 issues, the changelog corpus of `make bench` (103 565 entries) took 6.2 s and
-  /// 255 MiB that way, against 4.8 s and 118 MiB as its own transaction.
+  /// 100 000 issues, the changelog corpus of `make bench` (103 565 entries) took 5.7-6.5 s and
+  /// 255 MiB that way, against 4.9-5.0 s and 118 MiB as its own transaction.
   ///
   /// The batch is taken: its issues are let go as soon as they are written, so that a large
   /// import does not hold them while the indexes are built.

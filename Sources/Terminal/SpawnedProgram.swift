@@ -14,7 +14,12 @@ public enum SpawnedProgram {
     input: String? = "/dev/null", output: String? = "/dev/null", error: String? = "/dev/null",
     searchingPath: Bool = false, defaultingAll: Bool = false
   ) throws(POSIXError) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
+    // An opaque pointer on Darwin, a structure on Linux.
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     if let input { posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0) }

@@ -192,6 +192,20 @@ import Testing
         == (filling == .smallFileSystem ? ["backup.json", "filler"] : ["backup.json"]))
   }
 
+  /// Output that cannot be written (standard output to a file past the file-size limit) ends
+  /// the command with its reason, not with a crash report.
+  @Test(.enabled(if: Filling.available.contains(.fileSizeLimit)))
+  func outputPastTheFileSizeLimitSaysWhy() throws {
+    let database = box.path("docket.sqlite")
+    let bundle = try box.docketFile("bundle.json", count: 300) {
+      ("Listed \($0)", String(repeating: "x", count: 1000), false)
+    }
+    #expect(try docket(database, ["import", bundle]).status == 0)
+    let run = try docket(database, ["export"], limit: 256 * 1024)
+    #expect(run.status == 1)
+    #expect(run.error == "docket: cannot write the output: File too large.\n", "\(run.error)")
+  }
+
   /// How a database comes to be readable only.
   enum ReadOnlyPlace: String, CaseIterable, CustomTestStringConvertible {
     /// Its folder mounted read-only (root only): even root cannot write.

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 
 @testable import DocketCLI
@@ -108,13 +109,19 @@ import Testing
     #expect(try box.docket(["add", "Through a pipe"]).status == 0)
     let pipe = box.path("pipe")
     try #require(mkfifo(pipe, 0o600) == 0)
-    let received = box.path("received.json")
-    // The reader waits at most ten seconds for a writer.
-    let reader = try Child("/usr/bin/timeout", ["10", "/bin/cat", pipe], output: received)
+    // The test is the reader, there before the writer, so the writer never waits for one; the
+    // export (one issue) fits in the pipe's buffer, read once the writer is done.
+    let reader = open(pipe, O_RDONLY | O_NONBLOCK)
+    try #require(reader >= 0)
+    defer { close(reader) }
     let run = try box.docket(["export", "-o", pipe])
     #expect(run.status == 0, "\(run.error)")
-    #expect(reader.wait() == 0)
-    let text = try String(contentsOfFile: received, encoding: .utf8)
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while case let count = read(reader, &buffer, buffer.count), count > 0 {
+      received += buffer[..<count]
+    }
+    let text = String(decoding: received, as: UTF8.self)
     #expect(text.hasPrefix(#"{"format":"docket""#) && text.contains("Through a pipe"))
     var status = stat()
     #expect(lstat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
@@ -122,6 +129,33 @@ import Testing
     #expect(folder.status == 1)
     #expect(
       folder.error.contains(": Is a directory; nothing was written there."), "\(folder.error)")
+  }
+
+  /// A CSV export read on a terminal shows what a title holds, and obeys none of it: its cells
+  /// are as stored, so an escape sequence would otherwise reach the terminal raw.
+  @Test func anExportOnATerminalIsSafeThere() throws {
+    #expect(try box.docket(["add", "Evil \u{1B}[31mred\u{1B}[0m é 🐛"]).status == 0)
+    let output = Locked("")
+    let console = Console(
+      write: { text in output.withLock { $0 += text } }, writeError: { _ in },
+      readLine: { nil }, outputIsTerminal: true, inputIsTerminal: true, width: 80, colors: false)
+    let status = DocketCommandLine(
+      arguments: ["export", "--format", "csv", "--db", box.database], environment: ["LANG": "C"],
+      console: console
+    ).run()
+    let text = output.withLock { $0 }
+    #expect(status == 0)
+    #expect(text.contains("Evil ␛[31mred␛[0m é 🐛"), "\(text)")
+    #expect(!text.contains("\u{1B}") && !text.contains("\r"))
+  }
+
+  /// Pieces of output that end inside a character are shown whole, never as replacements.
+  @Test func aTerminalStreamWaitsForTheRestOfACharacter() {
+    var shown = ""
+    let stream = TerminalSafeStream { shown += $0 }
+    for byte in Array("é 🐛 ✓\u{7}".utf8) { [byte].withUnsafeBytes { stream.take($0) } }
+    stream.finish()
+    #expect(shown == "é 🐛 ✓␇")
   }
 
   @Test func exportsToAFileAndBackFromStandardInput() throws {

@@ -8,7 +8,7 @@ import Testing
 /// place within the terminal's width, made safe, and cleared at the end. The clock is the test's.
 @Suite struct ImportProgressTests {
   /// What was written to standard error, and the time, which the test moves.
-  final class Terminal {
+  final class FakeStandardError {
     var written = ""
     var now = ContinuousClock.now
     var width: Int?
@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func nothingOffATerminal() {
-    let terminal = Terminal()
+    let terminal = FakeStandardError()
     let progress = terminal.progress(isTerminal: false)
     terminal.wait(1000)
     progress.say("Importing: 1000 of 91294 issues")
@@ -43,7 +43,7 @@ import Testing
   }
 
   @Test func onlyOnceItTakesAMomentAndAtMostTenTimesASecond() {
-    let terminal = Terminal()
+    let terminal = FakeStandardError()
     let progress = terminal.progress()
     progress.say("Importing: 1000 of 91294 issues")
     terminal.wait(299)
@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func dataInItIsMadeSafe() {
-    let terminal = Terminal()
+    let terminal = FakeStandardError()
     let progress = terminal.progress()
     terminal.wait(400)
     progress.say("Reading \u{1B}[31mred.json: 3 of 9 MB")
@@ -77,7 +77,7 @@ import Testing
   /// terminal's width as it is when said, less a column (a line that wrapped would leave a row
   /// at each rewrite).
   @Test func aStepIsSaidAtOnceAndEveryLineFits() {
-    let terminal = Terminal()
+    let terminal = FakeStandardError()
     terminal.width = 20
     let progress = terminal.progress()
     terminal.wait(400)

@@ -532,4 +532,18 @@ extension TextWalkTests {
         key(b, descending: true).lexicographicallyPrecedes(key(a, descending: true)), "\(a) \(b)")
     }
   }
+
+  /// A run that cannot be written (a full disk: /dev/full) fails with the system's reason, in
+  /// words that name the temporary folder and what to do, never as an unexpected error.
+  @Test func aRunThatCannotBeWrittenSaysWhy() throws {
+    let full = open("/dev/full", O_WRONLY)
+    try #require(full >= 0)
+    defer { close(full) }
+    #expect(throws: SortFileError(code: ENOSPC)) {
+      try ExternalSorter.write(Array(repeating: 1, count: 4096), to: full)
+    }
+    let message = DocketStrings.localizer(language: "en").message(for: SortFileError(code: ENOSPC))
+    #expect(message.hasPrefix("cannot sort the list in the temporary folder "), "\(message)")
+    #expect(message.contains(": No space left on device. Free some space there"), "\(message)")
+  }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Terminal
 import Testing
 
 @Suite struct TmuxEndToEndTests {

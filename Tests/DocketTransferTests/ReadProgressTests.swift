@@ -57,7 +57,7 @@ import Testing
     return Array(text.utf8)
   }
 
-  /// Read once, whether its format is named or found: the reports never start over.
+  /// Said as it is read, whether its format is named or found: about once a mebibyte.
   @Test(arguments: [nil, .docket] as [TransferFormat?])
   func docketsOwnDocumentSaysHowFarItIs(format: TransferFormat?) throws {
     let bytes = Self.docketDocument(8_000)
@@ -67,5 +67,19 @@ import Testing
     let mebibytes = bytes.count >> 20
     #expect(reports.count >= mebibytes - 1 && reports.count <= mebibytes, "\(reports)")
     #expect(zip(reports, reports.dropFirst()).allSatisfy { $1 - $0 >= 1 << 20 })
+  }
+
+  /// Read once: the reader's own reports, unfiltered (the import's never go back, which would
+  /// hide a second read), cover the document once, as it is read as it goes.
+  @Test func docketsOwnDocumentIsReadOnce() throws {
+    let bytes = Self.docketDocument(8_000)
+    final class Heard { var reports: [Int] = [] }
+    let heard = Heard()
+    var reader = JSONReader(bytes: bytes)
+    reader.progress = { heard.reports.append($0) }
+    let batch = try #require(try DocketFormat.stream(&reader))
+    #expect(batch.issues.count == 8_000 && reader.isAtEnd)
+    #expect(heard.reports.count == bytes.count >> 20, "\(heard.reports)")
+    #expect(zip(heard.reports, heard.reports.dropFirst()).allSatisfy { $0 < $1 })
   }
 }

@@ -58,6 +58,8 @@ import Testing
       let file = FileManager.default.temporaryDirectory.appendingPathComponent(
         "docket-sigign-\(UUID().uuidString).txt")
       defer { try? FileManager.default.removeItem(at: file) }
+      // Ignored in this whole test process while it runs, as docket ignores them: no test here
+      // is sent either signal, nor relies on Ctrl-C, which ForegroundProgram ignores meanwhile.
       let previous = [SIGWINCH, SIGXFSZ].map { ($0, signal($0, SIG_IGN)) }
       defer { for (number, handler) in previous { signal(number, handler) } }
       let status = ForegroundProgram.run("/bin/cp", arguments: ["/proc/self/status", file.path])

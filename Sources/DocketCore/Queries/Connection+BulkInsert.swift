@@ -70,12 +70,12 @@ extension Connection {
     // the rows: one sort each over the whole table, where a row at a time puts each new row into
     // each index in turn. Measured with the changelog corpus (103 565 issues), whole import: into
     // an empty database 3.8 s built after against 4.2 s kept (the rows 1.0 s slower kept, the
-    // build 0.55 s, about 5.3 us a row); into one of exactly 100 000, 5.8-6.3 s kept against
-    // 7.2-7.5 s and 340 MiB built after, runs taken in turn (the build 1.4 s for 203 565 rows,
-    // about 7 us a row, and the commit slower). A new row kept costs about 9.5 us: building pays
-    // while the table holds fewer than about a third as many rows as the bulk brings. Nothing was
-    // measured near that line; it was drawn between the two measurements. The same holds for
-    // sync's bulk merge, which writes through here too.
+    // build 0.55 s, about 5.3 us a row); into one of exactly 100 000, 4.9-5.0 s kept against
+    // 5.4 s built after (the build about 7 us a row for 203 565 rows, and the commit slower).
+    // A new row kept costs about 9.5 us: building pays while the table holds fewer than about a
+    // third as many rows as the bulk brings. Nothing was measured near that line; it was drawn
+    // between the two measurements. The same holds for sync's bulk merge, which writes through
+    // here too.
     let existing = try fetchOne("SELECT count(*) FROM issues", as: Int.self) ?? 0
     var indexes: [(name: String, sql: String)] = []
     if existing * 3 < issues.count {

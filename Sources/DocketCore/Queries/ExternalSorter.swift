@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// Records sorted by their keys in bounded memory: records gather in a chunk; a full chunk is
@@ -204,34 +205,18 @@ final class ExternalSorter {
 
   // MARK: Files
 
-  struct FileError: Error, CustomStringConvertible {
-    var description: String
-  }
-
   static func temporaryFile() throws -> Int32 {
     var template = Array(
       (NSTemporaryDirectory() + "/docket-sort-XXXXXX").utf8CString)
     let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard file >= 0 else {
-      throw FileError(
-        description: "cannot make a temporary file: \(String(cString: strerror(errno)))")
-    }
+    guard file >= 0 else { throw SortFileError(code: errno) }
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     return file
   }
 
   static func write(_ bytes: [UInt8], to file: Int32) throws {
-    try bytes.withUnsafeBytes { buffer in
-      var done = 0
-      while done < buffer.count {
-        let written = Foundation.write(file, buffer.baseAddress! + done, buffer.count - done)
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else {
-          throw FileError(
-            description: "cannot write a temporary file: \(String(cString: strerror(errno)))")
-        }
-        done += written
-      }
+    if let failure = bytes.withUnsafeBytes({ FileWriting.writeAll(file, $0) }) {
+      throw SortFileError(code: failure)
     }
   }
 
@@ -282,7 +267,7 @@ final class ExternalSorter {
         if atEnd {
           // A run that ends inside a record lost bytes on the way: never a silently short list.
           guard available == 0 else {
-            throw FileError(description: "a temporary file of the sort ended inside a record")
+            throw SortFileError(code: EIO)
           }
           hasRecord = false
           return
@@ -302,12 +287,19 @@ final class ExternalSorter {
         let read = Foundation.read(file, buffer.baseAddress! + end, buffer.count - end)
         if read < 0, errno == EINTR { continue }
         guard read >= 0 else {
-          throw FileError(
-            description: "cannot read a temporary file: \(String(cString: strerror(errno)))")
+          throw SortFileError(code: errno)
         }
         if read == 0 { atEnd = true }
         end += read
       }
     }
   }
+}
+
+/// A list too long to sort in memory could not be sorted in the temporary folder (full, past
+/// the file-size limit, or a run read back short): the system's error number.
+public struct SortFileError: Error, Equatable, Sendable {
+  public var code: Int32
+  /// Where the runs are written.
+  public var folder: String { NSTemporaryDirectory() }
 }

@@ -1,0 +1,100 @@
+import Files
+import Foundation
+import Testing
+
+/// A file replaced whole: the new one whole, or the old one as it was, and nothing beside it.
+@Suite struct FileReplacementTests {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "docket-replace-\(UUID().uuidString)"
+  ).path
+
+  init() throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  }
+
+  func contents() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+  }
+
+  func mode(_ path: String) throws -> Int? {
+    try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+  }
+
+  func write(_ text: String) -> (Int32) -> Int32? {
+    { descriptor in Array(text.utf8).withUnsafeBytes { FileWriting.writeAll(descriptor, $0) } }
+  }
+
+  @Test func aNewFileIsPrivateAndAFileReplacedKeepsItsPermissions() throws {
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let target = folder + "/notes.txt"
+    try FileReplacement.replace(target, write("first\n"))
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "first\n")
+    #expect(try mode(target) == 0o600)
+    // Writable by others: no usual umask leaves that, so only a kept mode has it.
+    chmod(target, 0o646)
+    try FileReplacement.replace(target, write("second\n"))
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "second\n")
+    #expect(try mode(target) == 0o646)
+    try FileReplacement.replace(target, mode: 0o640, write("third\n"))
+    #expect(try mode(target) == 0o640)
+    #expect(try contents() == ["notes.txt"])
+  }
+
+  @Test func aFailedWriteLeavesTheOldFileAndNothingBesideIt() throws {
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let target = folder + "/notes.txt"
+    try FileReplacement.replace(target, write("kept\n"))
+    #expect(throws: FileReplacement.Failure(code: ENOSPC)) {
+      try FileReplacement.replace(target) { descriptor in
+        _ = self.write("half")(descriptor)
+        return ENOSPC
+      }
+    }
+    struct Refused: Error {}
+    #expect(throws: Refused.self) {
+      try FileReplacement.replace(target) { _ in throw Refused() }
+    }
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
+    #expect(try contents() == ["notes.txt"])
+  }
+
+  /// A temporary file is never one that is there already: each is new, and its name starts with
+  /// a dot, which readers of a folder pass over.
+  @Test func temporaryFilesAreNewAndHidden() throws {
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let target = folder + "/notes.txt"
+    let first = try FileReplacement.makeTemporary(beside: target)
+    let second = try FileReplacement.makeTemporary(beside: target)
+    close(first.descriptor)
+    close(second.descriptor)
+    #expect(first.path != second.path)
+    for path in [first.path, second.path] {
+      #expect((path as NSString).lastPathComponent.hasPrefix(".notes.txt.docket-"))
+      #expect((path as NSString).deletingLastPathComponent == folder)
+    }
+  }
+
+  @Test func writingAllOfALargePieceThroughAPipe() throws {
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    let bytes = [UInt8](repeating: 0x61, count: 1 << 20)
+    // Read on another thread while the whole mebibyte goes in (a pipe holds 64 KiB).
+    final class Received: @unchecked Sendable { var count = 0 }
+    let received = Received()
+    let done = DispatchSemaphore(value: 0)
+    let reader = ends[0]
+    Thread.detachNewThread {
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      while case let count = read(reader, &buffer, buffer.count), count > 0 {
+        received.count += count
+      }
+      done.signal()
+    }
+    let failure = bytes.withUnsafeBytes { FileWriting.writeAll(ends[1], $0) }
+    close(ends[1])
+    #expect(done.wait(timeout: .now() + 30) == .success)
+    close(ends[0])
+    #expect(failure == nil)
+    #expect(received.count == bytes.count)
+  }
+}

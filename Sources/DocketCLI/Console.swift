@@ -1,6 +1,7 @@
 import DocketCore
 import Files
 import Foundation
+import Localization
 import Terminal
 
 /// Where the command line reads and writes, and what it is connected to.
@@ -40,14 +41,15 @@ public struct Console: Sendable {
   }
 
   /// The process's own standard input, output and error.
-  public static func standard(environment: [String: String]) -> Console {
+  /// `l10n` says why output could not be written.
+  public static func standard(environment: [String: String], l10n: Localizer) -> Console {
     let isTerminal = TerminalInfo.isTerminal(STDOUT_FILENO)
     let columns =
       TerminalInfo.size(of: STDOUT_FILENO)?.columns ?? environment["COLUMNS"].flatMap(Int.init)
     var console = Console(
       write: { text in
         var text = text
-        text.withUTF8 { Self.writeOutput(UnsafeRawBufferPointer($0), environment: environment) }
+        text.withUTF8 { Self.writeOutput(UnsafeRawBufferPointer($0), l10n: l10n) }
       },
       writeError: { text in
         var text = text
@@ -61,16 +63,15 @@ public struct Console: Sendable {
     console.readAll = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
     console.errorIsTerminal = TerminalInfo.isTerminal(STDERR_FILENO)
     console.errorWidth = { TerminalInfo.size(of: STDERR_FILENO)?.columns }
-    console.writeBytes = { bytes in Self.writeOutput(bytes, environment: environment) }
+    console.writeBytes = { bytes in Self.writeOutput(bytes, l10n: l10n) }
     return console
   }
 
   /// Writes to standard output, whole. Output that cannot be written (a full disk, a file-size
   /// limit) ends the command with its reason, exit status 1, where Foundation's writing stopped
   /// the process with a crash report.
-  private static func writeOutput(_ bytes: UnsafeRawBufferPointer, environment: [String: String]) {
+  private static func writeOutput(_ bytes: UnsafeRawBufferPointer, l10n: Localizer) {
     guard let failure = FileWriting.writeAll(STDOUT_FILENO, bytes) else { return }
-    let l10n = DocketStrings.localizer(environment: environment)
     let message = l10n("error.output", .string(l10n.systemReason(FileWriting.reason(failure))))
     _ = Array(("docket: " + message + "\n").utf8).withUnsafeBytes {
       FileWriting.writeAll(STDERR_FILENO, $0)

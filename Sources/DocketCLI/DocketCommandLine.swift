@@ -91,7 +91,7 @@ public struct DocketCommandLine {
 
   private func run(keeping keep: (CommandContext) -> Void) -> Int32 {
     // Messages echo input and data (a title, a tag name, a path): made safe for a terminal.
-    let l10n = DocketStrings.localizer(explicit: languageFlag(), environment: environment)
+    let l10n = Self.localizer(arguments: words, environment: environment)
       .filteringArguments { SafeText.sanitized($0) }
     do {
       let parsed: ParsedArguments
@@ -128,15 +128,23 @@ public struct DocketCommandLine {
     }
   }
 
-  /// `--lang` is read before parsing, so that even errors about the command line are in the
-  /// language asked for.
-  private func languageFlag() -> String? {
-    for (index, word) in words.enumerated() {
-      if word == "--" { return nil }
-      if word.hasPrefix("--lang=") { return String(word.dropFirst(7)) }
-      if word == "--lang", index + 1 < words.count { return words[index + 1] }
+  /// The language of the command line `arguments`: `--lang` is read before parsing, so that
+  /// even errors about the command line (and about output that cannot be written) are in the
+  /// language asked for; else the environment's.
+  public static func localizer(arguments: [String], environment: [String: String]) -> Localizer {
+    var flag: String?
+    for (index, word) in arguments.enumerated() {
+      if word == "--" { break }
+      if word.hasPrefix("--lang=") {
+        flag = String(word.dropFirst(7))
+        break
+      }
+      if word == "--lang", index + 1 < arguments.count {
+        flag = arguments[index + 1]
+        break
+      }
     }
-    return nil
+    return DocketStrings.localizer(explicit: flag, environment: environment)
   }
 }
 

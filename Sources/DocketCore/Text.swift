@@ -63,8 +63,10 @@ extension Localizer {
       case .notFound: return self("error.tag.notFound")
       }
     case let error as SortFileError:
+      // The advice is for a folder without room; another failure is said as it is.
+      let room = [ENOSPC, EDQUOT, EFBIG].contains(error.code)
       return self(
-        "error.sort.space", .string(error.folder),
+        room ? "error.sort.space" : "error.sort.file", .string(error.folder),
         .string(systemReason(FileWriting.reason(error.code))))
     case let error as SampleData.Failure:
       switch error {

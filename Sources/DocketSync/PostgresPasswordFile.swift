@@ -40,22 +40,45 @@ public enum PostgresPasswordFile {
 
   /// Writes the password of `parameters` into the file at `path`, first, in place of a line for
   /// the same host, port, database and user, and leaves the file readable by its owner only.
+  /// The other lines are kept byte for byte (whatever their encoding); a file that is there but
+  /// cannot be read is an error, never taken for an empty one. A link is followed: the file it
+  /// names is replaced, and the link stays.
   public static func store(
     _ parameters: [String: String], at path: String, environment: [String: String]
   ) throws {
     guard let line = line(for: parameters, environment: environment) else { return }
     let key = line.keyFields
-    let existing = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    if lines.last == "" { lines.removeLast() }
-    lines.removeAll { $0.keyFields == key }
-    let text = ([line] + lines).joined(separator: "\n") + "\n"
+    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    var lines = try contents(of: target).split(separator: 0x0A, omittingEmptySubsequences: false)
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    lines.removeAll { String(decoding: $0, as: UTF8.self).keyFields == key }
+    var bytes = Array(line.utf8) + [0x0A]
+    for kept in lines { bytes += kept + [0x0A] }
     do {
-      try FileReplacement.replace(path, mode: 0o600) { descriptor in
-        Array(text.utf8).withUnsafeBytes { FileWriting.writeAll(descriptor, $0) }
+      try FileReplacement.replace(target, mode: 0o600) { descriptor in
+        bytes.withUnsafeBytes { FileWriting.writeAll(descriptor, $0) }
       }
     } catch let failure as FileReplacement.Failure {
       throw POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
+    }
+  }
+
+  /// The file's bytes; none where there is no file.
+  private static func contents(of path: String) throws -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return [] }
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      if count == 0 { return bytes }
+      bytes += buffer[..<count]
     }
   }
 }

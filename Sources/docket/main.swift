@@ -9,9 +9,12 @@ import Terminal
 // large"), instead of the signal ending the process in the middle of it.
 signal(SIGXFSZ, SIG_IGN)
 let environment = processEnvironment()
+let arguments = Array(CommandLine.arguments.dropFirst())
 let commandLine = DocketCommandLine(
-  arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
-  console: .standard(environment: environment))
+  arguments: arguments, environment: environment,
+  console: .standard(
+    environment: environment,
+    l10n: DocketCommandLine.localizer(arguments: arguments, environment: environment)))
 if let request = commandLine.appRequest() {
   do {
     let database = try commandLine.openDatabase(for: request)

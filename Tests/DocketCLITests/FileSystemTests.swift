@@ -204,6 +204,11 @@ import Testing
     let run = try docket(database, ["export"], limit: 256 * 1024)
     #expect(run.status == 1)
     #expect(run.error == "docket: cannot write the output: File too large.\n", "\(run.error)")
+    // In the language asked for on the command line.
+    let german = try docket(database, ["--lang", "de", "export"], limit: 256 * 1024)
+    #expect(
+      german.error == "docket: Die Ausgabe lässt sich nicht schreiben: Datei zu groß.\n",
+      "\(german.error)")
   }
 
   /// How a database comes to be readable only.

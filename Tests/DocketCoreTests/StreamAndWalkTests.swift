@@ -545,5 +545,8 @@ extension TextWalkTests {
     let message = DocketStrings.localizer(language: "en").message(for: SortFileError(code: ENOSPC))
     #expect(message.hasPrefix("cannot sort the list in the temporary folder "), "\(message)")
     #expect(message.contains(": No space left on device. Free some space there"), "\(message)")
+    // A run read back short is no matter of room.
+    let short = DocketStrings.localizer(language: "en").message(for: SortFileError(code: EIO))
+    #expect(short.hasSuffix(": Input/output error."), "\(short)")
   }
 }

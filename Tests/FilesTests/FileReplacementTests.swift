@@ -58,9 +58,9 @@ import Testing
     #expect(try contents() == ["notes.txt"])
   }
 
-  /// A temporary file is never one that is there already: each is new, and its name starts with
-  /// a dot, which readers of a folder pass over.
-  @Test func temporaryFilesAreNewAndHidden() throws {
+  /// A temporary file is made new, empty and private, beside the file, under a name that starts
+  /// with a dot (which readers of a folder pass over) and differs each time.
+  @Test func temporaryFilesAreNewPrivateAndHidden() throws {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let target = folder + "/notes.txt"
     let first = try FileReplacement.makeTemporary(beside: target)
@@ -71,6 +71,8 @@ import Testing
     for path in [first.path, second.path] {
       #expect((path as NSString).lastPathComponent.hasPrefix(".notes.txt.docket-"))
       #expect((path as NSString).deletingLastPathComponent == folder)
+      #expect(try mode(path) == 0o600)
+      #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
     }
   }
 

@@ -12,7 +12,9 @@ final class TerminalSafeStream {
 
   func take(_ bytes: UnsafeRawBufferPointer) {
     pending.append(contentsOf: bytes)
-    let whole = Self.wholeCharacters(pending)
+    var whole = Self.wholeCharacters(pending)
+    // A carriage return at the end may start a CR LF that the next piece ends.
+    if whole > 0, pending[whole - 1] == 0x0D { whole -= 1 }
     say(pending[..<whole])
     pending.removeFirst(whole)
   }

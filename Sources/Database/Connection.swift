@@ -125,7 +125,7 @@ public final class Connection {
     path = displayPath
     isUnchanging = filename.hasSuffix("?immutable=1")
     sqlite3_extended_result_codes(handle, 1)
-    sqlite3_busy_timeout(handle, 10_000)
+    sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
     _ = docket_sqlite3_enable_defensive(handle)
     installHooks()
     do {

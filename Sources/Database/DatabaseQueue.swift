@@ -66,6 +66,7 @@ public final class DatabaseQueue: Sendable {
       _ = try connection.fetchOne("PRAGMA journal_mode = WAL", as: String.self)
     }
     try connection.execute("PRAGMA synchronous = NORMAL")
+    try connection.limitLogSize()
     try migrator?.migrate(connection)
     let open: @Sendable () throws -> Connection = {
       // A database that can only be read says so at the first write, as SQLite would.
@@ -75,6 +76,7 @@ public final class DatabaseQueue: Sendable {
       let writing = try Connection(path: path)
       try prepare(writing)
       try writing.execute("PRAGMA synchronous = NORMAL")
+      try writing.limitLogSize()
       return writing
     }
     var reopen: (@Sendable () -> Connection?)?
@@ -187,7 +189,11 @@ public final class DatabaseQueue: Sendable {
     let value = try writer.withLock { slot -> Value in
       let connection = try slot.connection ?? slot.open()
       slot.connection = connection
-      defer { changed = connection.takeCommittedChanges() }
+      defer {
+        changed = connection.takeCommittedChanges()
+        // A large write (an import, a sync catching up) leaves the log as large as itself.
+        if !changed.isEmpty { connection.shrinkLog() }
+      }
       return inTransaction
         ? try connection.transaction { try body(connection) } : try body(connection)
     }

@@ -94,6 +94,39 @@ import Testing
 
   /// However many different statements a session runs, the cache keeps a bounded number, and the
   /// ones in use stay cached.
+  static func logSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? -1
+  }
+
+  /// A transaction larger than the log's limit leaves the log empty after it, not as large as
+  /// itself; while a reader is reading, the writer does not wait for it, and the next write after
+  /// the reader cuts the log back.
+  @Test func aLargeWriteDoesNotLeaveALargeLog() throws {
+    let big = Connection.logSizeLimit / (1 << 20) + 4
+    try queue.write { db in
+      for _ in 0..<big {
+        try db.execute("INSERT INTO notes (body) VALUES (hex(randomblob(524288)))")
+      }
+    }
+    #expect(Self.logSize(path) == 0)
+
+    // A reader in the middle of a read holds the log: the write does not wait for it.
+    let reader = try Connection(path: path)
+    try reader.execute("BEGIN")
+    #expect(try reader.fetchOne("SELECT count(*) FROM notes", as: Int.self) == big + 1)
+    try queue.write { db in
+      for _ in 0..<big {
+        try db.execute("INSERT INTO notes (body) VALUES (hex(randomblob(524288)))")
+      }
+    }
+    #expect(Self.logSize(path) > Connection.logSizeLimit)
+    try reader.execute("COMMIT")
+    try queue.write { try $0.execute("INSERT INTO notes (body) VALUES ('small')") }
+    #expect(Self.logSize(path) <= Connection.logSizeLimit)
+    #expect(
+      try queue.read { try $0.fetchOne("SELECT count(*) FROM notes", as: Int.self) } == 2 * big + 2)
+  }
+
   @Test func theStatementCacheStaysBounded() throws {
     let connection = try Connection(path: path)
     let hot = try connection.prepare("SELECT count(*) FROM notes")

@@ -130,9 +130,19 @@ import Testing
           "\(row.value(at: 0)) \(row.value(at: 1)) \(row.value(at: 2))"
         }
       }
-      let fresh = try DocketDatabase.inMemory(now: { Date() }).read { try objects($0) }
+      // Each table's triggers in the order they were made: the order they fire in.
+      let order =
+        "SELECT tbl_name || ' ' || name FROM sqlite_master WHERE type = 'trigger' ORDER BY tbl_name, rowid"
+      func triggerOrder(_ connection: Connection) throws -> [String] {
+        try connection.fetchAll(order) { try $0.get(0, as: String.self) }
+      }
+      let empty = try DocketDatabase.inMemory(now: { Date() })
+      let fresh = try empty.read { try objects($0) }
       #expect(try objects(db) == fresh, "triggers and indexes", sourceLocation: sourceLocation)
       #expect(fresh.count > 20)
+      #expect(
+        try triggerOrder(db) == empty.read { try triggerOrder($0) }, "trigger order",
+        sourceLocation: sourceLocation)
       // The full-text index gathers words in memory as it usually does (a bulk import sets its
       // buffer larger while it builds, and back).
       let hashSize = try db.fetchOne(
@@ -189,6 +199,81 @@ import Testing
     #expect(stored?.tags.map(\.name) == ["brand new"])
     // The file's dates stand: an import is not an edit made now.
     #expect(stored?.modified == batch.issues[0].modified)
+    try Self.assertSound(queue)
+  }
+
+  /// A re-import that edits issues' text, given in no particular order: the search index finds
+  /// the new words and none of the old (its own check compares it with every issue's text), and
+  /// its trigger is back for the edits after.
+  @Test func editedTextIsSearchedAsEdited() throws {
+    let queue = try Self.populated(40)
+    var batch = try TransferReader.read(try Self.export(queue))
+    batch.issues.reverse()
+    var renamed: Set<UUID> = []
+    for index in stride(from: 0, to: batch.issues.count, by: 3) {
+      batch.issues[index].title = "Zebra \(index) crossing"
+      batch.issues[index].detail = index % 2 == 0 ? "" : "Okapi notes"
+      renamed.insert(batch.issues[index].id)
+    }
+    // Priority alone, text as it was.
+    batch.issues[1].priority = batch.issues[1].priority == .high ? .low : .high
+    final class Heard { var steps: [BulkStep] = [] }
+    let heard = Heard()
+    let summary = try queue.importBatch(batch, step: { heard.steps.append($0) })
+    #expect(summary.updatedIssues >= renamed.count + 1)
+    // The index's catching up is said, as a bulk write says its own.
+    #expect(heard.steps == [.searchIndex, .saving])
+    func found(_ word: String) throws -> Set<UUID> {
+      try queue.read { db in
+        Set(
+          try db.fetchAll(
+            "SELECT i.id FROM issue_fts JOIN issues i ON i.seq = issue_fts.rowid WHERE issue_fts MATCH ?",
+            [word]
+          ) { try $0.get(0, as: UUID.self) })
+      }
+    }
+    #expect(try found("zebra") == renamed)
+    #expect(try found("zeb*") == renamed)
+    #expect(try found("okapi").count == renamed.count / 2)
+    // "Issue 3 — Ärger …" and its kind are gone from the renamed ones, kept by the others.
+    #expect(try found("ärger").isDisjoint(with: renamed))
+    #expect(try !found("ärger").isEmpty)
+    let keys = try queue.read { db in
+      try db.fetchAll("SELECT title, title_key FROM issues") {
+        (try $0.get(0, as: String.self), try $0.get(1, as: String.self))
+      }
+    }
+    #expect(keys.allSatisfy { SortKey.fold($0.0) == $0.1 })
+    try Self.assertSound(queue)
+    // An edit after the import is indexed as edits are.
+    let issue = try #require(try queue.read { try $0.fetchIssue(id: batch.issues[0].id) })
+    var edited = issue
+    edited.title = "Quokka"
+    _ = try queue.write { try $0.saveIssue(edited) }
+    #expect(try found("quokka") == [issue.id])
+    #expect(try found("zebra") == renamed.subtracting([issue.id]))
+    try Self.assertSound(queue)
+  }
+
+  /// A dry run that would edit issues' text leaves the index, the trigger and the issues as they
+  /// were.
+  @Test func aDryRunOfEditedTextLeavesAll() throws {
+    let queue = try Self.populated(12)
+    let before = try Self.contents(queue)
+    var batch = try TransferReader.read(try Self.export(queue))
+    for index in batch.issues.indices { batch.issues[index].title = "Renamed \(index)" }
+    let summary = try queue.importBatch(batch, dryRun: true)
+    #expect(summary.updatedIssues == 12)
+    // Only the priority: nothing for the index to do, and nothing said of it.
+    var priorities = try TransferReader.read(try Self.export(queue))
+    priorities.issues[0].priority = priorities.issues[0].priority == .high ? .low : .high
+    final class Heard { var steps: [BulkStep] = [] }
+    let heard = Heard()
+    #expect(
+      try queue.importBatch(priorities, dryRun: true, step: { heard.steps.append($0) })
+        .updatedIssues == 1)
+    #expect(heard.steps.isEmpty)
+    #expect(try Self.contents(queue) == before)
     try Self.assertSound(queue)
   }
 

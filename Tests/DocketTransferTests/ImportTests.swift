@@ -255,6 +255,28 @@ import Testing
     try Self.assertSound(queue)
   }
 
+  /// The file's `modified` is kept with an edit, whether it is the stored one (which the
+  /// database would stamp over) or a new one; the changes recorded for sync carry it too.
+  @Test(arguments: [false, true])
+  func anEditKeepsTheFilesModified(newDate: Bool) throws {
+    let queue = try Self.populated(3)
+    var batch = try TransferReader.read(try Self.export(queue))
+    batch.issues[2].title = "Edited in the file"
+    if newDate { batch.issues[2].modified = Self.start.addingTimeInterval(86_400.25) }
+    let expected = batch.issues[2].modified
+    _ = try queue.importBatch(batch)
+    let stored = try queue.read { try $0.fetchIssue(id: batch.issues[2].id) }
+    #expect(stored?.title == "Edited in the file")
+    #expect(stored?.modified == expected)
+    let recorded = try queue.read { db in
+      try db.fetchAll(
+        "SELECT modified FROM changes WHERE row_id = ? AND field = 'title'",
+        [batch.issues[2].id]
+      ) { try $0.get(0, as: Double?.self) }
+    }
+    #expect(recorded == [expected?.timeIntervalSince1970])
+  }
+
   /// A dry run that would edit issues' text leaves the index, the trigger and the issues as they
   /// were.
   @Test func aDryRunOfEditedTextLeavesAll() throws {

@@ -55,7 +55,31 @@ public struct FolderRemote: SyncRemote {
     }
     try makeFolder(path + "/" + device)
     guard let id, !id.isEmpty else { throw RemoteError(location: markerPath, problem: .notARemote) }
+    sweepLeftovers()
     return id
+  }
+
+  /// How old a temporary file in this device's folder must be to be taken for a leftover.
+  static let leftoverAge: TimeInterval = 3600
+
+  /// Removes what writes cut short left in this device's folder: temporary files (a sync killed
+  /// while it wrote a package, or a snapshot's image, which takes seconds for a large database).
+  /// Sync tools would copy them to every device. Only this device writes there, one sync at a
+  /// time (the sync lock), but a file is left alone until it is an hour old all the same: a
+  /// copy of this database elsewhere, under the same device id, might be writing it.
+  private func sweepLeftovers() {
+    let folder = path + "/" + device
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+    for name in names where FileReplacement.isTemporaryName(name) {
+      let file = folder + "/" + name
+      // The file itself, not what a link names.
+      guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+        attributes[.type] as? FileAttributeType == .typeRegular,
+        let modified = attributes[.modificationDate] as? Date,
+        -modified.timeIntervalSinceNow >= Self.leftoverAge
+      else { continue }
+      unlink(file)
+    }
   }
 
   /// The id in the marker: nil when there is no marker, "" for one without an id.

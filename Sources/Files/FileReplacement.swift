@@ -12,6 +12,17 @@ public enum FileReplacement {
     public init(code: Int32) { self.code = code }
   }
 
+  /// Whether a name in a folder is one `makeTemporary` gives: a dot, the file's name, `.docket-`,
+  /// hexadecimal digits, `.tmp`. A writer killed before its rename leaves such a file behind.
+  public static func isTemporaryName(_ name: String) -> Bool {
+    guard name.hasPrefix("."), name.hasSuffix(".tmp"),
+      let marker = name.range(of: ".docket-", options: .backwards),
+      marker.lowerBound > name.index(after: name.startIndex)
+    else { return false }
+    let digits = name[marker.upperBound..<name.index(name.endIndex, offsetBy: -4)]
+    return !digits.isEmpty && digits.count <= 8 && digits.allSatisfy(\.isHexDigit)
+  }
+
   /// A new, empty file beside `target` that nothing else is using: its path and an open
   /// descriptor for writing. Its name is random, never one another writer may be using (two
   /// processes may share a process id, in containers on one shared folder), and it is made with

@@ -211,6 +211,41 @@ import Testing
     #expect(report.pulled == 1)
   }
 
+  /// A sync killed while it wrote left a temporary file in its device's folder: the next sync of
+  /// that device removes it once it is an hour old. A younger one, one of another device, a link
+  /// and names Docket does not make are left alone, and nobody reads any of them.
+  @Test func leftoversOfAWriteCutShortAreRemovedByTheNextSync() throws {
+    try a.issue("One")
+    _ = try run(a)
+    let own = folder.path(a.device)
+    let other = folder.path(b.device)
+    try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+    let hourAgo = Date(timeIntervalSinceNow: -3700)
+    func make(_ path: String, at date: Date) throws {
+      try "half a package".write(toFile: path, atomically: false, encoding: .utf8)
+      try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
+    }
+    let stale = own + "/.00000002.changes.docket-1f2e3d4c.tmp"
+    let image = own + "/.snapshot-00ab.image.docket-9a.tmp"
+    let young = own + "/.00000003.changes.docket-00c0ffee.tmp"
+    let others = other + "/.00000001.changes.docket-1234abcd.tmp"
+    let foreign = own + "/.stfolder.tmp"
+    let link = own + "/.00000004.changes.docket-abcdef01.tmp"
+    try make(stale, at: hourAgo)
+    try make(image, at: hourAgo)
+    try make(young, at: Date())
+    try make(others, at: hourAgo)
+    try make(foreign, at: hourAgo)
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: stale)
+    let report = try run(a)
+    #expect(report.skipped.isEmpty)
+    let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
+    #expect(!exists(stale) && !exists(image))
+    #expect(exists(young) && exists(others) && exists(foreign))
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == stale)
+    #expect(try run(b).pulled == 1)
+  }
+
   @Test func oneSyncOfADatabaseAtATime() throws {
     let database = try DocketDatabase.open(path: folder.path + "-db/docket.sqlite")
     defer { try? FileManager.default.removeItem(atPath: folder.path + "-db") }

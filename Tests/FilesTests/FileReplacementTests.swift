@@ -70,9 +70,23 @@ import Testing
     #expect(first.path != second.path)
     for path in [first.path, second.path] {
       #expect((path as NSString).lastPathComponent.hasPrefix(".notes.txt.docket-"))
+      #expect(FileReplacement.isTemporaryName((path as NSString).lastPathComponent))
       #expect((path as NSString).deletingLastPathComponent == folder)
       #expect(try mode(path) == 0o600)
       #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
+    }
+  }
+
+  /// Only names `makeTemporary` gives are taken for its temporary files.
+  @Test func temporaryNamesAreKnownByTheirShape() {
+    for name in [".notes.txt.docket-0.tmp", ".a.docket-ffffffff.tmp", "..docket.docket-1a.tmp"] {
+      #expect(FileReplacement.isTemporaryName(name), "\(name)")
+    }
+    for name in [
+      "notes.txt.docket-1a.tmp", ".docket-1a.tmp", ".notes.docket-.tmp", ".notes.docket-1g.tmp",
+      ".notes.docket-123456789.tmp", ".notes.docket-1a.tmpx", ".notes.txt", ".stfolder",
+    ] {
+      #expect(!FileReplacement.isTemporaryName(name), "\(name)")
     }
   }
 

@@ -34,11 +34,14 @@ final class TmuxPane {
   func tmux(_ arguments: [String], capture: Bool = false) throws -> String {
     let output =
       capture ? folder.appendingPathComponent("capture-\(UUID().uuidString).txt").path : "/dev/null"
-    guard Self.run("tmux", ["-S", socket] + arguments, output: output) != nil else {
+    defer { if capture { try? FileManager.default.removeItem(atPath: output) } }
+    guard let status = Self.run("tmux", ["-S", socket] + arguments, output: output) else {
       throw TmuxMissing()
     }
+    // A pane that could not start, or is gone (its program ended), fails here and says so,
+    // where it would otherwise show up later as a screen that never came.
+    guard status == 0 else { throw TmuxFailed(arguments: arguments, status: status) }
     guard capture else { return "" }
-    defer { try? FileManager.default.removeItem(atPath: output) }
     return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
   }
 
@@ -56,6 +59,18 @@ final class TmuxPane {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     return status
+  }
+
+  struct TmuxFailed: Error, CustomStringConvertible {
+    var arguments: [String]
+    /// The raw wait status.
+    var status: Int32
+    var description: String {
+      let how =
+        status & 0x7f == 0
+        ? "exited with \((status >> 8) & 0xff)" : "ended by signal \(status & 0x7f)"
+      return "tmux \(arguments.joined(separator: " ")) \(how)"
+    }
   }
 
   struct TmuxMissing: Error, CustomStringConvertible {

@@ -43,4 +43,18 @@ import Testing
     // Not left behind when this fails.
     for pid in [program, server] where Self.isRunning(pid) { kill(pid, SIGKILL) }
   }
+
+  /// A tmux command that fails says so: a pane whose program has ended is no screen to wait on.
+  @Test func aPaneThatIsGoneFailsClearly() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-tmux-pane-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let pane = try TmuxPane(command: "sleep 600", columns: 40, rows: 5, folder: folder)
+    // While the pane lives, its screen is read without a failure.
+    _ = try pane.screen()
+    try pane.tmux(["kill-session", "-t", "docket"])
+    #expect(throws: TmuxPane.TmuxFailed.self) { try pane.screen() }
+    #expect(throws: TmuxPane.TmuxFailed.self) { try pane.press("q") }
+  }
 }

@@ -73,13 +73,13 @@ extension Connection {
         // edited took 9.1 s with the index kept row by row), so they are counted as they go; new
         // ones are counted as they are written, after.
         var nextReport = 1000
-        try editingTextInBulk(step: step) { textEdits in
+        try deferringTextIndex(step: step) {
           for (index, issue) in batch.issues.enumerated() where last[issue.id] == index {
             let tagRows = try issue.tags.compactMap {
               try tags.resolve($0, in: self, summary: &summary)
             }
             if try known.contains(issue.id, in: self), let stored = try stored(issue.id) {
-              if try update(stored, to: issue, tagRows: tagRows, textEdits: &textEdits) {
+              if try update(stored, to: issue, tagRows: tagRows) {
                 summary.updatedIssues += 1
               } else {
                 summary.unchangedIssues += 1
@@ -142,7 +142,7 @@ extension Connection {
   /// Brings a stored issue to what the file says; false when it is so already.
   private func update(
     _ stored: (seq: Int64, issue: IncomingIssue, tagRows: Set<Int64>), to issue: IncomingIssue,
-    tagRows: [Int64], textEdits: inout TextEdits
+    tagRows: [Int64]
   ) throws -> Bool {
     var issue = issue
     if issue.priorityUnsaid { issue.priority = stored.issue.priority }
@@ -157,8 +157,7 @@ extension Connection {
       && stored.modified == issue.modified && storedRows == wantedRows
     if same { return false }
     // The file's dates are kept, as sync keeps the sender's: `modified` is written with the rest.
-    try textEdits.willUpdate(
-      seq: seq, from: stored.title, stored.detail, to: title, issue.detail, in: self)
+    // The sort key too, which the trigger would otherwise set with a write of its own.
     try execute(
       """
       UPDATE issues SET title = ?, detail = ?, priority = ?, completed = ?, created = ?,

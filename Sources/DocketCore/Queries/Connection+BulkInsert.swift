@@ -56,6 +56,8 @@ extension Connection {
     _ issues: inout [BulkIssueRow], recordingCreations: Bool, progress: ((Int) -> Void)? = nil,
     step: ((BulkStep) -> Void)? = nil
   ) throws {
+    let deferring = try isDeferringTextIndex
+    precondition(!deferring, "the bulk write fills the full-text index itself")
     // The triggers are made again in the order they were first made in, so that they fire in
     // the same order as before.
     var triggers: [(name: String, sql: String)] = []

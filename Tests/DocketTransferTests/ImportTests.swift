@@ -277,6 +277,34 @@ import Testing
     #expect(recorded == [expected?.timeIntervalSince1970])
   }
 
+  /// An import that fails among its edits leaves nothing: no edit, the index's triggers back, no
+  /// temporary trigger or table on the connection; the next import edits as usual.
+  @Test func aFailureAmongTheEditsLeavesNothing() throws {
+    let queue = try Self.populated(8)
+    try queue.write { db in
+      try db.execute(
+        """
+        CREATE TRIGGER refuse BEFORE UPDATE OF title ON issues WHEN new.title = 'Refused'
+        BEGIN SELECT RAISE(ABORT, 'refused'); END
+        """)
+    }
+    let before = try Self.contents(queue)
+    var batch = try TransferReader.read(try Self.export(queue))
+    for index in batch.issues.indices { batch.issues[index].title = "Edited \(index)" }
+    batch.issues[5].title = "Refused"
+    #expect(throws: (any Error).self) { try queue.importBatch(batch) }
+    #expect(try Self.contents(queue) == before)
+    let temporary = try queue.withConnection {
+      try $0.fetchOne("SELECT count(*) FROM sqlite_temp_master", as: Int.self)
+    }
+    #expect(temporary == 0)
+    try queue.write { try $0.execute("DROP TRIGGER refuse") }
+    try Self.assertSound(queue)
+    batch.issues[5].title = "Edited 5"
+    #expect(try queue.importBatch(batch).updatedIssues == 8)
+    try Self.assertSound(queue)
+  }
+
   /// A dry run that would edit issues' text leaves the index, the trigger and the issues as they
   /// were.
   @Test func aDryRunOfEditedTextLeavesAll() throws {

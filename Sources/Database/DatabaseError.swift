@@ -16,6 +16,12 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     self.sql = sql
   }
 
+  /// A database whose schema lacks what its program made in it (an object dropped by hand), said
+  /// as SQLite says a damaged file.
+  public static func damaged(_ message: String) -> SQLiteError {
+    SQLiteError(code: SQLITE_CORRUPT, message: message)
+  }
+
   public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
   public var isNotADatabase: Bool { code == SQLITE_NOTADB }
   public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }

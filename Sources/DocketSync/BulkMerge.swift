@@ -11,11 +11,6 @@ extension Merger {
   /// Fewer new issues than this go through the merge a change at a time.
   public static let bulkThreshold = 200
 
-  /// From how many changes the full-text index is kept once after them (`deferringTextIndex`)
-  /// instead of for each edit. Fewer keep it row by row: setting the index's triggers aside and
-  /// back changes the schema, which makes every other connection prepare its statements again.
-  public static let deferredIndexThreshold = 100
-
   /// Splits `changes` into the rows that can be made at once (no change of theirs recorded here,
   /// a create among theirs, no delete) and the rest.
   func partitionNew(_ changes: [Change]) throws -> (new: [String: [Change]], rest: [Change]) {

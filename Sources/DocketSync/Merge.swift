@@ -37,23 +37,18 @@ extension Connection {
       for (device, name) in deviceNames { try merger.device(device, name: name) }
       let (new, rest) = try merger.partitionNew(changes)
       // Many changes: the full-text index is kept once after them, not for each edit.
-      func applying(_ count: Int, _ body: () throws -> Void) throws {
-        if count >= Merger.deferredIndexThreshold {
-          try deferringTextIndex(body)
-        } else {
-          try body()
-        }
-      }
       if new.count >= bulkFrom {
         // Tags first, so that the new issues' links find them; the merge does not depend on the
         // order changes come in.
         for change in rest where change.entity == .tag { try merger.apply(change) }
         try merger.insertNew(new)
-        try applying(rest.count) {
+        try deferringTextIndex(for: rest.count) {
           for change in rest where change.entity != .tag { try merger.apply(change) }
         }
       } else {
-        try applying(changes.count) { for change in changes { try merger.apply(change) } }
+        try deferringTextIndex(for: changes.count) {
+          for change in changes { try merger.apply(change) }
+        }
       }
       try execute(
         "UPDATE sync_clock SET applying = 0, hlc = max(hlc, ?)", [merger.summary.latest])

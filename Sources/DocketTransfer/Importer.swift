@@ -73,7 +73,7 @@ extension Connection {
         // edited took 9.1 s with the index kept row by row), so they are counted as they go; new
         // ones are counted as they are written, after.
         var nextReport = 1000
-        try deferringTextIndex(step: step) {
+        try deferringTextIndex(for: batch.issues.count, step: step) {
           for (index, issue) in batch.issues.enumerated() where last[issue.id] == index {
             let tagRows = try issue.tags.compactMap {
               try tags.resolve($0, in: self, summary: &summary)

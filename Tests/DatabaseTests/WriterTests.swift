@@ -92,8 +92,6 @@ import Testing
     #expect(try queue.read(Self.bodies) == ["first", "kept"])
   }
 
-  /// However many different statements a session runs, the cache keeps a bounded number, and the
-  /// ones in use stay cached.
   static func logSize(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? -1
   }
@@ -127,6 +125,24 @@ import Testing
       try queue.read { try $0.fetchOne("SELECT count(*) FROM notes", as: Int.self) } == 2 * big + 2)
   }
 
+  /// A database opened through a link keeps its log beside the file the link leads to: that is
+  /// the log emptied after a large write.
+  @Test func theLogBesideTheFileALinkLeadsToIsEmptied() throws {
+    let link = directory.path("link.sqlite")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+    let linked = try DatabaseQueue(path: link, migrator: Self.migrator)
+    let big = Connection.logSizeLimit / (1 << 20) + 4
+    try linked.write { db in
+      for _ in 0..<big {
+        try db.execute("INSERT INTO notes (body) VALUES (hex(randomblob(524288)))")
+      }
+    }
+    #expect(!FileManager.default.fileExists(atPath: link + "-wal"))
+    #expect(Self.logSize(path) == 0)
+  }
+
+  /// However many different statements a session runs, the cache keeps a bounded number, and the
+  /// ones in use stay cached.
   @Test func theStatementCacheStaysBounded() throws {
     let connection = try Connection(path: path)
     let hot = try connection.prepare("SELECT count(*) FROM notes")

@@ -44,7 +44,7 @@ import Testing
     // Rows freed by the deletes are taken again on the receiver by these.
     for index in 0..<5 { try a.issue("Beluga \(index) song") }
     let pushed = try a.sync()
-    #expect(pushed.pushed >= Merger.deferredIndexThreshold)
+    #expect(pushed.pushed >= Connection.deferredTextIndexThreshold)
     func seq(of title: String, in replica: Replica) throws -> Int64? {
       try replica.queue.read {
         try $0.fetchOne("SELECT seq FROM issues WHERE title = ?", [title], as: Int64.self)

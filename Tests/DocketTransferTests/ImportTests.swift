@@ -202,11 +202,16 @@ import Testing
     try Self.assertSound(queue)
   }
 
+  /// Whether an import of `count` issues keeps the full-text index once after its edits
+  /// (`deferringTextIndex`) rather than row by row: both are tested to end the same.
+  static func deferred(_ count: Int) -> Bool { count >= Connection.deferredTextIndexThreshold }
+
   /// A re-import that edits issues' text, given in no particular order: the search index finds
   /// the new words and none of the old (its own check compares it with every issue's text), and
   /// its trigger is back for the edits after.
-  @Test func editedTextIsSearchedAsEdited() throws {
-    let queue = try Self.populated(40)
+  @Test(arguments: [40, Connection.deferredTextIndexThreshold + 20])
+  func editedTextIsSearchedAsEdited(count: Int) throws {
+    let queue = try Self.populated(count)
     var batch = try TransferReader.read(try Self.export(queue))
     batch.issues.reverse()
     var renamed: Set<UUID> = []
@@ -222,7 +227,7 @@ import Testing
     let summary = try queue.importBatch(batch, step: { heard.steps.append($0) })
     #expect(summary.updatedIssues >= renamed.count + 1)
     // The index's catching up is said, as a bulk write says its own.
-    #expect(heard.steps == [.searchIndex, .saving])
+    #expect(heard.steps == (Self.deferred(count) ? [.searchIndex, .saving] : [.saving]))
     func found(_ word: String) throws -> Set<UUID> {
       try queue.read { db in
         Set(
@@ -279,8 +284,9 @@ import Testing
 
   /// An import that fails among its edits leaves nothing: no edit, the index's triggers back, no
   /// temporary trigger or table on the connection; the next import edits as usual.
-  @Test func aFailureAmongTheEditsLeavesNothing() throws {
-    let queue = try Self.populated(8)
+  @Test(arguments: [8, Connection.deferredTextIndexThreshold])
+  func aFailureAmongTheEditsLeavesNothing(count: Int) throws {
+    let queue = try Self.populated(count)
     try queue.write { db in
       try db.execute(
         """
@@ -301,19 +307,36 @@ import Testing
     try queue.write { try $0.execute("DROP TRIGGER refuse") }
     try Self.assertSound(queue)
     batch.issues[5].title = "Edited 5"
-    #expect(try queue.importBatch(batch).updatedIssues == 8)
+    #expect(try queue.importBatch(batch).updatedIssues == count)
     try Self.assertSound(queue)
+  }
+
+  /// A database whose search index has lost a trigger (dropped by hand) refuses a large import
+  /// with an error that says so, instead of ending the program, and keeps what it had.
+  @Test func aDatabaseWithoutTheIndexsTriggersRefusesALargeImport() throws {
+    let queue = try Self.populated(Connection.deferredTextIndexThreshold)
+    try queue.write { try $0.execute("DROP TRIGGER issues_after_delete") }
+    let before = try Self.contents(queue)
+    var batch = try TransferReader.read(try Self.export(queue))
+    for index in batch.issues.indices { batch.issues[index].title = "Edited \(index)" }
+    #expect {
+      try queue.importBatch(batch)
+    } throws: { error in
+      (error as? SQLiteError)?.message.contains("triggers are missing") == true
+    }
+    #expect(try Self.contents(queue) == before)
   }
 
   /// A dry run that would edit issues' text leaves the index, the trigger and the issues as they
   /// were.
-  @Test func aDryRunOfEditedTextLeavesAll() throws {
-    let queue = try Self.populated(12)
+  @Test(arguments: [12, Connection.deferredTextIndexThreshold])
+  func aDryRunOfEditedTextLeavesAll(count: Int) throws {
+    let queue = try Self.populated(count)
     let before = try Self.contents(queue)
     var batch = try TransferReader.read(try Self.export(queue))
     for index in batch.issues.indices { batch.issues[index].title = "Renamed \(index)" }
     let summary = try queue.importBatch(batch, dryRun: true)
-    #expect(summary.updatedIssues == 12)
+    #expect(summary.updatedIssues == count)
     // Only the priority: nothing for the index to do, and nothing said of it.
     var priorities = try TransferReader.read(try Self.export(queue))
     priorities.issues[0].priority = priorities.issues[0].priority == .high ? .low : .high

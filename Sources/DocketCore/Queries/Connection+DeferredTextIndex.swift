@@ -22,6 +22,20 @@ extension Connection {
     "issues_after_insert", "issues_after_delete", "issues_after_text_update",
   ]
 
+  /// From how many writes the index is kept once after them. Fewer keep it row by row: setting
+  /// the index's triggers aside and back changes the schema, which makes every other connection
+  /// prepare its statements again (the app's live sync pulls a few changes at a time).
+  public static let deferredTextIndexThreshold = 100
+
+  /// `deferringTextIndex` for `count` writes or more (issues a file brings, changes a package
+  /// holds); fewer run `body` as it is, the index kept row by row.
+  public func deferringTextIndex<Value>(
+    for count: Int, step: ((BulkStep) -> Void)? = nil, _ body: () throws -> Value
+  ) throws -> Value {
+    count >= Self.deferredTextIndexThreshold
+      ? try deferringTextIndex(step: step, body) : try body()
+  }
+
   /// Runs `body` inside the caller's transaction with the full-text index brought up to date
   /// once, after it (see above); the index's triggers are back after it, made again in the order
   /// they were made in, so that every trigger on issues fires in the order it did before. A
@@ -42,11 +56,12 @@ extension Connection {
       ORDER BY rowid
       """
     ) { row in triggers.append((try row.get(0, as: String.self), try row.get(1, as: String.self))) }
-    precondition(
-      Self.textIndexTriggers.isSubset(of: triggers.map(\.name)), "the index's triggers are there")
+    guard Self.textIndexTriggers.isSubset(of: triggers.map(\.name)) else {
+      throw SQLiteError.damaged("the search index's triggers are missing from the database")
+    }
     let kept = triggers.filter { !Self.textIndexTriggers.contains($0.name) }
-    for trigger in triggers { try execute("DROP TRIGGER \"\(trigger.name)\"") }
-    for trigger in kept { try execute(trigger.sql) }
+    // Run as scripts: statements run once, kept out of the cache of prepared statements.
+    try executeScript(dropping(triggers) + kept.map { $0.sql + ";\n" }.joined())
     // `indexed`: whether the index has words for the row (its text then, in `title`, `detail`).
     try executeScript(
       """
@@ -71,16 +86,13 @@ extension Connection {
     if try fetchOne("SELECT count(*) FROM docket_text_touched", as: Int.self) ?? 0 > 0 {
       step?(.searchIndex)
     }
-    try execute(
+    try executeScript(
       """
       INSERT INTO issue_fts (issue_fts, rowid, title, detail)
-        SELECT 'delete', seq, title, detail FROM docket_text_touched WHERE indexed ORDER BY seq
-      """)
-    try execute(
-      """
+        SELECT 'delete', seq, title, detail FROM docket_text_touched WHERE indexed ORDER BY seq;
       INSERT INTO issue_fts (rowid, title, detail)
         SELECT i.seq, i.title, i.detail FROM docket_text_touched t JOIN main.issues i ON i.seq = t.seq
-        ORDER BY t.seq
+        ORDER BY t.seq;
       """)
     try executeScript(
       """
@@ -89,9 +101,12 @@ extension Connection {
       DROP TRIGGER docket_text_after_update;
       DROP TABLE docket_text_touched;
       """)
-    for trigger in kept { try execute("DROP TRIGGER \"\(trigger.name)\"") }
-    for trigger in triggers { try execute(trigger.sql) }
+    try executeScript(dropping(kept) + triggers.map { $0.sql + ";\n" }.joined())
     return value
+  }
+
+  private func dropping(_ triggers: [(name: String, sql: String)]) -> String {
+    triggers.map { "DROP TRIGGER \"\($0.name)\";\n" }.joined()
   }
 
   /// Whether `deferringTextIndex` is running on this connection.

@@ -14,7 +14,7 @@ import Foundation
 /// sees half a file; a file a sync tool is still copying in is seen to be partial by its missing
 /// end line. Names Docket does not write (`00000003 (conflicted copy).changes`,
 /// `00000003.sync-conflict-….changes`) are reported and left alone.
-public struct FolderRemote: SyncRemote {
+public struct FolderRemote: PackageStore {
   public let path: String
   public let device: String
 
@@ -185,15 +185,13 @@ public struct FolderRemote: SyncRemote {
     path + "/" + name.description
   }
 
-  public func read(_ name: PackageName) throws -> Package {
+  public func bytes(of name: PackageName) throws -> [UInt8] {
     let file = filePath(name)
     guard let data = FileManager.default.contents(atPath: file) else {
       throw RemoteError(
         location: file, problem: .system(String(cString: strerror(errno == 0 ? ENOENT : errno))))
     }
-    do { return try PackageFormat.decode(Array(data), expected: name) } catch {
-      throw SkippedPackage(path: name.description, problem: .package(error))
-    }
+    return Array(data)
   }
 
   public func header(_ name: PackageName) throws -> Package {

@@ -15,6 +15,14 @@ public struct ApplySummary: Equatable, Sendable {
   public var latest: Int64 = 0
 
   public init() {}
+
+  /// Adds what applying another part of the same package did.
+  public mutating func add(_ other: ApplySummary) {
+    received += other.received
+    duplicates += other.duplicates
+    lost += other.lost
+    latest = max(latest, other.latest)
+  }
 }
 
 /// Applying other devices' changes (SPEC §10). Each change is recorded in the history and merged:

@@ -156,23 +156,56 @@ public enum PackageFormat {
   public static func decode(_ bytes: [UInt8], expected: PackageName) throws(PackageProblem)
     -> Package
   {
+    let (header, lines) = try checkedLines(bytes, expected: expected)
+    var package = header
+    package.changes.reserveCapacity(lines.count - 2)
+    for index in 1..<(lines.count - 1) { package.changes.append(try change(lines, index)) }
+    return package
+  }
+
+  /// Reads a package a part at a time: checks first that it is whole (its header, its count, its
+  /// end line), then hands `body` its changes `partSize` at a time, each part with the header's
+  /// name, device name and covers. A large snapshot decoded whole held about three times the
+  /// file's size in memory. A change that cannot be read throws its `PackageProblem` when its
+  /// part is reached, after the parts before it were handed on.
+  public static func decodeInParts(
+    _ bytes: [UInt8], expected: PackageName, partSize: Int, _ body: (Package) throws -> Void
+  ) throws {
+    precondition(partSize > 0, "a part holds changes")
+    let (header, lines) = try checkedLines(bytes, expected: expected)
+    var from = 1
+    repeat {
+      let to = min(from + partSize, lines.count - 1)
+      var part = header
+      part.changes.reserveCapacity(to - from)
+      for index in from..<to { part.changes.append(try change(lines, index)) }
+      try body(part)
+      from = to
+    } while from < lines.count - 1
+  }
+
+  /// A package's lines, its header read and its end checked: its changes are lines 1 to
+  /// `count - 2`.
+  private static func checkedLines(_ bytes: [UInt8], expected: PackageName)
+    throws(PackageProblem) -> (header: Package, lines: [ArraySlice<UInt8>])
+  {
     var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
     if lines.last?.isEmpty == true { lines.removeLast() } else { throw .partial }
     guard let first = lines.first else { throw .partial }
-    var (package, count) = try decodeHeader(first, expected: expected)
+    let (package, count) = try decodeHeader(first, expected: expected)
     guard lines.count == count + 2,
       (try? JSONReader.document(Array(lines[lines.count - 1])))?["end"]?.number == Double(count)
     else { throw .partial }
-    package.changes.reserveCapacity(count)
-    for index in stride(from: 1, through: count, by: 1) {
-      let json: JSON
-      do { json = try JSONReader.document(Array(lines[index])) } catch {
-        throw .badChange(ChangeFormatError(line: index + 1, reason: "not JSON (\(error.position))"))
-      }
-      do { package.changes.append(try Change(json: json, line: index + 1)) } catch {
-        throw .badChange(error)
-      }
+    return (package, lines)
+  }
+
+  private static func change(_ lines: [ArraySlice<UInt8>], _ index: Int) throws(PackageProblem)
+    -> Change
+  {
+    let json: JSON
+    do { json = try JSONReader.document(Array(lines[index])) } catch {
+      throw .badChange(ChangeFormatError(line: index + 1, reason: "not JSON (\(error.position))"))
     }
-    return package
+    do { return try Change(json: json, line: index + 1) } catch { throw .badChange(error) }
   }
 }

@@ -33,7 +33,7 @@ import Postgres
 /// Rights are the server's: a role that may only read the space pulls, and its pushes are refused
 /// (`RemoteError.Problem.denied`). Docket never keeps a password: libpq takes it from `~/.pgpass`
 /// or `PGPASSWORD`, and `docket remote set` moves one given in the address to the password file.
-public final class PostgresRemote: SyncRemote, @unchecked Sendable {
+public final class PostgresRemote: PackageStore, @unchecked Sendable {
   /// The connection string as the user gave it (a `postgres://` URL), without a password.
   public let address: String
   public let space: String
@@ -260,7 +260,7 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     return RemoteListing(packages: packages, skipped: skipped)
   }
 
-  public func read(_ name: PackageName) throws -> Package {
+  public func bytes(of name: PackageName) throws -> [UInt8] {
     let bytes = try parts(
       of: name, table: "parts", column: "body",
       where: "device = $1 AND kind = $2 AND number = $3",
@@ -269,9 +269,7 @@ public final class PostgresRemote: SyncRemote, @unchecked Sendable {
     guard !bytes.isEmpty else {
       throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
     }
-    do { return try PackageFormat.decode(bytes, expected: name) } catch {
-      throw SkippedPackage(path: name.description, problem: .package(error))
-    }
+    return bytes
   }
 
   public func header(_ name: PackageName) throws -> Package {

@@ -72,6 +72,11 @@ public protocol SyncRemote: Sendable {
   /// Every package there, with what was skipped.
   func list() throws -> RemoteListing
   func read(_ name: PackageName) throws -> Package
+  /// A package handed to `body` a part of at most `partSize` changes at a time
+  /// (`PackageFormat.decodeInParts`): what a large snapshot is read with. By default, `read`
+  /// whole as one part.
+  func read(_ name: PackageName, inPartsOf partSize: Int, _ body: (Package) throws -> Void)
+    throws
   /// A package's header alone (who wrote it, what a snapshot covers), without its changes.
   func header(_ name: PackageName) throws -> Package
   /// Writes one of this device's packages: all of it or, if it fails, nothing a reader can see.
@@ -92,6 +97,43 @@ public protocol SyncRemote: Sendable {
 }
 
 extension SyncRemote {
+  public func read(_ name: PackageName, inPartsOf partSize: Int, _ body: (Package) throws -> Void)
+    throws
+  { try body(try read(name)) }
   public var writesTogether: (([Package]) throws -> Void)? { nil }
   public func writeRefusal() throws -> String? { nil }
+}
+
+/// A remote that keeps each package as the bytes `PackageFormat` writes (a folder's files, a
+/// server's rows): reading one is decoding its bytes, whole or a part at a time.
+public protocol PackageStore: SyncRemote {
+  /// A package's bytes as written; fails as the remote fails (`RemoteError`), or with the
+  /// package skipped when it is gone.
+  func bytes(of name: PackageName) throws -> [UInt8]
+}
+
+extension PackageStore {
+  public func read(_ name: PackageName) throws -> Package {
+    let bytes = try bytes(of: name)
+    return try Self.naming(name) { try PackageFormat.decode(bytes, expected: name) }
+  }
+
+  public func read(_ name: PackageName, inPartsOf partSize: Int, _ body: (Package) throws -> Void)
+    throws
+  {
+    let bytes = try bytes(of: name)
+    try Self.naming(name) {
+      try PackageFormat.decodeInParts(bytes, expected: name, partSize: partSize, body)
+    }
+  }
+
+  /// Runs `body`, which decodes the package `name`: a fault of the package is said as that
+  /// package skipped.
+  private static func naming<Value>(_ name: PackageName, _ body: () throws -> Value) throws
+    -> Value
+  {
+    do { return try body() } catch let problem as PackageProblem {
+      throw SkippedPackage(path: name.description, problem: .package(problem))
+    }
+  }
 }

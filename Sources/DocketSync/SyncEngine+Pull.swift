@@ -53,23 +53,42 @@ extension SyncEngine {
         try step()
         continue
       }
-      guard let package = try fetch({ try remote.read(snapshot) }, snapshot, &report) else {
-        continue
-      }
-      guard
-        let summary = try applying(
-          package, &report,
+      // Read and applied a part at a time, all in one transaction: decoded whole, a snapshot of
+      // 103 565 issues held 398 MiB. A part that cannot be read skips the snapshot as a package
+      // that cannot be read is skipped, and what the parts before it applied is rolled back.
+      let summary: ApplySummary?
+      do {
+        summary = try applying(
+          header, &report,
           {
             try database.write { db in
-              let summary = try db.applyChanges(
-                package.changes, deviceNames: [package.name.device: package.deviceName],
-                bulkFrom: bulkFrom)
-              try db.recordSnapshotRead(package, remote: key, myself: self.device)
+              var summary = ApplySummary()
+              do {
+                try remote.read(snapshot, inPartsOf: snapshotPartSize) { part in
+                  do {
+                    summary.add(
+                      try db.applyChanges(
+                        part.changes, deviceNames: [part.name.device: part.deviceName],
+                        bulkFrom: bulkFrom))
+                  } catch {
+                    throw Applying(error: error)
+                  }
+                }
+              } catch let applying as Applying {
+                throw applying.error
+              } catch {
+                throw Reading(error: error)
+              }
+              try db.recordSnapshotRead(header, remote: key, myself: self.device)
               return summary
             }
           })
-      else { continue }
-      for (device, through) in package.covers where device != self.device {
+      } catch let reading as Reading {
+        _ = try fetch({ () throws -> Package in throw reading.error }, snapshot, &report)
+        continue
+      }
+      guard let summary else { continue }
+      for (device, through) in header.covers where device != self.device {
         covered[device] = max(covered[device] ?? 0, through)
       }
       report.pulled += summary.received
@@ -148,6 +167,11 @@ extension SyncEngine {
   /// A package read, or (a file cut short, garbage, gone since the listing, unreadable) nil and
   /// the reason in the report: the rest of the sync goes on. A server that cannot be reached stops
   /// the sync instead of failing package after package.
+  /// Errors on their way out of a snapshot read a part at a time: the database's (a part's
+  /// merge) and the remote's (reading the package), told apart as each is handled.
+  private struct Applying: Error { var error: any Error }
+  private struct Reading: Error { var error: any Error }
+
   func fetch(
     _ body: () throws -> Package, _ name: PackageName, _ report: inout SyncReport
   ) throws -> Package? {

@@ -460,3 +460,41 @@ struct FailingImages: SyncRemote {
     throw RemoteError(location: name.description, problem: .system("No space left on device"))
   }
 }
+
+extension ConflictTests {
+  /// A snapshot read and applied a few changes at a time, in its one transaction, ends as it
+  /// does read whole: a device that was away while the files it missed were compacted, and a
+  /// new device, each read it in parts of 3 and hold what A holds; parts that split an issue's
+  /// changes, its links among them, change nothing.
+  @Test(arguments: Backend.allCases) func aSnapshotReadInPartsEndsAsOneReadWhole(
+    backend: Backend
+  ) throws {
+    try use(backend)
+    let bug = try a.tag("Bug")
+    let ui = try a.tag("UI")
+    var issues: [DocketCore.Issue] = []
+    for index in 0..<12 { issues.append(try a.issue("Issue \(index)", tags: [bug, ui])) }
+    try a.sync()
+    try b.sync()
+    // B away; A edits, links, deletes and compacts its files into a snapshot.
+    for (index, issue) in issues.enumerated() where index % 2 == 0 {
+      try a.edit(issue.id) {
+        $0.title = "Edited \(index)"
+        $0.completed = index % 4 == 0
+      }
+    }
+    _ = try a.queue.write { try $0.deleteIssues([issues[3].id]) }
+    try a.issue("New on A", tags: [ui])
+    var engine = a.engine()
+    engine.batchSize = 2
+    engine.compactAfter = 2
+    #expect(try engine.run().wroteSnapshot)
+    for replica in [b, try Replica("C", remote: remote)] {
+      var reader = replica.engine()
+      reader.snapshotPartSize = 3
+      let report = try reader.run()
+      #expect(report.usedSnapshot && !report.usedImage && report.skipped.isEmpty)
+      #expect(try a.dump() == replica.dump(), "\(replica.name)")
+    }
+  }
+}

@@ -246,6 +246,42 @@ import Testing
     #expect(try run(b).pulled == 1)
   }
 
+  /// A snapshot read a part at a time whose last change cannot be read: the parts before it,
+  /// already applied, are rolled back with it, the snapshot is named as skipped, and it is read
+  /// again next time.
+  @Test func aSnapshotWithABadChangeInALaterPartAppliesNothing() throws {
+    for index in 0..<6 { try a.issue("Issue \(index)") }
+    _ = try run(a)
+    _ = try run(b)
+    for index in 0..<8 { try a.issue("While B was away \(index)") }
+    var engine = a.engine()
+    engine.batchSize = 2
+    engine.compactAfter = 2
+    #expect(try engine.run().wroteSnapshot)
+    let own = folder.path(a.device)
+    let name = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: own).first { $0.hasSuffix(".snapshot") })
+    var lines = try String(contentsOfFile: own + "/" + name, encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // The last change (before the end line and the empty piece after the last line break).
+    lines[lines.count - 3] = "{}"
+    try lines.joined(separator: "\n").write(
+      toFile: own + "/" + name, atomically: true, encoding: .utf8)
+    let before = try b.dump()
+    var reader = b.engine()
+    reader.snapshotPartSize = 2
+    let report = try reader.run()
+    #expect(report.skipped.map(\.path) == ["\(a.device)/\(name)"])
+    if case .package(.badChange(let error)) = report.skipped.first?.problem {
+      #expect(error.line == lines.count - 2)
+    } else {
+      Issue.record("not a bad change: \(String(describing: report.skipped.first?.problem))")
+    }
+    #expect(!report.usedSnapshot && report.pulled == 0)
+    #expect(try b.dump() == before)
+    #expect(try reader.run().skipped.count == 1)
+  }
+
   @Test func oneSyncOfADatabaseAtATime() throws {
     let database = try DocketDatabase.open(path: folder.path + "-db/docket.sqlite")
     defer { try? FileManager.default.removeItem(atPath: folder.path + "-db") }

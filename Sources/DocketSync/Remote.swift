@@ -72,11 +72,9 @@ public protocol SyncRemote: Sendable {
   /// Every package there, with what was skipped.
   func list() throws -> RemoteListing
   func read(_ name: PackageName) throws -> Package
-  /// A package handed to `body` a part of at most `partSize` changes at a time
-  /// (`PackageFormat.decodeInParts`): what a large snapshot is read with. By default, `read`
-  /// whole as one part.
-  func read(_ name: PackageName, inPartsOf partSize: Int, _ body: (Package) throws -> Void)
-    throws
+  /// A package fetched and not yet decoded, to be handed on a part at a time
+  /// (`PackageParts`): what a large snapshot is read with. By default, `read` whole, one part.
+  func readParts(_ name: PackageName) throws -> PackageParts
   /// A package's header alone (who wrote it, what a snapshot covers), without its changes.
   func header(_ name: PackageName) throws -> Package
   /// Writes one of this device's packages: all of it or, if it fails, nothing a reader can see.
@@ -96,10 +94,29 @@ public protocol SyncRemote: Sendable {
   func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws
 }
 
+/// A package fetched from its remote, its changes decoded a part at a time as they are handed on
+/// (`PackageFormat.decodeInParts`). A change that cannot be read throws `SkippedPackage` when
+/// its part is reached.
+public struct PackageParts {
+  private let each: (_ partSize: Int, _ body: (Package) throws -> Void) throws -> Void
+
+  public init(_ each: @escaping (_ partSize: Int, _ body: (Package) throws -> Void) throws -> Void)
+  {
+    self.each = each
+  }
+
+  /// Hands `body` the package's changes, at most `partSize` at a time, each part with the
+  /// package's name, device name and covers.
+  public func forEach(partSize: Int, _ body: (Package) throws -> Void) throws {
+    try each(partSize, body)
+  }
+}
+
 extension SyncRemote {
-  public func read(_ name: PackageName, inPartsOf partSize: Int, _ body: (Package) throws -> Void)
-    throws
-  { try body(try read(name)) }
+  public func readParts(_ name: PackageName) throws -> PackageParts {
+    let package = try read(name)
+    return PackageParts { _, body in try body(package) }
+  }
   public var writesTogether: (([Package]) throws -> Void)? { nil }
   public func writeRefusal() throws -> String? { nil }
 }
@@ -118,12 +135,12 @@ extension PackageStore {
     return try Self.naming(name) { try PackageFormat.decode(bytes, expected: name) }
   }
 
-  public func read(_ name: PackageName, inPartsOf partSize: Int, _ body: (Package) throws -> Void)
-    throws
-  {
+  public func readParts(_ name: PackageName) throws -> PackageParts {
     let bytes = try bytes(of: name)
-    try Self.naming(name) {
-      try PackageFormat.decodeInParts(bytes, expected: name, partSize: partSize, body)
+    return PackageParts { partSize, body in
+      try Self.naming(name) {
+        try PackageFormat.decodeInParts(bytes, expected: name, partSize: partSize, body)
+      }
     }
   }
 

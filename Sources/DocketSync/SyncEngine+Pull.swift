@@ -53,9 +53,16 @@ extension SyncEngine {
         try step()
         continue
       }
-      // Read and applied a part at a time, all in one transaction: decoded whole, a snapshot of
-      // 103 565 issues held 398 MiB. A part that cannot be read skips the snapshot as a package
-      // that cannot be read is skipped, and what the parts before it applied is rolled back.
+      // Fetched first, then decoded and applied a part at a time, all in one transaction:
+      // decoded whole, a snapshot of 103 565 issues held 398 MiB. A part that cannot be read
+      // skips the snapshot as a package that cannot be read is skipped, and what the parts before
+      // it applied is rolled back.
+      guard let parts = try fetch({ try remote.readParts(snapshot) }, snapshot, &report) else {
+        continue
+      }
+      // The covers recorded are those of the snapshot read (which may be newer than the
+      // header looked at above, if its device wrote it again meanwhile).
+      var read = header
       let summary: ApplySummary?
       do {
         summary = try applying(
@@ -64,7 +71,8 @@ extension SyncEngine {
             try database.write { db in
               var summary = ApplySummary()
               do {
-                try remote.read(snapshot, inPartsOf: snapshotPartSize) { part in
+                try parts.forEach(partSize: snapshotPartSize) { part in
+                  read.covers = part.covers
                   do {
                     summary.add(
                       try db.applyChanges(
@@ -77,18 +85,18 @@ extension SyncEngine {
               } catch let applying as Applying {
                 throw applying.error
               } catch {
-                throw Reading(error: error)
+                throw Decoding(error: error)
               }
-              try db.recordSnapshotRead(header, remote: key, myself: self.device)
+              try db.recordSnapshotRead(read, remote: key, myself: self.device)
               return summary
             }
           })
-      } catch let reading as Reading {
-        _ = try fetch({ () throws -> Package in throw reading.error }, snapshot, &report)
+      } catch let decoding as Decoding {
+        _ = try fetch({ () throws -> PackageParts in throw decoding.error }, snapshot, &report)
         continue
       }
       guard let summary else { continue }
-      for (device, through) in header.covers where device != self.device {
+      for (device, through) in read.covers where device != self.device {
         covered[device] = max(covered[device] ?? 0, through)
       }
       report.pulled += summary.received
@@ -164,17 +172,17 @@ extension SyncEngine {
     }
   }
 
+  /// Errors on their way out of a snapshot applied a part at a time: the database's (a part's
+  /// merge) and the package's (a change that cannot be read), told apart as each is handled.
+  private struct Applying: Error { var error: any Error }
+  private struct Decoding: Error { var error: any Error }
+
   /// A package read, or (a file cut short, garbage, gone since the listing, unreadable) nil and
   /// the reason in the report: the rest of the sync goes on. A server that cannot be reached stops
   /// the sync instead of failing package after package.
-  /// Errors on their way out of a snapshot read a part at a time: the database's (a part's
-  /// merge) and the remote's (reading the package), told apart as each is handled.
-  private struct Applying: Error { var error: any Error }
-  private struct Reading: Error { var error: any Error }
-
-  func fetch(
-    _ body: () throws -> Package, _ name: PackageName, _ report: inout SyncReport
-  ) throws -> Package? {
+  func fetch<Value>(
+    _ body: () throws -> Value, _ name: PackageName, _ report: inout SyncReport
+  ) throws -> Value? {
     do { return try body() } catch let skipped as SkippedPackage {
       report.skipped.append(skipped)
     } catch let error as RemoteError {

@@ -464,8 +464,9 @@ struct FailingImages: SyncRemote {
 extension ConflictTests {
   /// A snapshot read and applied a few changes at a time, in its one transaction, ends as it
   /// does read whole: a device that was away while the files it missed were compacted, and a
-  /// new device, each read it in parts of 3 and hold what A holds; parts that split an issue's
-  /// changes, its links among them, change nothing.
+  /// new device, each read it in parts of 7 and hold what A holds, and the new one takes in as
+  /// many changes as one that reads it whole; parts that split an issue's changes, its links
+  /// among them, change nothing.
   @Test(arguments: Backend.allCases) func aSnapshotReadInPartsEndsAsOneReadWhole(
     backend: Backend
   ) throws {
@@ -489,12 +490,22 @@ extension ConflictTests {
     engine.batchSize = 2
     engine.compactAfter = 2
     #expect(try engine.run().wroteSnapshot)
-    for replica in [b, try Replica("C", remote: remote)] {
+    // In parts of 7, with new issues made at once from 2 (a part holds two or three issues'
+    // creates, and an issue's create in one part has its links in the next), and whole, for
+    // the same count of changes taken in.
+    var pulled: [String: Int] = [:]
+    for (replica, partSize) in [
+      (b, 7), (try Replica("C", remote: remote), 7), (try Replica("D", remote: remote), 10_000),
+    ] {
       var reader = replica.engine()
-      reader.snapshotPartSize = 3
+      reader.snapshotPartSize = partSize
+      reader.bulkFrom = 2
       let report = try reader.run()
       #expect(report.usedSnapshot && !report.usedImage && report.skipped.isEmpty)
       #expect(try a.dump() == replica.dump(), "\(replica.name)")
+      pulled[replica.name] = report.pulled
     }
+    #expect(pulled["C"] == pulled["D"])
+    #expect(pulled["C"]! > 0)
   }
 }

@@ -156,56 +156,79 @@ public enum PackageFormat {
   public static func decode(_ bytes: [UInt8], expected: PackageName) throws(PackageProblem)
     -> Package
   {
-    let (header, lines) = try checkedLines(bytes, expected: expected)
-    var package = header
-    package.changes.reserveCapacity(lines.count - 2)
-    for index in 1..<(lines.count - 1) { package.changes.append(try change(lines, index)) }
-    return package
+    var whole: Package?
+    do {
+      try decodeInParts(bytes, expected: expected, partSize: .max) { whole = $0 }
+    } catch let problem as PackageProblem {
+      throw problem
+    } catch {
+      preconditionFailure("bytes held are read without another failure: \(error)")
+    }
+    return whole!
   }
 
-  /// Reads a package a part at a time: checks first that it is whole (its header, its count, its
-  /// end line), then hands `body` its changes `partSize` at a time, each part with the header's
-  /// name, device name and covers. A large snapshot decoded whole held about three times the
-  /// file's size in memory. A change that cannot be read throws its `PackageProblem` when its
-  /// part is reached, after the parts before it were handed on.
+  /// Reads a package a part at a time: checks first that it is whole (its header, and an end
+  /// line with its count as the last line), then hands `body` its changes `partSize` at a time,
+  /// each part with the header's name, device name and covers. A large snapshot decoded whole
+  /// held about four times the file's size in memory. A change that cannot be read throws its
+  /// `PackageProblem` when its part is reached, after the parts before it were handed on; so
+  /// does a count of lines that does not match the header's, found at the end.
   public static func decodeInParts(
     _ bytes: [UInt8], expected: PackageName, partSize: Int, _ body: (Package) throws -> Void
   ) throws {
+    var lines = HeldLines(bytes)
+    // Cut short before anything else: a file still being copied in says so, whatever its start.
+    guard let last = lines.lastLine else { throw PackageProblem.partial }
+    let (header, count) = try header(&lines, expected: expected)
+    guard isEnd(last, count: count) else { throw PackageProblem.partial }
+    try changes(&lines, header: header, count: count, partSize: partSize, body)
+  }
+
+  /// The header of a package read from its first line, and its count of changes.
+  static func header(_ lines: inout some PackageLines, expected: PackageName) throws -> (
+    Package, Int
+  ) {
+    guard let first = try lines.nextLine() else { throw PackageProblem.partial }
+    return try decodeHeader(first[...], expected: expected)
+  }
+
+  /// Whether `line` is the end line of a package of `count` changes.
+  static func isEnd(_ line: [UInt8]?, count: Int) -> Bool {
+    guard let line else { return false }
+    return (try? JSONReader.document(line))?["end"]?.number == Double(count)
+  }
+
+  /// The `count` changes after the header, handed to `body` `partSize` at a time (the last part
+  /// once the end line is read and nothing is after it), then checks the end.
+  static func changes(
+    _ lines: inout some PackageLines, header: Package, count: Int, partSize: Int,
+    _ body: (Package) throws -> Void
+  ) throws {
     precondition(partSize > 0, "a part holds changes")
-    let (header, lines) = try checkedLines(bytes, expected: expected)
-    var from = 1
-    repeat {
-      let to = min(from + partSize, lines.count - 1)
-      var part = header
-      part.changes.reserveCapacity(to - from)
-      for index in from..<to { part.changes.append(try change(lines, index)) }
-      try body(part)
-      from = to
-    } while from < lines.count - 1
-  }
-
-  /// A package's lines, its header read and its end checked: its changes are lines 1 to
-  /// `count - 2`.
-  private static func checkedLines(_ bytes: [UInt8], expected: PackageName)
-    throws(PackageProblem) -> (header: Package, lines: [ArraySlice<UInt8>])
-  {
-    var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-    if lines.last?.isEmpty == true { lines.removeLast() } else { throw .partial }
-    guard let first = lines.first else { throw .partial }
-    let (package, count) = try decodeHeader(first, expected: expected)
-    guard lines.count == count + 2,
-      (try? JSONReader.document(Array(lines[lines.count - 1])))?["end"]?.number == Double(count)
-    else { throw .partial }
-    return (package, lines)
-  }
-
-  private static func change(_ lines: [ArraySlice<UInt8>], _ index: Int) throws(PackageProblem)
-    -> Change
-  {
-    let json: JSON
-    do { json = try JSONReader.document(Array(lines[index])) } catch {
-      throw .badChange(ChangeFormatError(line: index + 1, reason: "not JSON (\(error.position))"))
+    var part = header
+    part.changes.reserveCapacity(min(partSize, count))
+    var handedOn = false
+    for number in stride(from: 2, through: count + 1, by: 1) {
+      guard let line = try lines.nextLine() else { throw PackageProblem.partial }
+      part.changes.append(try change(line, number: number))
+      if part.changes.count == partSize {
+        try body(part)
+        handedOn = true
+        part.changes.removeAll(keepingCapacity: true)
+      }
     }
-    do { return try Change(json: json, line: index + 1) } catch { throw .badChange(error) }
+    guard let end = try lines.nextLine(), isEnd(end, count: count),
+      try lines.nextLine() == nil
+    else { throw PackageProblem.partial }
+    if !part.changes.isEmpty || !handedOn { try body(part) }
+  }
+
+  /// The change on the line of `number` (from 1, the header's).
+  private static func change(_ line: [UInt8], number: Int) throws(PackageProblem) -> Change {
+    let json: JSON
+    do { json = try JSONReader.document(line) } catch {
+      throw .badChange(ChangeFormatError(line: number, reason: "not JSON (\(error.position))"))
+    }
+    do { return try Change(json: json, line: number) } catch { throw .badChange(error) }
   }
 }

@@ -146,7 +146,7 @@ extension PackageStore {
 
   /// Runs `body`, which decodes the package `name`: a fault of the package is said as that
   /// package skipped.
-  private static func naming<Value>(_ name: PackageName, _ body: () throws -> Value) throws
+  static func naming<Value>(_ name: PackageName, _ body: () throws -> Value) throws
     -> Value
   {
     do { return try body() } catch let problem as PackageProblem {

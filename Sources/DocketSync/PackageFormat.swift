@@ -206,10 +206,16 @@ public enum PackageFormat {
   ) throws {
     precondition(partSize > 0, "a part holds changes")
     var part = header
-    part.changes.reserveCapacity(min(partSize, count))
+    // Bounded: the count is the header's word, checked only at the end.
+    part.changes.reserveCapacity(min(partSize, count, 1 << 16))
     var handedOn = false
     for number in stride(from: 2, through: count + 1, by: 1) {
       guard let line = try lines.nextLine() else { throw PackageProblem.partial }
+      // The end line where a change should be: fewer changes than the header says, which is
+      // what a package cut short and put together wrong looks like.
+      if line.first == UInt8(ascii: "{"), line.count < 64, isEnd(line, count: count) {
+        throw PackageProblem.partial
+      }
       part.changes.append(try change(line, number: number))
       if part.changes.count == partSize {
         try body(part)

@@ -54,10 +54,13 @@ final class FileLines: PackageLines {
   private var buffer: [UInt8]
   private var start = 0
   private var end = 0
+  /// Up to where `buffer[start..<end]` is known to hold no line break.
+  private var searched = 0
   private var atEnd = false
 
   /// Opens `path`; throws with the system's error number.
   init(path: String, pieceSize: Int = 1 << 20) throws(FileReplacement.Failure) {
+    precondition(pieceSize > 0, "a piece holds bytes")
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw FileReplacement.Failure(code: errno) }
     buffer = [UInt8](repeating: 0, count: pieceSize)
@@ -67,10 +70,11 @@ final class FileLines: PackageLines {
 
   func nextLine() throws -> [UInt8]? {
     while true {
-      if let found = lineBreak(in: buffer, from: start, to: end) {
+      if let found = lineBreak(in: buffer, from: max(start, searched), to: end) {
         defer { start = found + 1 }
         return Array(buffer[start..<found])
       }
+      searched = end
       if atEnd {
         guard start == end else { throw PackageProblem.partial }
         return nil
@@ -82,7 +86,7 @@ final class FileLines: PackageLines {
           guard let base = bytes.baseAddress else { return }
           _ = memmove(base, base + from, count)
         }
-        (start, end) = (0, count)
+        (start, end, searched) = (0, count, count)
       }
       if end == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
       var count = -1
@@ -97,13 +101,15 @@ final class FileLines: PackageLines {
     }
   }
 
-  /// The file's last line, read from its end (`maximum` bytes at most), without its line break;
-  /// nil when the file does not end with one, or the line is longer.
+  /// The file's last line, read from its end, without its line break: nil when the file does
+  /// not end with one, and empty when the line is longer than `maximum` (an end line is a few
+  /// bytes). Read at its own offset: where the lines are read from is left as it is.
   func lastLine(maximum: Int = 4096) throws(FileReplacement.Failure) -> [UInt8]? {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw FileReplacement.Failure(code: errno) }
     let size = Int(status.st_size)
-    let length = min(size, maximum + 1)
+    // The line, its own line break, and the one before it.
+    let length = min(size, maximum + 2)
     guard length > 0 else { return nil }
     var tail = [UInt8](repeating: 0, count: length)
     var count = -1
@@ -117,7 +123,7 @@ final class FileLines: PackageLines {
     tail.removeLast()
     var start = tail.count
     while start > 0, tail[start - 1] != 0x0A { start -= 1 }
-    if start == 0, length < size { return nil }
+    if start == 0, length < size { return [] }
     return Array(tail[start...])
   }
 }

@@ -94,9 +94,10 @@ public protocol SyncRemote: Sendable {
   func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws
 }
 
-/// A package fetched from its remote, its changes decoded a part at a time as they are handed on
-/// (`PackageFormat.decodeInParts`). A change that cannot be read throws `SkippedPackage` when
-/// its part is reached.
+/// A package found on its remote and checked to be whole, its changes decoded a part at a time
+/// as they are handed on (`PackageFormat.decodeInParts`), from bytes fetched or, for a folder,
+/// read from its file as they go. A change that cannot be read throws `SkippedPackage` when its
+/// part is reached. Gone through once.
 public struct PackageParts {
   private let each: (_ partSize: Int, _ body: (Package) throws -> Void) throws -> Void
 

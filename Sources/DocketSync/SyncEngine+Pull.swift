@@ -53,10 +53,10 @@ extension SyncEngine {
         try step()
         continue
       }
-      // Fetched first, then decoded and applied a part at a time, all in one transaction:
-      // decoded whole, a snapshot of 103 565 issues held 398 MiB. A part that cannot be read
-      // skips the snapshot as a package that cannot be read is skipped, and what the parts before
-      // it applied is rolled back.
+      // Found and checked to be whole first, then decoded and applied a part at a time, all in
+      // one transaction: decoded whole, a snapshot of 103 565 issues held 398 MiB. A part that
+      // cannot be read skips the snapshot as a package that cannot be read is skipped, and what
+      // the parts before it applied is rolled back.
       guard let parts = try fetch({ try remote.readParts(snapshot) }, snapshot, &report) else {
         continue
       }

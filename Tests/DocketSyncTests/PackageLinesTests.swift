@@ -91,9 +91,61 @@ import Testing
     lines.insert(lines[1], at: 1)
     let extra = Array(lines.joined(separator: [0x0A])) + [0x0A]
     var handed = 0
-    #expect(throws: PackageProblem.self) {
+    #expect(throws: PackageProblem.partial) {
       try PackageFormat.decodeInParts(extra, expected: name, partSize: 2) { _ in handed += 1 }
     }
     #expect(handed == 2)
+    // A line too few: the end line comes where a change should, and says so as cut short.
+    lines.remove(at: 1)
+    lines.remove(at: 1)
+    let fewer = Array(lines.joined(separator: [0x0A])) + [0x0A]
+    #expect(throws: PackageProblem.partial) {
+      try PackageFormat.decodeInParts(fewer, expected: name, partSize: 2) { _ in }
+    }
+  }
+
+  /// The last line read from the end: one of exactly the most it reads, one longer (empty: no
+  /// end line), a file of one line, a file without a last line break.
+  @Test func theLastLineFromTheEnd() throws {
+    func last(_ text: String, maximum: Int) throws -> [UInt8]? {
+      let path = try write(Array(text.utf8))
+      defer { unlink(path) }
+      return try FileLines(path: path).lastLine(maximum: maximum)
+    }
+    #expect(try last("head\n12345678\n", maximum: 8) == Array("12345678".utf8))
+    #expect(try last("head\n123456789\n", maximum: 8) == [])
+    #expect(try last("12345678\n", maximum: 8) == Array("12345678".utf8))
+    #expect(try last("only\n", maximum: 8) == Array("only".utf8))
+    #expect(try last("head\nno break", maximum: 8) == nil)
+    #expect(try last("", maximum: 8) == nil)
+  }
+
+  /// A snapshot in a folder read a part at a time: one cut short is refused before anything is
+  /// handed on; one with a line too many hands on its first parts, then says so.
+  @Test func aFoldersSnapshotIsCheckedBeforeAndAfter() throws {
+    let folder = try TemporaryDirectory()
+    let (name, bytes) = Self.package(6)
+    let remote = FolderRemote(path: folder.path, device: Self.device)
+    try FileManager.default.createDirectory(
+      atPath: folder.path(Self.device), withIntermediateDirectories: true)
+    let file = folder.path + "/" + name.description
+    try Data(bytes.prefix(bytes.count - 3)).write(to: URL(fileURLWithPath: file))
+    #expect {
+      try remote.readParts(name)
+    } throws: { ($0 as? SkippedPackage)?.problem == .package(.partial) }
+    var lines = bytes.split(separator: 0x0A).map(Array.init)
+    lines.insert(lines[1], at: 1)
+    try Data(Array(lines.joined(separator: [0x0A])) + [0x0A]).write(to: URL(fileURLWithPath: file))
+    let parts = try remote.readParts(name)
+    var handed = 0
+    #expect {
+      try parts.forEach(partSize: 2) { _ in handed += 1 }
+    } throws: { ($0 as? SkippedPackage)?.problem == .package(.partial) }
+    #expect(handed == 3)
+    // Whole again: all six, in parts of 4 and 2.
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+    var sizes: [Int] = []
+    try remote.readParts(name).forEach(partSize: 4) { sizes.append($0.changes.count) }
+    #expect(sizes == [4, 2])
   }
 }

@@ -104,7 +104,7 @@ final class TmuxPane {
     Testing.Issue.record(
       Comment(rawValue: "Waited for \(description); the screen was:\n\(last)"),
       sourceLocation: sourceLocation)
-    throw TimedOut()
+    throw TimedOut(waitingFor: description, screen: last)
   }
 
   func waitFor(
@@ -113,5 +113,11 @@ final class TmuxPane {
     try waitFor("“\(text)”", seconds: seconds, sourceLocation: sourceLocation) { $0.contains(text) }
   }
 
-  struct TimedOut: Error {}
+  /// What was waited for and the screen when the wait ended, also in the error itself: a CI log
+  /// once showed the error without the issue recorded beside it.
+  struct TimedOut: Error, CustomStringConvertible {
+    var waitingFor: String
+    var screen: String
+    var description: String { "waited for \(waitingFor); the screen was:\n\(screen)" }
+  }
 }

@@ -89,9 +89,12 @@ final class TmuxPane {
     try tmux(["capture-pane", "-p", "-t", "docket"], capture: true)
   }
 
-  /// Waits (at most `seconds`, polling) until the screen satisfies `condition`.
+  /// Waits (at most `seconds`, polling) until the screen satisfies `condition`. Generous: a wait
+  /// ends as soon as the screen is there, and in the first seconds of a whole `make test` the
+  /// two cores are shared by dozens of processes (an 8-second wait of the editor's test once ran
+  /// out there).
   func waitFor(
-    _ description: String, seconds: Double = 8, sourceLocation: SourceLocation = #_sourceLocation,
+    _ description: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: (String) -> Bool
   ) throws {
     let deadline = Date().addingTimeInterval(seconds)
@@ -108,7 +111,7 @@ final class TmuxPane {
   }
 
   func waitFor(
-    _ text: String, seconds: Double = 8, sourceLocation: SourceLocation = #_sourceLocation
+    _ text: String, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     try waitFor("“\(text)”", seconds: seconds, sourceLocation: sourceLocation) { $0.contains(text) }
   }

@@ -10,6 +10,9 @@ extension Connection {
       savepointDepth += 1
       defer { savepointDepth -= 1 }
       try execute("SAVEPOINT \(name)")
+      // A write that failed inside the savepoint is rolled back with it: the transaction around
+      // is as sound as when the savepoint began.
+      let doomed = transactionDoomed
       do {
         let value = try body()
         try execute("RELEASE \(name)")
@@ -17,6 +20,7 @@ extension Connection {
       } catch {
         try? execute("ROLLBACK TO \(name)")
         try? execute("RELEASE \(name)")
+        transactionDoomed = doomed
         throw error
       }
     }

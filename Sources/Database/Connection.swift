@@ -16,6 +16,8 @@ public final class Connection {
   /// How many prepared statements the cache keeps: enough for every query a session repeats, and
   /// a bound, so that a long session of ever new statements does not grow without end.
   public static let statementCacheCapacity = 64
+  /// How long a statement waits for another connection's lock before it fails as busy.
+  static let busyTimeoutMilliseconds: Int32 = 10_000
   /// Tables changed since the last commit, reported by the update hook and by write statements.
   private let changes = ChangeCollector()
   /// While set, the tables that statements run through `fetch` read are added here.

@@ -66,7 +66,6 @@ public final class DatabaseQueue: Sendable {
       _ = try connection.fetchOne("PRAGMA journal_mode = WAL", as: String.self)
     }
     try connection.execute("PRAGMA synchronous = NORMAL")
-    try connection.limitLogSize()
     try migrator?.migrate(connection)
     let open: @Sendable () throws -> Connection = {
       // A database that can only be read says so at the first write, as SQLite would.
@@ -76,6 +75,7 @@ public final class DatabaseQueue: Sendable {
       let writing = try Connection(path: path)
       try prepare(writing)
       try writing.execute("PRAGMA synchronous = NORMAL")
+      // Only the writer writes once the database is open: the log's limit is its business.
       try writing.limitLogSize()
       return writing
     }

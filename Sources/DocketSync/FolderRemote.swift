@@ -59,18 +59,25 @@ public struct FolderRemote: PackageStore {
     return id
   }
 
-  /// How old a temporary file in this device's folder must be to be taken for a leftover.
+  /// How old a temporary file must be to be taken for a leftover.
   static let leftoverAge: TimeInterval = 3600
 
-  /// Removes what writes cut short left in this device's folder: temporary files (a sync killed
-  /// while it wrote a package, or a snapshot's image, which takes seconds for a large database).
-  /// Sync tools would copy them to every device. Only this device writes there, one sync at a
-  /// time (the sync lock), but a file is left alone until it is an hour old all the same: a
-  /// copy of this database elsewhere, under the same device id, might be writing it.
+  /// Removes what writes cut short left: temporary files in this device's folder (a sync killed
+  /// while it wrote a package, or a snapshot's image, which takes seconds for a large database),
+  /// and the marker's beside it (a first sync killed while it named the remote). Sync tools
+  /// would copy them to every device. Only this device writes in its folder, one sync at a time
+  /// (the sync lock), but a file is left alone until it is an hour old all the same: a copy of
+  /// this database elsewhere, under the same device id, might be writing it, and any device may
+  /// be naming the remote.
   private func sweepLeftovers() {
-    let folder = path + "/" + device
+    sweep(path + "/" + device) { _ in true }
+    sweep(path) { $0.hasPrefix("." + Self.marker + ".docket-") }
+  }
+
+  /// Removes the temporary files in `folder` an hour old or older whose names pass `chosen`.
+  private func sweep(_ folder: String, _ chosen: (String) -> Bool) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-    for name in names where FileReplacement.isTemporaryName(name) {
+    for name in names where FileReplacement.isTemporaryName(name) && chosen(name) {
       let file = folder + "/" + name
       // The file itself, not what a link names.
       guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),

@@ -73,7 +73,7 @@ extension Connection {
         // edited took 9.1 s with the index kept row by row), so they are counted as they go; new
         // ones are counted as they are written, after.
         var nextReport = 1000
-        try deferringTextIndex(for: batch.issues.count, step: step) {
+        try deferringTextIndex(for: min(batch.issues.count, known.stored), step: step) {
           for (index, issue) in batch.issues.enumerated() where last[issue.id] == index {
             let tagRows = try issue.tags.compactMap {
               try tags.resolve($0, in: self, summary: &summary)
@@ -157,7 +157,8 @@ extension Connection {
       && stored.modified == issue.modified && storedRows == wantedRows
     if same { return false }
     // The file's dates are kept, as sync keeps the sender's: `modified` is written with the rest.
-    // The sort key too, which the trigger would otherwise set with a write of its own.
+    // The sort key too: with the index's trigger set aside (`deferringTextIndex`), the
+    // temporary trigger would otherwise set it with a write of its own.
     try execute(
       """
       UPDATE issues SET title = ?, detail = ?, priority = ?, completed = ?, created = ?,
@@ -285,9 +286,12 @@ struct TagTable {
 /// the file (one pass over the ids instead of a lookup per issue), else asked for one at a time.
 struct KnownIDs {
   private let ids: Set<UUID>?
+  /// How many issues the database holds: at most so many of a file's can be edits.
+  let stored: Int
 
   init(_ db: Connection, incoming: Int) throws {
     let count = try db.fetchOne("SELECT count(*) FROM issues", as: Int.self) ?? 0
+    stored = count
     guard count <= 4 * incoming else {
       ids = nil
       return

@@ -157,6 +157,19 @@ import Testing
     // The next transaction starts afresh.
     try connection.transaction { try connection.execute("INSERT INTO items (id) VALUES (6)") }
     #expect(try connection.fetchOne("SELECT count(*) FROM items", as: Int.self) == 2)
+    // A failure inside a savepoint goes with the savepoint: the transaction around it commits.
+    try connection.transaction {
+      try? connection.transaction {
+        try connection.withinTransaction {
+          try connection.execute("INSERT INTO items (id) VALUES (7)")
+          throw CancellationError()
+        }
+      }
+      try connection.execute("INSERT INTO items (id) VALUES (8)")
+    }
+    #expect(
+      try connection.fetchAll("SELECT id FROM items ORDER BY id") { try $0.get(0, as: Int.self) }
+        == [2, 6, 8])
   }
 
   @Test func tracksReadAndWrittenTablesIncludingTriggers() throws {

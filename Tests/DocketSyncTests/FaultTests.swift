@@ -230,19 +230,32 @@ import Testing
     let young = own + "/.00000003.changes.docket-00c0ffee.tmp"
     let others = other + "/.00000001.changes.docket-1234abcd.tmp"
     let foreign = own + "/.stfolder.tmp"
+    let marker = folder.path + "/.docket-remote.json.docket-77aa.tmp"
+    let rootForeign = folder.path + "/.notes.txt.docket-77aa.tmp"
     let link = own + "/.00000004.changes.docket-abcdef01.tmp"
+    // What the link leads to is old and is no leftover itself: only following the link would
+    // remove it.
+    let kept = own + "/.kept"
     try make(stale, at: hourAgo)
     try make(image, at: hourAgo)
     try make(young, at: Date())
     try make(others, at: hourAgo)
     try make(foreign, at: hourAgo)
-    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: stale)
+    try make(marker, at: hourAgo)
+    try make(rootForeign, at: hourAgo)
+    try make(kept, at: hourAgo)
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: kept)
+    // The link itself an hour old too.
+    var times = [timespec(tv_sec: time(nil) - 3700, tv_nsec: 0)]
+    times.append(times[0])
+    #expect(utimensat(AT_FDCWD, link, times, AT_SYMLINK_NOFOLLOW) == 0)
     let report = try run(a)
     #expect(report.skipped.isEmpty)
     let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
-    #expect(!exists(stale) && !exists(image))
-    #expect(exists(young) && exists(others) && exists(foreign))
-    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == stale)
+    #expect(!exists(stale) && !exists(image) && !exists(marker))
+    #expect(exists(young) && exists(others) && exists(foreign) && exists(rootForeign))
+    #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == kept)
+    #expect(exists(kept))
     #expect(try run(b).pulled == 1)
   }
 

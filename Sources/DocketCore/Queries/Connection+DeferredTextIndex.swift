@@ -46,6 +46,8 @@ extension Connection {
     step: ((BulkStep) -> Void)? = nil, _ body: () throws -> Value
   ) throws -> Value {
     precondition(isInTransaction, "inside the caller's transaction")
+    let nested = try isDeferringTextIndex
+    precondition(!nested, "not nested")
     var triggers: [(name: String, sql: String)] = []
     try forEachRow(
       """

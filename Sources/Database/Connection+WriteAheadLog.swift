@@ -16,11 +16,8 @@ extension Connection {
   /// (4 MiB) it is copied into the database at.
   public static let logSizeLimit = 16 << 20
 
-  /// How long a statement waits for another connection's lock before it fails as busy.
-  static let busyTimeoutMilliseconds: Int32 = 10_000
-
   /// Tells SQLite to cut the log back to `logSizeLimit` whenever it starts it again.
-  public func limitLogSize() throws {
+  func limitLogSize() throws {
     _ = try fetchOne("PRAGMA journal_size_limit = \(Self.logSizeLimit)", as: Int.self)
   }
 
@@ -28,7 +25,7 @@ extension Connection {
   /// database and empties the file, if no reader is using it. A reader is never waited for:
   /// the log then stays until a later write finds it free. Does nothing inside a transaction,
   /// or for a database without a log file.
-  public func shrinkLog(over limit: Int = Connection.logSizeLimit) {
+  func shrinkLog(over limit: Int = Connection.logSizeLimit) {
     // SQLite's own name for the log: beside the database file a link leads to, not the link.
     guard !isInTransaction, let file = sqlite3_db_filename(handle, "main"),
       let log = sqlite3_filename_wal(file)

@@ -71,6 +71,23 @@ public enum FileReplacement {
     syncFolder(of: target)
   }
 
+  /// Makes `target` with what `write` writes, only if there is nothing there: written beside
+  /// it, flushed, and linked into place, which fails with `EEXIST` (and leaves what is there as
+  /// it was) when another writer made it first.
+  public static func create(_ target: String, mode: mode_t = 0o600, _ write: (Int32) -> Int32?)
+    throws(Failure)
+  {
+    let (temporary, descriptor) = try makeTemporary(beside: target)
+    defer { unlink(temporary) }
+    var failure: Int32? = fchmod(descriptor, mode) == 0 ? nil : errno
+    if failure == nil { failure = write(descriptor) }
+    if failure == nil, fsync(descriptor) != 0 { failure = errno }
+    if close(descriptor) != 0, failure == nil { failure = errno }
+    if failure == nil, link(temporary, target) != 0 { failure = errno }
+    if let failure { throw Failure(code: failure) }
+    syncFolder(of: target)
+  }
+
   /// Writes the folder's entries to the disk (a name just renamed or linked in); best effort.
   public static func syncFolder(of path: String) {
     let folder = (path as NSString).deletingLastPathComponent

@@ -21,6 +21,12 @@ public enum FileWriting {
     return nil
   }
 
+  /// A new file at `path`, readable and writable by its owner only, open for reading and
+  /// writing; -1 (and `errno`) when it cannot be made or something is there already.
+  public static func createPrivate(_ path: String) -> Int32 {
+    open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+  }
+
   /// The system's words for an error number ("No space left on device").
   public static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

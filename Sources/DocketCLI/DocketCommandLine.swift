@@ -121,10 +121,23 @@ public struct DocketCommandLine {
       console.writeError(
         "docket: " + SafeText.sanitized(failure.message, keeping: .lineBreaks) + "\n")
       return failure.status.rawValue
+    } catch let error where Self.isBadValue(error) {
+      console.writeError(
+        "docket: " + SafeText.sanitized(l10n.message(for: error), keeping: .lineBreaks) + "\n")
+      return CommandFailure.Status.usage.rawValue
     } catch {
       console.writeError(
         "docket: " + SafeText.sanitized(l10n.message(for: error), keeping: .lineBreaks) + "\n")
       return CommandFailure.Status.failed.rawValue
+    }
+  }
+
+  /// Whether `error` says that a value given was wrong (a title past its limit): the command
+  /// line's fault, exit 2.
+  static func isBadValue(_ error: any Error) -> Bool {
+    switch error {
+    case is IssueError, is DeviceNameError, TagError.nameTooLong, TagError.emptyName: true
+    default: false
     }
   }
 

@@ -12,6 +12,9 @@ public enum RowDate: Hashable, Sendable {
   /// Day of the month and month (1–12), in the local time zone.
   case date(day: Int, month: Int)
   case years(Int)
+  /// A date Docket does not keep (`Date.isKept`: not in years 1970 to 9999), written by an older
+  /// version or by hand: shown as unknown, never counted with.
+  case unknown
 
   /// The day and month of a moment in the local time zone (tests pass UTC).
   public typealias DayAndMonth = @Sendable (Date) -> (day: Int, month: Int)
@@ -31,6 +34,10 @@ public enum RowDate: Hashable, Sendable {
   }
 
   public init(_ date: Date, now: Date, dayAndMonth: DayAndMonth = RowDate.localDayAndMonth) {
+    guard date.isKept, now.isKept else {
+      self = .unknown
+      return
+    }
     let seconds = now.timeIntervalSince(date)
     let hours = Int(seconds / 3600)
     let days = Int(seconds / 86_400)
@@ -59,6 +66,7 @@ extension Localizer {
     case .date(let day, let month):
       return self("time.row.date", .integer(day), .string(self("month.short.\(month)")))
     case .years(let years): return self("time.row.years", .integer(years))
+    case .unknown: return self("time.row.unknown")
     }
   }
 
@@ -71,13 +79,18 @@ extension Localizer {
     case .date(let day, let month):
       return self("time.spoken.date", .integer(day), .string(self("month.long.\(month)")))
     case .years(let years): return self("time.spoken.years", .integer(years))
+    case .unknown: return self("time.spoken.unknown")
     }
   }
 }
 
 /// Moments in the local time zone, to the minute ("2026-11-28 14:03").
 public enum LocalTime {
+  /// What a date Docket does not keep (`Date.isKept`) is shown as, in every language.
+  public static let unknown = "????-??-?? ??:??"
+
   public static func minutes(_ date: Date) -> String {
+    guard date.isKept else { return unknown }
     var seconds = time_t(floor(date.timeIntervalSince1970))
     var parts = tm()
     localtime_r(&seconds, &parts)

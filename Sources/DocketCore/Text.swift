@@ -54,13 +54,24 @@ extension Localizer {
         return self("error.search.badStatus", .string(value), .string(error.token))
       case .emptyValue(let key): return self("error.search.emptyValue", .string(key + ":"))
       }
-    case IssueError.emptyTitle:
-      return self("error.add.emptyTitle")
+    case let error as IssueError:
+      switch error {
+      case .emptyTitle: return self("error.add.emptyTitle")
+      case .titleTooLong(let limit): return self("error.issue.titleTooLong", .integer(limit))
+      case .titleNotOneLine: return self("error.issue.titleNotOneLine")
+      case .detailTooLong(let limit): return self("error.issue.detailTooLong", .integer(limit))
+      }
+    case let error as DeviceNameError:
+      switch error {
+      case .empty: return self("error.device.emptyName")
+      case .tooLong(let limit): return self("error.device.nameTooLong", .integer(limit))
+      }
     case let error as TagError:
       switch error {
       case .emptyName: return self("error.tag.emptyName")
       case .nameTaken(let name): return self("error.tag.nameTaken", .string(name))
       case .notFound: return self("error.tag.notFound")
+      case .nameTooLong(let limit): return self("error.tag.nameTooLong", .integer(limit))
       }
     case let error as SortFileError:
       // The advice is for a folder without room; another failure is said as it is.
@@ -89,6 +100,7 @@ extension Localizer {
 /// The unit and count a relative time is told in, so lists can reuse the words for equal ones.
 public enum RelativeTime {
   public static func parts(_ date: Date, now: Date) -> (key: String, count: Int?) {
+    guard date.isKept, now.isKept else { return ("time.unknown", nil) }
     let seconds = now.timeIntervalSince(date)
     if seconds < 60 { return ("time.justNow", nil) }
     let minutes = Int(seconds / 60)

@@ -13,7 +13,9 @@ extension Merger {
 
   /// Splits `changes` into the rows that can be made at once (no change of theirs recorded here,
   /// a create among theirs, no delete) and the rest.
-  func partitionNew(_ changes: [Change]) throws -> (new: [String: [Change]], rest: [Change]) {
+  mutating func partitionNew(_ changes: [Change]) throws -> (
+    new: [String: [Change]], rest: [Change]
+  ) {
     var byRow: [String: [Change]] = [:]
     var rest: [Change] = []
     for change in changes {
@@ -34,8 +36,18 @@ extension Merger {
     var new: [String: [Change]] = [:]
     for (row, changes) in byRow {
       let creates = changes.contains { $0.entity == .issue && $0.field == "create" }
-      let deletes = changes.contains { $0.entity == .issue && $0.field == "delete" }
-      if creates, !deletes, try !(known?.contains(row) ?? isKnown(row)) {
+      let deletes = changes.contains {
+        $0.entity == .issue && ($0.field == "delete" || $0.field == "restore")
+      }
+      // A change to hold back, to set aside or to question (one that says this device made it)
+      // goes through the merge a change at a time.
+      var plain = true
+      for change in changes where plain {
+        let after = try retiredAfter(try device(change.stamp.device))
+        plain =
+          change.stamp.hlc <= bound && change.stamp.device != local && change.stamp.hlc <= after
+      }
+      if creates, !deletes, plain, try !(known?.contains(row) ?? isKnown(row)) {
         new[row] = changes
       } else {
         rest += changes

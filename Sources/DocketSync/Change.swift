@@ -23,14 +23,17 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
 /// One change to one field of one row, as it travels between devices.
 public struct Change: Equatable, Sendable {
   public enum Entity: String, Sendable, CaseIterable {
-    case issue, tag, link
+    /// `device` carries one kind of change: a device whose clock ran far ahead, retired by the
+    /// device it became (`retire`, `SyncEngine+Clock`).
+    case issue, tag, link, device
   }
 
   public var stamp: Stamp
   public var entity: Entity
   /// The issue's id (for an issue or a link) or the tag's.
   public var row: String
-  /// `create`, `delete`, an issue's field, `name`, or (for a link) the tag's id.
+  /// `create`, `delete`, `restore`, an issue's field, `name`, (for a link) the tag's id, or
+  /// (for a device) `retire`.
   public var field: String
   public var old: DatabaseValue
   public var new: DatabaseValue
@@ -51,22 +54,52 @@ public struct Change: Equatable, Sendable {
   }
 }
 
-/// Why a line of a change file could not be read.
+/// Why a line of a package was skipped: the change on it cannot be one Docket makes. The rest of
+/// the package is applied without it.
 public struct ChangeFormatError: Error, Equatable, Sendable, CustomStringConvertible {
-  public var line: Int
-  public var reason: String
-  public var description: String { "line \(line): \(reason)" }
+  public enum Reason: Error, Equatable, Sendable {
+    /// The line is not a JSON object.
+    case notJSON
+    /// No stamp (`h`) that a clock could have given.
+    case stamp
+    /// No device id (`d`) that is a UUID.
+    case device
+    /// No kind (`e`) Docket knows.
+    case kind
+    /// No row id (`r`) that is a UUID.
+    case row
+    /// No field (`f`) its kind has.
+    case field
+    /// A time (`m`) that is no date Docket keeps (`Limits.isDate`).
+    case modified
+    /// The new value (`n`) of the field is of the wrong kind or out of its range.
+    case value(field: String)
+    /// The old value (`o`) is of the wrong kind.
+    case oldValue(field: String)
+    /// A title of more than one line.
+    case notOneLine
+    /// A text longer than `Limits` allows.
+    case tooLong(field: String, limit: Int)
+    /// In the change file of one device, a change that says another made it.
+    case forged(claimed: String)
+  }
 
-  public init(line: Int, reason: String) {
+  public var line: Int
+  public var reason: Reason
+
+  public init(line: Int, reason: Reason) {
     self.line = line
     self.reason = reason
   }
+
+  public var description: String { "line \(line): \(reason)" }
 }
 
 /// A change as one line of JSON:
 /// `{"h":"<stamp>","d":"<device>","e":"issue","r":"<row>","f":"title","o":…,"n":…,"m":…}`.
 /// The stamp is a decimal string (it does not fit a JSON number exactly); values are JSON strings,
-/// numbers or null, read back as the field's type.
+/// numbers or null, read back as the field's type. Everything is checked as it is read: a change
+/// that no device could have made (`ChangeFormatError`) never reaches a database.
 extension Change {
   public func appendJSON(to output: inout OutputBytes) {
     var members: [(String, JSON)] = [
@@ -89,97 +122,214 @@ extension Change {
     }
   }
 
+  /// Whether a change of this kind and field is one an older Docket cannot read (its package
+  /// then says it is of the newer format).
+  var isOfNewerFormat: Bool { entity == .device || field == "restore" }
+
   /// Reads one change from a JSON object; `line` names it in an error.
   public init(json: JSON, line: Int) throws(ChangeFormatError) {
-    func fail(_ reason: String) -> ChangeFormatError {
+    func fail(_ reason: ChangeFormatError.Reason) -> ChangeFormatError {
       ChangeFormatError(line: line, reason: reason)
     }
-    guard case .object = json else { throw fail("not a JSON object") }
-    // A stamp is milliseconds since 1970 shifted 16 bits: anything past the year 4200 is not
-    // one, and would push every clock that saw it beyond reach.
-    guard let stampText = json["h"]?.string, let hlc = Int64(stampText), hlc > 0,
-      hlc < Self.latestStamp
-    else {
-      throw fail("no valid stamp (h)")
+    guard case .object = json else { throw fail(.notJSON) }
+    guard let stampText = json["h"]?.string, let hlc = Self.stamp(stampText) else {
+      throw fail(.stamp)
     }
-    guard let device = json["d"]?.string, UUID(text: device) != nil else {
-      throw fail("no valid device id (d)")
-    }
+    guard let device = json["d"]?.string, UUID(text: device) != nil else { throw fail(.device) }
     guard let entityText = json["e"]?.string, let entity = Entity(rawValue: entityText) else {
-      throw fail("no valid kind (e)")
+      throw fail(.kind)
     }
-    guard let row = json["r"]?.string, UUID(text: row) != nil else {
-      throw fail("no valid row id (r)")
-    }
+    guard let row = json["r"]?.string, UUID(text: row) != nil else { throw fail(.row) }
     guard let field = json["f"]?.string, Self.isKnown(field: field, of: entity) else {
-      throw fail("no valid field (f)")
+      throw fail(.field)
     }
     let modified: Double?
     switch json["m"] {
     case nil, .null?: modified = nil
-    case .number(let value)?: modified = value
-    default: throw fail("modified (m) is not a number")
+    case .number(let value)? where Limits.isDate(value): modified = value
+    default: throw fail(.modified)
+    }
+    let known = field.lowercased()
+    let new: DatabaseValue
+    let old: DatabaseValue
+    do {
+      new = try Self.newValue(json["n"], field: known, of: entity)
+      old = try Self.oldValue(json["o"], field: known, of: entity)
+    } catch {
+      throw fail(error)
     }
     self.init(
       stamp: Stamp(hlc: hlc, device: device.lowercased()), entity: entity, row: row.lowercased(),
-      field: field.lowercased(), modified: modified)
-    self.old = try Self.value(json["o"], field: self.field, entity: entity, line: line)
-    self.new = try Self.value(json["n"], field: self.field, entity: entity, line: line)
-    guard Self.isValid(self.new, field: self.field, entity: entity) else {
-      throw fail("\(self.field) has no valid new value (n)")
-    }
+      field: known, old: old, new: new, modified: modified)
   }
 
   /// About the year 4200: no clock gets there, and stamps that high still have room to count.
   static let latestStamp: Int64 = 1 << 62
 
-  /// Whether a change's new value is one its field can take: text for a title or detail, 0 to 2
-  /// for a priority, 0 or 1 for completed and for a link, a time for created, a name for a tag, a
-  /// JSON object for a create.
-  static func isValid(_ value: DatabaseValue, field: String, entity: Entity) -> Bool {
-    switch (entity, field, value) {
-    case (.link, _, .integer(let on)): return on == 0 || on == 1
-    case (.link, _, _): return false
-    case (_, "delete", _): return true
-    case (_, "create", .text(let json)):
-      return (try? JSONReader.document(Array(json.utf8)))?.members != nil
-    case (_, "create", _): return false
-    case (.tag, "name", .text(let name)): return TagName.normalized(name) != nil
-    case (.issue, "title", .text), (.issue, "detail", .text): return true
-    case (.issue, "priority", .integer(let priority)): return (0...2).contains(priority)
-    case (.issue, "completed", .integer(let done)): return done == 0 || done == 1
-    case (.issue, "created", .real(let seconds)): return seconds.isFinite
-    default: return false
-    }
+  /// A stamp as a change writes it: decimal digits, above 0 and below `latestStamp`.
+  static func stamp(_ text: String) -> Int64? {
+    guard text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      let value = Int64(text), value > 0, value < latestStamp
+    else { return nil }
+    return value
   }
 
   static func isKnown(field: String, of entity: Entity) -> Bool {
     switch entity {
-    case .issue: field == "create" || field == "delete" || Schema.syncedIssueFields.contains(field)
+    case .issue:
+      ["create", "delete", "restore"].contains(field) || Schema.syncedIssueFields.contains(field)
     case .tag: field == "create" || field == "delete" || field == "name"
     case .link: UUID(text: field) != nil
+    case .device: field == "retire"
     }
   }
 
-  /// A value as the field keeps it: whole numbers for priority, completed and links, a real for
-  /// `created`, text for the rest.
-  static func value(_ json: JSON?, field: String, entity: Entity, line: Int)
-    throws(ChangeFormatError) -> DatabaseValue
+  /// The new value of a change, as its field keeps it, checked: text within `Limits` (a title on
+  /// one line), a priority 0 to 2, completed and a link 0 or 1, a date Docket keeps, a tag's
+  /// name as names are stored, a create's or restore's every field.
+  static func newValue(_ json: JSON?, field: String, of entity: Entity) throws(ChangeFormatError
+    .Reason) -> DatabaseValue
   {
-    switch json {
-    case nil, .null?: return .null
-    case .string(let text)?:
-      guard !(entity == .link || field == "priority" || field == "completed" || field == "created")
-      else { throw ChangeFormatError(line: line, reason: "\(field) is not a number") }
+    let wrong = ChangeFormatError.Reason.value(field: field)
+    switch (entity, field) {
+    case (.issue, "delete"), (.tag, "delete"):
+      guard json == nil || json == .null else { throw wrong }
+      return .null
+    case (.issue, "create"), (.issue, "restore"):
+      guard let text = json?.string else { throw wrong }
+      try checkIssueJSON(text)
       return .text(text)
-    case .number(let number)?:
-      if field == "created" { return .real(number) }
-      guard entity == .link || field == "priority" || field == "completed",
-        number == number.rounded(), abs(number) < 1e15
-      else { throw ChangeFormatError(line: line, reason: "\(field) is not text") }
-      return .integer(Int64(number))
+    case (.issue, "title"):
+      guard let text = json?.string else { throw wrong }
+      guard !text.unicodeScalars.contains(where: Limits.isLineBreak) else { throw .notOneLine }
+      guard Limits.fits(text, Limits.titleCharacters) else {
+        throw .tooLong(field: field, limit: Limits.titleCharacters)
+      }
+      return .text(text)
+    case (.issue, "detail"):
+      guard let text = json?.string else { throw wrong }
+      guard Limits.fits(text, Limits.detailCharacters) else {
+        throw .tooLong(field: field, limit: Limits.detailCharacters)
+      }
+      return .text(text)
+    case (.issue, "priority"):
+      guard let number = whole(json), (0...2).contains(number) else { throw wrong }
+      return .integer(number)
+    case (.issue, "completed"), (.link, _):
+      guard let number = whole(json), number == 0 || number == 1 else { throw wrong }
+      return .integer(number)
+    case (.issue, "created"):
+      guard let seconds = json?.number, Limits.isDate(seconds) else { throw wrong }
+      return .real(seconds)
+    case (.tag, "create"):
+      guard let text = json?.string, let members = object(text), keysOnce(members),
+        let name = members.last(where: { $0.0 == "name" })?.1.string
+      else { throw wrong }
+      try checkTagName(name, field: field)
+      let key = members.last { $0.0 == "key" }?.1
+      guard key == nil || key?.string != nil, members.count == (key == nil ? 1 : 2) else {
+        throw wrong
+      }
+      return .text(text)
+    case (.tag, "name"):
+      guard let name = json?.string else { throw wrong }
+      try checkTagName(name, field: field)
+      return .text(name)
+    case (.device, "retire"):
+      guard let text = json?.string, stamp(text) != nil else { throw wrong }
+      return .text(text)
     default:
-      throw ChangeFormatError(line: line, reason: "\(field) has a value of the wrong kind")
+      throw wrong
+    }
+  }
+
+  /// The old value, kept for the history and to tell a conflict: of its field's kind, or none.
+  /// Not held to the limits: a value an older version stored, longer or on two lines, may be
+  /// edited away.
+  static func oldValue(_ json: JSON?, field: String, of entity: Entity) throws(ChangeFormatError
+    .Reason) -> DatabaseValue
+  {
+    let wrong = ChangeFormatError.Reason.oldValue(field: field)
+    guard let json, json != .null else { return .null }
+    switch (entity, field) {
+    case (.issue, "title"), (.issue, "detail"), (.tag, "name"), (.tag, "delete"):
+      guard let text = json.string else { throw wrong }
+      return .text(text)
+    case (.issue, "delete"):
+      // The issue as it was deleted: its fields, as a create gives them.
+      guard let text = json.string, object(text) != nil else { throw wrong }
+      return .text(text)
+    case (.issue, "priority"), (.issue, "completed"), (.link, _):
+      guard let number = whole(json) else { throw wrong }
+      return .integer(number)
+    case (.issue, "created"):
+      guard let seconds = json.number else { throw wrong }
+      return .real(seconds)
+    default:
+      throw wrong
+    }
+  }
+
+  /// A create's or restore's value: a JSON object with each field of an issue once, each as its
+  /// change would carry it (the time as text, or a number), and nothing else.
+  static func checkIssueJSON(_ text: String) throws(ChangeFormatError.Reason) {
+    guard let members = object(text), keysOnce(members),
+      members.count == Schema.syncedIssueFields.count
+    else { throw .value(field: "create") }
+    for (key, member) in members {
+      switch key {
+      case "created":
+        let seconds: Double? =
+          switch member {
+          case .string(let text): Double(text)
+          case .number(let number): number
+          default: nil
+          }
+        guard let seconds, Limits.isDate(seconds) else { throw .value(field: key) }
+      case "title", "detail", "priority", "completed":
+        _ = try newValue(member, field: key, of: .issue)
+      default:
+        throw .value(field: "create")
+      }
+    }
+  }
+
+  static func checkTagName(_ name: String, field: String) throws(ChangeFormatError.Reason) {
+    guard !name.isEmpty, TagName.normalized(name) == name else { throw .value(field: field) }
+    guard Limits.fits(name, Limits.tagNameCharacters) else {
+      throw .tooLong(field: field, limit: Limits.tagNameCharacters)
+    }
+  }
+
+  /// A whole number a JSON number holds exactly.
+  private static func whole(_ json: JSON?) -> Int64? {
+    guard let number = json?.number, number == number.rounded(), abs(number) < 1e15 else {
+      return nil
+    }
+    return Int64(number)
+  }
+
+  /// The members of the JSON object `text` holds, or nil.
+  private static func object(_ text: String) -> [(String, JSON)]? {
+    (try? JSONReader.document(Array(text.utf8)))?.members
+  }
+
+  private static func keysOnce(_ members: [(String, JSON)]) -> Bool {
+    Set(members.map(\.0)).count == members.count
+  }
+
+  /// Whether a value (from a create, as stored) is one its issue field can take: for values read
+  /// back from the history, which an older version may have stored unchecked.
+  static func isValid(_ value: DatabaseValue, field: String, entity: Entity) -> Bool {
+    switch (field, value) {
+    case ("title", .text(let text)):
+      !text.unicodeScalars.contains(where: Limits.isLineBreak)
+        && Limits.fits(text, Limits.titleCharacters)
+    case ("detail", .text(let text)): Limits.fits(text, Limits.detailCharacters)
+    case ("priority", .integer(let priority)): (0...2).contains(priority)
+    case ("completed", .integer(let done)): done == 0 || done == 1
+    case ("created", .real(let seconds)): Limits.isDate(seconds)
+    default: false
     }
   }
 }

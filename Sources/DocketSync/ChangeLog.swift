@@ -16,31 +16,23 @@ extension Connection {
     try fetchOne("SELECT coalesce(max(seq), 0) FROM changes", as: Int64.self) ?? 0
   }
 
-  /// Up to `limit` of this device's changes recorded after row `after` (every device's, with
-  /// `allDevices`), oldest first, each with its history row.
-  public func changesToPush(after: Int64, limit: Int, allDevices: Bool = false) throws
+  /// Up to `limit` of this device's changes (or those of the device `device`) that count,
+  /// recorded after row `after`, oldest first, each with its history row.
+  public func changesToPush(after: Int64, limit: Int, device: String? = nil) throws
     -> [(seq: Int64, change: Change)]
   {
-    // Two statements, so that this device's are read through their index.
-    let which = allDevices ? "" : "AND c.device = (SELECT device FROM sync_clock)"
+    let which =
+      device == nil
+      ? "(SELECT device FROM sync_clock)" : "(SELECT seq FROM sync_devices WHERE id = ?)"
+    let arguments: [any DatabaseValueConvertible] =
+      device.map { [after, $0, limit] } ?? [after, limit]
     return try fetchAll(
       """
       SELECT c.seq, c.hlc, d.id, c.entity, c.row_id, c.field, c.old_value, c.new_value, c.modified
       FROM changes c JOIN sync_devices d ON d.seq = c.device
-      WHERE c.seq > ? \(which) ORDER BY c.seq LIMIT ?
-      """, [after, limit]
-    ) { row in
-      (
-        try row.get(0, as: Int64.self),
-        Change(
-          stamp: Stamp(
-            hlc: try row.get(1, as: Int64.self), device: try row.get(2, as: String.self)),
-          entity: Change.Entity(rawValue: try row.get(3, as: String.self)) ?? .issue,
-          row: try row.get(4, as: String.self), field: try row.get(5, as: String.self),
-          old: try row.get(6, as: DatabaseValue.self), new: try row.get(7, as: DatabaseValue.self),
-          modified: try row.get(8, as: Double?.self))
-      )
-    }
+      WHERE c.seq > ? AND c.device = \(which) AND c.held = 0 ORDER BY c.seq LIMIT ?
+      """, arguments
+    ) { row in (try row.get(0, as: Int64.self), try Merger.change(row, from: 1)) }
   }
 
   /// The row of this device's latest change (0 before any): it grows with every local edit and
@@ -64,16 +56,21 @@ extension Connection {
   /// Applied to an empty database (or merged into one), they give the same data as the full
   /// history. Old values are left out: a snapshot carries no history.
   public func forEachWinningChange(_ body: (Change) throws -> Void) throws {
+    // Of a deleted row, only its latest delete goes; of a restored one, no field's change
+    // older than the restore, which carries every field.
     try forEachRow(
       """
       SELECT c.hlc, d.id, c.entity, c.row_id, c.field, c.new_value, c.modified
       FROM changes c JOIN sync_devices d ON d.seq = c.device
-      WHERE NOT EXISTS (
+      WHERE c.held = 0 AND NOT EXISTS (
           SELECT 1 FROM changes later JOIN sync_devices ld ON ld.seq = later.device
-          WHERE later.row_id = c.row_id AND later.field = c.field
+          WHERE later.row_id = c.row_id AND later.field = c.field AND later.held = 0
             AND (later.hlc > c.hlc OR (later.hlc = c.hlc AND ld.id > d.id)))
-        AND (c.field = 'delete' OR NOT EXISTS (
-          SELECT 1 FROM changes gone WHERE gone.row_id = c.row_id AND gone.field = 'delete'))
+        AND (c.field = 'delete' OR NOT \(Connection.rowIsDeletedSQL))
+        AND NOT (c.entity = 'issue' AND c.field NOT IN ('create', 'restore', 'delete')
+          AND EXISTS (
+            SELECT 1 FROM changes back WHERE back.row_id = c.row_id AND back.field = 'restore'
+              AND back.held = 0 AND back.hlc > c.hlc))
       ORDER BY c.hlc, d.id
       """
     ) { row in

@@ -55,6 +55,11 @@ public struct FolderRemote: PackageStore {
     }
     try makeFolder(path + "/" + device)
     guard let id, !id.isEmpty else { throw RemoteError(location: markerPath, problem: .notARemote) }
+    // This device writes in its own folder: never through a link put in its place.
+    if FileReading.entry(path + "/" + device)?.kind != .folder {
+      throw RemoteError(
+        location: path + "/" + device, problem: .system(String(cString: strerror(ENOTDIR))))
+    }
     sweepLeftovers()
     return id
   }
@@ -91,14 +96,17 @@ public struct FolderRemote: PackageStore {
 
   /// The id in the marker: nil when there is no marker, "" for one without an id.
   private func readMarker(_ markerPath: String) throws -> String? {
-    let descriptor = open(markerPath, O_RDONLY | O_CLOEXEC)
-    if descriptor < 0 {
-      if errno == ENOENT { return nil }
-      throw RemoteError(location: markerPath, problem: .system(String(cString: strerror(errno))))
+    let data: [UInt8]
+    do { data = try FileReading.contents(of: markerPath, limit: 1 << 16) } catch {
+      switch error {
+      case .system(ENOENT): return nil
+      case .system(let code):
+        throw RemoteError(location: markerPath, problem: .system(String(cString: strerror(code))))
+      case .link, .notAFile, .tooLarge:
+        throw RemoteError(location: markerPath, problem: .notARemote)
+      }
     }
-    close(descriptor)
-    guard let data = FileManager.default.contents(atPath: markerPath),
-      let marker = try? JSONReader.document(Array(data)), marker["docket"]?.string == "remote"
+    guard let marker = try? JSONReader.document(data), marker["docket"]?.string == "remote"
     else {
       throw RemoteError(location: markerPath, problem: .notARemote)
     }
@@ -130,41 +138,60 @@ public struct FolderRemote: PackageStore {
   }
 
   public func list() throws -> RemoteListing {
-    var packages: [PackageName] = []
-    var skipped: [SkippedPackage] = []
+    var listing = RemoteListing(packages: [], skipped: [])
     let top: [String]
     do { top = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
       throw RemoteError(location: path, problem: .missing)
     }
+    func skip(_ entry: String, _ problem: SkippedProblem, _ found: FileReading.Entry?) {
+      listing.skipped.append(SkippedPackage(path: entry, problem: problem))
+      if let found { listing.identities[entry] = Self.identity(found) }
+    }
     for entry in top.sorted() where !entry.hasPrefix(".") && entry != Self.marker {
+      let folder = path + "/" + entry
+      let found = FileReading.entry(folder)
       // Device folders are named in lower case, as Docket writes them.
       guard let device = UUID(text: entry)?.lowercasedText, device == entry else {
-        skipped.append(SkippedPackage(path: entry, problem: .unknownName))
+        skip(entry, found?.kind == .link ? .link : .unknownName, found)
         continue
       }
-      let folder = path + "/" + entry
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      else {
-        skipped.append(SkippedPackage(path: entry, problem: .unknownName))
+      switch found?.kind {
+      case .folder?: break
+      case .link?:
+        skip(entry, .link, found)
+        continue
+      default:
+        skip(entry, .notAFile, found)
         continue
       }
       let files: [String]
       do { files = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
-        skipped.append(SkippedPackage(path: entry, problem: .unreadable(Self.reason(error))))
+        skip(entry, .unreadable(Self.reason(error)), nil)
         continue
       }
       for file in files.sorted() where !file.hasPrefix(".") {
-        if let name = Self.packageName(file, device: device) {
-          packages.append(name)
-        } else {
-          skipped.append(SkippedPackage(path: entry + "/" + file, problem: .unknownName))
+        let relative = entry + "/" + file
+        let found = FileReading.entry(folder + "/" + file)
+        guard let name = Self.packageName(file, device: device) else {
+          skip(relative, found?.kind == .link ? .link : .unknownName, found)
+          continue
+        }
+        switch found?.kind {
+        case .file?:
+          listing.packages.append(name)
+          listing.sizes[name] = found!.size
+          listing.identities[relative] = Self.identity(found!)
+        case .link?: skip(relative, .link, found)
+        case nil: continue  // gone since the folder was read
+        default: skip(relative, .notAFile, found)
         }
       }
     }
-    return RemoteListing(packages: packages, skipped: skipped)
+    return listing
   }
+
+  /// What a file is now, for telling one content of it from the next.
+  static func identity(_ entry: FileReading.Entry) -> String { "\(entry.size) \(entry.modified)" }
 
   /// The package a file name names, if it is one Docket writes.
   static func packageName(_ file: String, device: String) -> PackageName? {
@@ -194,11 +221,23 @@ public struct FolderRemote: PackageStore {
 
   public func bytes(of name: PackageName) throws -> [UInt8] {
     let file = filePath(name)
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw RemoteError(
-        location: file, problem: .system(String(cString: strerror(errno == 0 ? ENOENT : errno))))
+    do { return try FileReading.contents(of: file, limit: PackageFormat.limit(name.kind)) } catch {
+      throw refusal(error, name)
     }
-    return Array(data)
+  }
+
+  /// A file of the folder that was not opened, said as the package skipped or the folder failing.
+  func refusal(_ refusal: FileReading.Refusal, _ name: PackageName) -> any Error {
+    switch refusal {
+    case .link: SkippedPackage(path: name.description, problem: .link)
+    case .notAFile: SkippedPackage(path: name.description, problem: .notAFile)
+    case .tooLarge:
+      SkippedPackage(
+        path: name.description,
+        problem: .package(.tooLarge(limit: PackageFormat.limit(name.kind))))
+    case .system(let code):
+      RemoteError(location: filePath(name), problem: .system(String(cString: strerror(code))))
+    }
   }
 
   /// A snapshot read from its file as it is applied, a mebibyte at a time: held whole, the file
@@ -210,19 +249,40 @@ public struct FolderRemote: PackageStore {
   /// be gone through once.
   public func readParts(_ name: PackageName) throws -> PackageParts {
     let file = filePath(name)
-    let lines: FileLines
+    let opened: FileReading.Opened
+    do { opened = try FileReading.open(file, limit: PackageFormat.limit(name.kind)) } catch {
+      throw refusal(error, name)
+    }
+    return try Self.parts(of: FileLines(descriptor: opened.descriptor), name: name, file: file)
+  }
+
+  /// A package's file read as it is applied, a mebibyte at a time: held whole, the file (95 MB
+  /// for 100 000 issues) and its lines stayed in memory throughout. Whether it is whole (its
+  /// start, its last line break, its header, its end line) is checked before anything is handed
+  /// on. The rest of the file is read while the changes are applied, so under the database's
+  /// write lock: a sync folder is a local copy kept by a sync tool; on a network mount that
+  /// stalls, other writers wait (and give up after 10 s) until the sync fails or goes on. Its
+  /// parts can be gone through once.
+  static func parts(of lines: FileLines, name: PackageName, file: String) throws -> PackageParts {
     let last: [UInt8]?
     do {
-      lines = try FileLines(path: file)
+      try PackageFormat.checkStart(try lines.firstBytes(PackageFormat.start.count))
       last = try lines.lastLine()
-    } catch {
-      throw RemoteError(location: file, problem: .system(error.reason))
-    }
-    // Cut short before anything else: a file still being copied in says so, whatever its start.
-    guard let last else {
-      throw SkippedPackage(path: name.description, problem: .package(.partial))
+    } catch let failure as FileReplacement.Failure {
+      throw RemoteError(location: file, problem: .system(failure.reason))
+    } catch let problem as PackageProblem {
+      throw SkippedPackage(path: name.description, problem: .package(problem))
     }
     var source = lines
+    guard let last else {
+      // Cut short: still being copied in, unless its first line, whole, is no Docket header.
+      do {
+        _ = try PackageFormat.header(&source, expected: name)
+      } catch let problem as PackageProblem where problem != .partial {
+        throw SkippedPackage(path: name.description, problem: .package(problem))
+      } catch {}
+      throw SkippedPackage(path: name.description, problem: .package(.partial))
+    }
     let (header, count) = try Self.naming(name) {
       try PackageFormat.header(&source, expected: name)
     }
@@ -244,10 +304,11 @@ public struct FolderRemote: PackageStore {
 
   public func header(_ name: PackageName) throws -> Package {
     let file = filePath(name)
-    guard let handle = FileHandle(forReadingAtPath: file) else {
-      throw RemoteError(location: file, problem: .system(String(cString: strerror(ENOENT))))
+    let opened: FileReading.Opened
+    do { opened = try FileReading.open(file, limit: PackageFormat.limit(name.kind)) } catch {
+      throw refusal(error, name)
     }
-    defer { try? handle.close() }
+    let handle = FileHandle(fileDescriptor: opened.descriptor, closeOnDealloc: true)
     var bytes: [UInt8] = []
     // A header is one line of a few hundred bytes (a snapshot's lists every device).
     while bytes.count < 1 << 20, !bytes.contains(0x0A) {
@@ -262,14 +323,32 @@ public struct FolderRemote: PackageStore {
     }
   }
 
+  /// Writes a package whole. A change file is made only where there is none of its number
+  /// (`.numberTaken` otherwise: another database writing under this device's id); a snapshot
+  /// replaces one of the same stamp.
   public func write(_ package: Package) throws {
     precondition(package.name.device == device, "a device writes only its own packages")
     try makeFolder(path + "/" + device)
-    try writeAtomically(PackageFormat.encode(package), to: filePath(package.name))
+    let bytes = PackageFormat.encode(package)
+    let target = filePath(package.name)
+    guard package.name.kind == .changes else { return try writeAtomically(bytes, to: target) }
+    do {
+      try FileReplacement.create(target) { descriptor in
+        bytes.withUnsafeBytes { FileWriting.writeAll(descriptor, $0) }
+      }
+    } catch let failure where failure.code == EEXIST {
+      throw RemoteError(location: target, problem: .numberTaken)
+    } catch {
+      throw RemoteError(location: target, problem: .system(error.reason))
+    }
+  }
+
+  public func forDevice(_ device: String) -> any SyncRemote {
+    FolderRemote(path: path, device: device)
   }
 
   public func imageFile(_ name: PackageName) -> String? {
-    FileManager.default.fileExists(atPath: filePath(name)) ? filePath(name) : nil
+    FileReading.entry(filePath(name))?.kind == .file ? filePath(name) : nil
   }
 
   public func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {

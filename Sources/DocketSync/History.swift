@@ -75,8 +75,12 @@ extension Connection {
   /// A tag's name now, or (deleted) the last name it had.
   func tagName(_ id: String) throws -> String {
     let canonical =
-      try fetchOne("SELECT canonical FROM sync_tag_aliases WHERE id = ?", [id], as: String.self)
-      ?? id
+      try fetchOne(
+        """
+        SELECT coalesce(min(other.id), ?) FROM sync_tag_names one
+          JOIN sync_tag_names other ON other.name_key = one.name_key
+        WHERE one.id = ?
+        """, [id, id], as: String.self) ?? id
     if let name = try fetchOne("SELECT name FROM tags WHERE id = ?", [canonical], as: String.self) {
       return name
     }
@@ -84,7 +88,7 @@ extension Connection {
       """
       SELECT CASE field WHEN 'create' THEN json_extract(new_value, '$.name')
         WHEN 'name' THEN new_value ELSE old_value END
-      FROM changes WHERE row_id = ? ORDER BY hlc DESC LIMIT 1
+      FROM changes WHERE row_id = ? AND held = 0 ORDER BY hlc DESC LIMIT 1
       """, [id], as: String.self) ?? id
   }
 

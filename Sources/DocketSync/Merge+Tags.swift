@@ -3,56 +3,46 @@ import DocketCore
 import DocketTransfer
 import Foundation
 
-/// Tags in the merge: made with the same name key on several devices, they are one tag, going by
-/// the smallest of their ids that was not deleted, named by the latest name among them, with the
-/// links made through any of them.
+/// Tags in the merge: tags that bear the same name (ignoring case) are one tag, whichever
+/// devices made them, and a rename takes a tag's id out of one and into another. Each id that
+/// lives has its current name in `sync_tag_names` (from its latest create or rename); the tag
+/// row of a name goes by the smallest id among those that bear it, is named by the latest name
+/// among them, and has the links made through any of them. Every part of that follows from the
+/// changes alone, so devices that have the same changes have the same tags, and a rename's
+/// result is kept wherever it arrives.
 extension Merger {
   func tagSeq(_ id: String) throws -> Int64? {
     try db.fetchOne("SELECT seq FROM tags WHERE id = ?", [id], as: Int64.self)
   }
 
-  /// The id a tag goes by now (itself, unless merged into another).
+  /// The id of the tag that `id` is one of now (itself when it does not live).
   func canonicalTag(_ id: String) throws -> String {
     try db.fetchOne(
-      "SELECT canonical FROM sync_tag_aliases WHERE id = ?", [id], as: String.self) ?? id
+      """
+      SELECT coalesce(min(other.id), ?) FROM sync_tag_names one
+        JOIN sync_tag_names other ON other.name_key = one.name_key
+      WHERE one.id = ?
+      """, [id, id], as: String.self) ?? id
   }
 
-  /// Every id of a tag that has not been deleted.
+  /// Every id that lives and bears the name of the tag `canonical`.
   func liveMembers(of canonical: String) throws -> [String] {
-    var members = [canonical]
-    try db.forEachRow(
-      "SELECT id FROM sync_tag_aliases WHERE canonical = ? AND id != ?", [canonical, canonical]
-    ) { row in members.append(try row.get(0, as: String.self)) }
-    return try members.filter { try !isDeleted($0) }
+    let members = try db.fetchAll(
+      """
+      SELECT other.id FROM sync_tag_names one
+        JOIN sync_tag_names other ON other.name_key = one.name_key
+      WHERE one.id = ? ORDER BY other.id
+      """, [canonical]
+    ) { try $0.get(0, as: String.self) }
+    return members
   }
 
   mutating func applyToTag(_ change: Change, device: Int64) throws {
     switch change.field {
     case "create":
-      if try isDeleted(change.row) {
-        try record(change, device: device, lost: true)
-        return
-      }
-      try record(change, device: device)
-      let canonical = try canonicalTag(change.row)
-      if try tagSeq(canonical) != nil {
-        try settleTag(canonical)
-        return
-      }
-      let (name, key) = try tagCreate(change.new)
-      if let group = try db.fetchOne(
-        "SELECT id FROM tags WHERE sync_key = ?", [key], as: String.self)
-      {
-        try join(change.row, group: group)
-      } else {
-        try db.execute(
-          "INSERT INTO tags (id, name, sync_key) VALUES (?, ?, ?)", [change.row, name, key])
-        try settleTag(change.row)
-        try settlePendingLinks(of: change.row, group: change.row)
-      }
+      try record(change, device: device, lost: try isDeleted(change.row))
     case "name":
       let deleted = try isDeleted(change.row)
-      let canonical = try canonicalTag(change.row)
       let current = try winner(row: change.row, fields: ["name", "create"])
       let lost =
         deleted
@@ -64,108 +54,132 @@ extension Merger {
         try markLost(current.seq)
       }
       try record(change, device: device, lost: lost)
-      if !deleted, try tagSeq(canonical) != nil { try settleTag(canonical) }
     default:  // delete
       try record(change, device: device)
-      let canonical = try canonicalTag(change.row)
-      guard try tagSeq(canonical) != nil else { return }
-      try settleTag(canonical)
     }
+    try settleTagID(change.row)
   }
 
-  /// A create's name and merge key.
-  func tagCreate(_ value: DatabaseValue) throws -> (name: String, key: String) {
-    let values = try createValues(value)
-    let name: String
-    if case .text(let text)? = values["name"], let normalized = TagName.normalized(text) {
-      name = normalized
-    } else {
-      name = "?"
-    }
-    if case .text(let key)? = values["key"], !key.isEmpty { return (name, key) }
-    return (name, TagName.key(name))
+  /// A tag create's name (nil when it has none a tag may bear).
+  func tagCreateName(_ value: DatabaseValue) throws -> String? {
+    guard case .text(let name)? = try createValues(value)["name"] else { return nil }
+    return TagName.normalized(name)
   }
 
-  /// Merges the tag `id` into the tag row `group`: one tag, which goes by the smaller id.
-  mutating func join(_ id: String, group: String) throws {
-    let canonical = min(id, group)
-    try db.execute(
-      "INSERT OR REPLACE INTO sync_tag_aliases (id, canonical) VALUES (?, ?)", [id, canonical])
-    if canonical != group {
-      try db.execute(
-        "UPDATE sync_tag_aliases SET canonical = ? WHERE canonical = ?", [canonical, group])
-      try db.execute(
-        "INSERT OR REPLACE INTO sync_tag_aliases (id, canonical) VALUES (?, ?)", [group, canonical])
-      try db.execute("UPDATE tags SET id = ? WHERE id = ?", [canonical, group])
+  /// Brings the tag id `id` to its changes: its current name (none once deleted or before it is
+  /// made), and the tags of the name it bore and of the name it bears.
+  mutating func settleTagID(_ id: String) throws {
+    let before = try db.fetchOne(
+      "SELECT name_key FROM sync_tag_names WHERE id = ?", [id], as: String.self)
+    var now: (name: String, key: String)?
+    if try !isDeleted(id), try winner(row: id, fields: ["create"]) != nil,
+      let latest = try winner(row: id, fields: ["name", "create"])
+    {
+      let name: String? =
+        latest.field == "create"
+        ? try tagCreateName(latest.new)
+        : { if case .text(let text) = latest.new { TagName.normalized(text) } else { nil } }()
+      if let name {
+        now = (name, TagName.key(name))
+        try db.execute(
+          """
+          INSERT OR REPLACE INTO sync_tag_names (id, name, name_key, hlc, device)
+          VALUES (?, ?, ?, ?, ?)
+          """, [id, name, TagName.key(name), latest.stamp.hlc, latest.stamp.device])
+      }
     }
-    try settleTag(canonical)
-    try settlePendingLinks(of: id, group: canonical)
+    if now == nil { try db.execute("DELETE FROM sync_tag_names WHERE id = ?", [id]) }
+    var keys = Set<String>()
+    if let before { keys.insert(before) }
+    if let now { keys.insert(now.key) }
+    // A row of this id that stood for another name (or for none) is given up by that name.
+    if let row = try db.fetchOne("SELECT name_key FROM tags WHERE id = ?", [id], as: String.self) {
+      keys.insert(row)
+    }
+    for key in keys.sorted() { try regroup(key, changed: [id]) }
   }
 
-  /// Brings a tag row to what its changes say: gone when every id it has was deleted, else named
-  /// by the latest name among its live ids and going by the smallest of them, with the links
-  /// those ids make.
-  mutating func settleTag(_ canonical: String) throws {
-    let members = try liveMembers(of: canonical)
-    guard let first = members.min() else {
-      try db.execute("DELETE FROM tags WHERE id = ?", [canonical])
+  /// Makes the tag row of the name `key` what its ids say: one row, going by the smallest of
+  /// them, named by the latest name among them, with the links made through any of them; none
+  /// when no id bears the name. `changed`: the ids whose name changed, whose links are settled.
+  mutating func regroup(_ key: String, changed: Set<String>) throws {
+    struct Member {
+      var id: String
+      var name: String
+      var stamp: Stamp
+    }
+    let members = try db.fetchAll(
+      "SELECT id, name, hlc, device FROM sync_tag_names WHERE name_key = ? ORDER BY id", [key]
+    ) { row in
+      Member(
+        id: try row.get(0, as: String.self), name: try row.get(1, as: String.self),
+        stamp: Stamp(hlc: try row.get(2, as: Int64.self), device: try row.get(3, as: String.self)))
+    }
+    let ids = Set(members.map(\.id))
+    // The rows that stand, or stood, for this name: an id of it, or this name with an id that
+    // no longer bears it (deleted, or renamed away and not yet given its own row).
+    struct Row {
+      var seq: Int64
+      var id: String
+      var key: String
+      var lives: Bool
+    }
+    let rows = try db.fetchAll(
+      """
+      SELECT t.seq, t.id, t.name_key, n.id IS NOT NULL FROM tags t
+        LEFT JOIN sync_tag_names n ON n.id = t.id
+      WHERE t.name_key = ? OR t.id IN (SELECT id FROM sync_tag_names WHERE name_key = ?)
+      ORDER BY t.id
+      """, [key, key]
+    ) { row in
+      Row(
+        seq: try row.get(0, as: Int64.self), id: try row.get(1, as: String.self),
+        key: try row.get(2, as: String.self), lives: try row.get(3, as: Bool.self))
+    }
+    // A row whose id lives under another name is that name's, settled by its own regroup.
+    let ours = rows.filter { ids.contains($0.id) || !$0.lives }
+    guard let canonical = members.first?.id,
+      let latest = members.max(by: { $0.stamp < $1.stamp })
+    else {
+      for row in ours { try db.execute("DELETE FROM tags WHERE seq = ?", [row.seq]) }
       return
     }
-    if first != canonical {
-      // The id the tag went by was deleted: it goes by the smallest live one now.
+    let kept = ours.first { $0.id == canonical } ?? ours.first { ids.contains($0.id) } ?? ours.first
+    var settleAll = false
+    if let kept {
+      if kept.id != canonical {
+        try db.execute("UPDATE tags SET id = ? WHERE seq = ?", [canonical, kept.seq])
+      }
       try db.execute(
-        "UPDATE sync_tag_aliases SET canonical = ? WHERE canonical = ?", [first, canonical])
-      try db.execute("UPDATE tags SET id = ? WHERE id = ?", [first, canonical])
-      // The id it went by stays one of its ids: its links still count until they are settled.
-      for member in members + [canonical] where member != first {
-        try db.execute(
-          "INSERT OR REPLACE INTO sync_tag_aliases (id, canonical) VALUES (?, ?)", [member, first])
-      }
+        "UPDATE tags SET name = ? WHERE seq = ? AND name IS NOT ?",
+        [latest.name, kept.seq, latest.name])
+      // A row that stood for another name holds that name's links.
+      settleAll = kept.key != key
+    } else {
+      try db.execute("INSERT INTO tags (id, name) VALUES (?, ?)", [canonical, latest.name])
+      settleAll = true
     }
-    var latest: (Stamp, String)?
-    for member in members {
-      guard let current = try winner(row: member, fields: ["name", "create"]) else { continue }
-      let name: String
-      if current.field == "create" {
-        name = try tagCreate(current.new).name
-      } else if case .text(let text) = current.new, let normalized = TagName.normalized(text) {
-        name = normalized
-      } else {
-        continue
-      }
-      if latest == nil || current.stamp > latest!.0 { latest = (current.stamp, name) }
+    for row in ours where row.seq != kept?.seq {
+      try db.execute("DELETE FROM tags WHERE seq = ?", [row.seq])
+      settleAll = true
     }
-    if let latest {
-      try db.execute(
-        "UPDATE tags SET name = ? WHERE id = ? AND name IS NOT ?", [latest.1, first, latest.1])
+    // The issues whose link to this tag may have changed: those linked through an id that came
+    // or went, or (the row new, or others' links dropped with a row) through any of its ids.
+    var through = changed
+    if settleAll { through.formUnion(ids) }
+    var issues = Set<String>()
+    for id in through {
+      try db.forEachRow(
+        "SELECT DISTINCT row_id FROM changes WHERE entity = 'link' AND field = ? AND held = 0",
+        [id]
+      ) { row in issues.insert(try row.get(0, as: String.self)) }
     }
-    let allIDs = try allMembers(of: first)
-    if allIDs.count > 1 {
-      // Links made through an id that was deleted go with it; the others stay.
-      var issues: Set<String> = []
-      for id in allIDs {
-        try db.forEachRow(
-          "SELECT DISTINCT row_id FROM changes WHERE entity = 'link' AND field = ?", [id]
-        ) { row in issues.insert(try row.get(0, as: String.self)) }
-      }
-      for issue in issues { try settleLink(issue: issue, tag: first) }
+    if settleAll, let tagRow = try tagSeq(canonical) {
+      try db.forEachRow(
+        "SELECT i.id FROM issue_tags l JOIN issues i ON i.seq = l.issue_seq WHERE l.tag_seq = ?",
+        [tagRow]
+      ) { row in issues.insert(try row.get(0, as: String.self)) }
     }
-  }
-
-  func allMembers(of canonical: String) throws -> [String] {
-    var members = [canonical]
-    try db.forEachRow(
-      "SELECT id FROM sync_tag_aliases WHERE canonical = ? AND id != ?", [canonical, canonical]
-    ) { row in members.append(try row.get(0, as: String.self)) }
-    return members
-  }
-
-  /// The links that waited for the tag `id` to arrive.
-  mutating func settlePendingLinks(of id: String, group: String) throws {
-    var issues: [String] = []
-    try db.forEachRow(
-      "SELECT DISTINCT row_id FROM changes WHERE entity = 'link' AND field = ?", [id]
-    ) { row in issues.append(try row.get(0, as: String.self)) }
-    for issue in issues { try settleLink(issue: issue, tag: group) }
+    for issue in issues.sorted() { try settleLink(issue: issue, tag: canonical) }
   }
 }

@@ -42,6 +42,9 @@ public struct Package: Sendable {
   /// For a snapshot: for each device, the highest change file number whose changes it holds.
   public var covers: [String: Int64]
   public var changes: [Change]
+  /// The lines read that held no change Docket could make, each with why: skipped, and the
+  /// rest applied without them.
+  public var rejected: [ChangeFormatError] = []
 
   public init(
     name: PackageName, deviceName: String, covers: [String: Int64] = [:], changes: [Change]
@@ -68,7 +71,7 @@ public enum PackageProblem: Error, Equatable, Sendable {
     /// A header without a version or a count.
     case incompleteHeader
   }
-  /// A change in it could not be read.
+  /// A line in it held no change Docket could make: that line is skipped, the rest applied.
   case badChange(ChangeFormatError)
   /// Written by a newer Docket.
   case newerVersion(Int)
@@ -77,6 +80,9 @@ public enum PackageProblem: Error, Equatable, Sendable {
   /// Read, but the database would not take it (the system's or SQLite's reason); read again next
   /// time.
   case rejected(String)
+  /// Larger than a package of its kind may be (`PackageFormat.changesLimit`, `snapshotLimit`):
+  /// not read at all.
+  case tooLarge(limit: Int64)
 }
 
 /// The format: a header line, a change per line, an end line with the count, so that a file cut
@@ -87,12 +93,28 @@ public enum PackageProblem: Error, Equatable, Sendable {
 ///     …
 ///     {"end":2}
 public enum PackageFormat {
-  public static let version = 1
+  /// The largest change file read: 64 MiB. Docket writes at most 1 000 changes or about 8 MiB
+  /// to a file (`SyncEngine.packageBytes`), and one change of the largest texts `Limits` allows
+  /// takes at most about 16 MiB; a file larger than this was not written by Docket, and is not
+  /// read (a 100 MB one took 9.1 s and 1.4 GB before).
+  public static let changesLimit: Int64 = 64 << 20
+  /// The largest snapshot read: 4 GiB, which holds about four million issues. A snapshot is read
+  /// from its file a part at a time, so its size bounds the time it takes, not the memory.
+  public static let snapshotLimit: Int64 = 4 << 30
+  /// The largest package of each kind read.
+  public static func limit(_ kind: PackageName.Kind) -> Int64 {
+    kind == .changes ? changesLimit : snapshotLimit
+  }
+
+  /// The newest format read: 2 has changes an older Docket does not know (a restore, a device
+  /// retired), and is written only for a package that holds one; any other is written as 1.
+  public static let version = 2
 
   public static func encode(_ package: Package) -> [UInt8] {
     var output = OutputBytes(write: { _ in })
+    let written = package.changes.contains(where: \.isOfNewerFormat) ? version : 1
     var header: [(String, JSON)] = [
-      ("docket", .string(package.name.kind.rawValue)), ("version", .number(Double(version))),
+      ("docket", .string(package.name.kind.rawValue)), ("version", .number(Double(written))),
       ("device", .string(package.name.device)), ("name", .string(package.deviceName)),
       ("number", .string(String(package.name.number))),
       ("count", .number(Double(package.changes.count))),
@@ -176,12 +198,27 @@ public enum PackageFormat {
   public static func decodeInParts(
     _ bytes: [UInt8], expected: PackageName, partSize: Int, _ body: (Package) throws -> Void
   ) throws {
+    try checkStart(bytes)
     var lines = HeldLines(bytes)
-    // Cut short before anything else: a file still being copied in says so, whatever its start.
-    guard let last = lines.lastLine else { throw PackageProblem.partial }
+    guard let last = lines.lastLine else {
+      // Cut short: still being copied in, unless its first line, whole, is no Docket header.
+      if bytes.contains(0x0A) { _ = try header(&lines, expected: expected) }
+      throw PackageProblem.partial
+    }
     let (header, count) = try header(&lines, expected: expected)
     guard isEnd(last, count: count) else { throw PackageProblem.partial }
     try changes(&lines, header: header, count: count, partSize: partSize, body)
+  }
+
+  /// How every package Docket writes begins.
+  static let start = Array(#"{"docket":""#.utf8)
+
+  /// Fails with `.garbage` when `bytes` (a package's first bytes) do not begin as a package
+  /// does: random bytes under a package's name are not taken for a package cut short.
+  static func checkStart(_ bytes: some Collection<UInt8>) throws(PackageProblem) {
+    let head = Array(bytes.prefix(start.count))
+    // An empty file may be one a sync tool has made and not yet filled.
+    guard head.elementsEqual(start.prefix(head.count)) else { throw .garbage(.notJSON) }
   }
 
   /// The header of a package read from its first line, and its count of changes.
@@ -216,25 +253,34 @@ public enum PackageFormat {
       if line.first == UInt8(ascii: "{"), line.count < 64, isEnd(line, count: count) {
         throw PackageProblem.partial
       }
-      part.changes.append(try change(line, number: number))
-      if part.changes.count == partSize {
+      do throws(ChangeFormatError) {
+        let change = try change(line, number: number)
+        // A device's change file holds its own changes only (a snapshot vouches for others').
+        guard header.name.kind != .changes || change.stamp.device == header.name.device else {
+          throw ChangeFormatError(line: number, reason: .forged(claimed: change.stamp.device))
+        }
+        part.changes.append(change)
+      } catch {
+        part.rejected.append(error)
+      }
+      if part.changes.count + part.rejected.count == partSize {
         try body(part)
         handedOn = true
         part.changes.removeAll(keepingCapacity: true)
+        part.rejected.removeAll()
       }
     }
     guard let end = try lines.nextLine(), isEnd(end, count: count),
       try lines.nextLine() == nil
     else { throw PackageProblem.partial }
-    if !part.changes.isEmpty || !handedOn { try body(part) }
+    if !part.changes.isEmpty || !part.rejected.isEmpty || !handedOn { try body(part) }
   }
 
   /// The change on the line of `number` (from 1, the header's).
-  private static func change(_ line: [UInt8], number: Int) throws(PackageProblem) -> Change {
-    let json: JSON
-    do { json = try JSONReader.document(line) } catch {
-      throw .badChange(ChangeFormatError(line: number, reason: "not JSON (\(error.position))"))
+  private static func change(_ line: [UInt8], number: Int) throws(ChangeFormatError) -> Change {
+    guard let json = try? JSONReader.document(line) else {
+      throw ChangeFormatError(line: number, reason: .notJSON)
     }
-    do { return try Change(json: json, line: number) } catch { throw .badChange(error) }
+    return try Change(json: json, line: number)
   }
 }

@@ -66,6 +66,24 @@ final class FileLines: PackageLines {
     buffer = [UInt8](repeating: 0, count: pieceSize)
   }
 
+  /// Reads the file open at `descriptor`, which it closes when done.
+  init(descriptor: Int32, pieceSize: Int = 1 << 20) {
+    precondition(pieceSize > 0, "a piece holds bytes")
+    self.descriptor = descriptor
+    buffer = [UInt8](repeating: 0, count: pieceSize)
+  }
+
+  /// Up to `count` bytes from the start of the file, read at their own offset.
+  func firstBytes(_ count: Int) throws(FileReplacement.Failure) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var read = -1
+    while read < 0 {
+      read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
+      if read < 0, errno != EINTR { throw FileReplacement.Failure(code: errno) }
+    }
+    return Array(bytes.prefix(read))
+  }
+
   deinit { close(descriptor) }
 
   func nextLine() throws -> [UInt8]? {

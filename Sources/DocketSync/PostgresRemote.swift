@@ -1,4 +1,5 @@
 import DocketCore
+import Files
 import Foundation
 import Locking
 import Postgres
@@ -52,6 +53,8 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   static let partBytes = 1 << 20
   /// Parts fetched at a time through a package's cursor.
   static let fetchParts = 8
+  /// The longest header read (a snapshot's names every device it covers).
+  static let headerLimit = 1 << 20
 
   public init(address: String, space: String, device: String) {
     self.address = address
@@ -63,43 +66,8 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
     for file in temporaryFiles.withLock({ $0 }) { unlink(file) }
   }
 
-  /// Whether a remote as the settings keep it is a PostgreSQL address rather than a folder.
-  public static func isAddress(_ remote: String) -> Bool {
-    let lowered = remote.prefix(13).lowercased()
-    return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
-  }
-
   /// An address with any password in it replaced by `***`, for a message about the address.
-  public static func redacted(_ address: String) -> String {
-    replacingPassword(in: address, with: "***")
-  }
-
-  /// The address with its password (in the user information, or a `password=` parameter)
-  /// replaced by `replacement`, or taken out when it is nil.
-  public static func replacingPassword(in address: String, with replacement: String?) -> String {
-    guard let scheme = address.range(of: "://") else { return address }
-    var text = address
-    // The user information ends at the last `@` before the parameters: a password may hold `/`.
-    let authorityEnd = text[scheme.upperBound...].firstIndex(of: "?") ?? text.endIndex
-    if let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
-      let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
-    {
-      text.replaceSubrange(
-        replacement == nil ? colon..<at : text.index(after: colon)..<at, with: replacement ?? "")
-    }
-    // And a `password=` among the parameters.
-    if let query = text.firstIndex(of: "?") {
-      let parameters = text[text.index(after: query)...].split(
-        separator: "&", omittingEmptySubsequences: false
-      ).compactMap { parameter -> String? in
-        guard parameter.lowercased().hasPrefix("password=") else { return String(parameter) }
-        return replacement.map { "password=" + $0 }
-      }
-      text =
-        String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
-    }
-    return text
-  }
+  public static func redacted(_ address: String) -> String { RemoteAddress.redacted(address) }
 
   /// A space's name: lower-case letters, digits, `-` and `_`, starting with a letter or digit, at
   /// most 40 characters (it names a schema and a notification channel).
@@ -240,46 +208,112 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
 
   public func list() throws -> RemoteListing {
     let rows = try perform { db throws(PostgresError) in
-      try db.execute("SELECT device, kind, number FROM \(schema).packages ORDER BY 1, 2, 3")
+      try db.execute(
+        """
+        SELECT device, kind, number, size, extract(epoch FROM written)
+        FROM \(schema).packages ORDER BY 1, 2, 3
+        """)
     }
-    var packages: [PackageName] = []
-    var skipped: [SkippedPackage] = []
+    var listing = RemoteListing(packages: [], skipped: [])
     for row in rows.rows {
       let device = row[0] ?? ""
       let kind = row[1].flatMap(PackageName.Kind.init(rawValue:))
       let number = row[2].flatMap(Int64.init) ?? 0
+      let identity = "\(row[3] ?? "") \(row[4] ?? "")"
       // Rows Docket did not write (put in by hand) are named and left alone.
       guard let kind, number > 0, UUID(text: device)?.lowercasedText == device else {
-        skipped.append(
-          SkippedPackage(
-            path: "\(device)/\(row[1] ?? "")/\(row[2] ?? "")", problem: .unknownName))
+        let path = "\(device)/\(row[1] ?? "")/\(row[2] ?? "")"
+        listing.skipped.append(SkippedPackage(path: path, problem: .unknownName))
+        listing.identities[path] = identity
         continue
       }
-      packages.append(PackageName(device: device, kind: kind, number: number))
+      let name = PackageName(device: device, kind: kind, number: number)
+      listing.packages.append(name)
+      listing.sizes[name] = row[3].flatMap(Int64.init) ?? 0
+      listing.identities[name.description] = identity
     }
-    return RemoteListing(packages: packages, skipped: skipped)
+    return listing
   }
 
   public func bytes(of name: PackageName) throws -> [UInt8] {
-    let bytes = try parts(
-      of: name, table: "parts", column: "body",
-      where: "device = $1 AND kind = $2 AND number = $3",
-      [name.device, name.kind.rawValue, String(name.number)]
-    ) { Array($0.utf8) }
+    var bytes: [UInt8] = []
+    try packageParts(of: name) { bytes += $0.utf8 }
     guard !bytes.isEmpty else {
       throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
     }
     return bytes
   }
 
+  /// Hands `each` a package's parts in order, after checking that together they are within the
+  /// limit of its kind (what the server says the rows hold, not what the pusher said).
+  private func packageParts(of name: PackageName, _ each: (String) throws -> Void) throws {
+    let limit = PackageFormat.limit(name.kind)
+    let (_, tooLarge) = try parts(
+      of: name, table: "parts", column: "body",
+      where: "device = $1 AND kind = $2 AND number = $3",
+      [name.device, name.kind.rawValue, String(name.number)], limit: limit
+    ) { part in
+      try each(part)
+      return []
+    }
+    if tooLarge {
+      throw SkippedPackage(path: name.description, problem: .package(.tooLarge(limit: limit)))
+    }
+  }
+
+  /// A snapshot fetched into a temporary file (removed when this remote goes), then read from
+  /// it a part at a time as it is applied: in bounded memory, and with nothing fetched from the
+  /// server while the database's write lock is held.
+  public func readParts(_ name: PackageName) throws -> PackageParts {
+    guard name.kind == .snapshot else {
+      let bytes = try bytes(of: name)
+      return PackageParts { partSize, body in
+        try Self.naming(name) {
+          try PackageFormat.decodeInParts(bytes, expected: name, partSize: partSize, body)
+        }
+      }
+    }
+    let file = NSTemporaryDirectory() + "docket-snapshot-\(UUID().lowercasedText)"
+    temporaryFiles.withLock { $0.append(file) }
+    let descriptor = FileWriting.createPrivate(file)
+    guard descriptor >= 0 else {
+      throw RemoteError(location: file, problem: .system(String(cString: strerror(errno))))
+    }
+    var written: Int64 = 0
+    do {
+      try packageParts(of: name) { part in
+        var part = part
+        let failure = part.withUTF8 { FileWriting.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        if let failure {
+          throw RemoteError(location: file, problem: .system(FileWriting.reason(failure)))
+        }
+        written += Int64(part.utf8.count)
+      }
+    } catch {
+      close(descriptor)
+      throw error
+    }
+    guard written > 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+      close(descriptor)
+      throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
+    }
+    return try FolderRemote.parts(of: FileLines(descriptor: descriptor), name: name, file: file)
+  }
+
   public func header(_ name: PackageName) throws -> Package {
     let rows = try perform { db throws(PostgresError) in
       try db.execute(
-        "SELECT header FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3",
-        [name.device, name.kind.rawValue, String(name.number)])
+        """
+        SELECT CASE WHEN octet_length(header) <= $4 THEN header END
+        FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3
+        """, [name.device, name.kind.rawValue, String(name.number), String(Self.headerLimit)])
     }
-    guard let header = rows.rows.first?[0] else {
+    guard let row = rows.rows.first else {
       throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
+    }
+    guard let header = row[0] else {
+      throw SkippedPackage(
+        path: name.description, problem: .package(.tooLarge(limit: Int64(Self.headerLimit))))
     }
     do {
       return try PackageFormat.decodeHeader(ArraySlice(header.utf8), expected: name).package
@@ -347,6 +381,10 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
     }
   }
 
+  public func forDevice(_ device: String) -> any SyncRemote {
+    PostgresRemote(address: address, space: space, device: device)
+  }
+
   public func remove(_ name: PackageName) throws {
     precondition(name.device == device, "a device removes only its own packages")
     try perform { db throws(PostgresError) in
@@ -365,9 +403,9 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
     defer { try? output.close() }
     do {
       var failed = false
-      _ = try parts(
+      let (_, tooLarge) = try parts(
         of: name, table: "images", column: "data", where: "device = $1 AND number = $2",
-        [name.device, String(name.number)]
+        [name.device, String(name.number)], limit: PackageFormat.snapshotLimit
       ) { hex -> [UInt8] in
         guard let bytes = Self.bytes(fromHex: hex) else {
           failed = true
@@ -376,7 +414,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
         do { try output.write(contentsOf: bytes) } catch { failed = true }
         return []
       }
-      return failed ? nil : file
+      return failed || tooLarge ? nil : file
     } catch {
       return nil
     }
@@ -430,7 +468,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
           // 25006: a role whose transactions are read-only, or a standby server.
           .denied(error.message)
         } else if error.state == "23505" {
-          .system("this device's package is there already (its database copied to another device?)")
+          .numberTaken
         } else if error.connectionLost {
           .unreachable(error.message)
         } else {
@@ -475,22 +513,40 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   /// read-only transaction: a large snapshot is never all in one result.
   private func parts(
     of name: PackageName, table: String, column: String, where condition: String,
-    _ key: [String], _ each: (String) -> [UInt8]
-  ) throws -> [UInt8] {
+    _ key: [String], limit: Int64 = .max, _ each: (String) throws -> [UInt8]
+  ) throws -> (bytes: [UInt8], tooLarge: Bool) {
     var bytes: [UInt8] = []
+    var tooLarge = false
+    var failure: (any Error)?
     try perform { db throws(PostgresError) in
       try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
       do throws(PostgresError) {
         try Self.limitTransaction(db)
+        if limit < .max {
+          // What the rows hold, as the server counts it: none of it fetched when too large.
+          let size = try db.execute(
+            "SELECT coalesce(sum(octet_length(\(column))), 0) FROM \(schema).\(table) WHERE \(condition)",
+            key)
+          if (size[0, 0].flatMap(Int64.init) ?? 0) > limit {
+            tooLarge = true
+            try db.execute("COMMIT")
+            return
+          }
+        }
         try db.execute(
           """
           DECLARE docket_parts NO SCROLL CURSOR FOR
           SELECT \(column) FROM \(schema).\(table) WHERE \(condition) ORDER BY part
           """, key)
-        while true {
+        fetching: while true {
           let rows = try db.execute("FETCH \(Self.fetchParts) FROM docket_parts")
           if rows.rows.isEmpty { break }
-          for row in rows.rows { bytes += each(row[0] ?? "") }
+          for row in rows.rows {
+            do { bytes += try each(row[0] ?? "") } catch {
+              failure = error
+              break fetching
+            }
+          }
         }
         try db.execute("COMMIT")
       } catch {
@@ -498,7 +554,8 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
         throw error
       }
     }
-    return bytes
+    if let failure { throw failure }
+    return (bytes, tooLarge)
   }
 
   // MARK: - bytea as text

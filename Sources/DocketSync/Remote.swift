@@ -15,6 +15,10 @@ public struct SkippedPackage: Equatable, Sendable {
 public enum SkippedProblem: Equatable, Sendable {
   /// A name Docket does not write: a sync tool's conflicted copy, or a file put there by hand.
   case unknownName
+  /// A symbolic link: never followed (it could lead anywhere on this machine).
+  case link
+  /// A pipe, a device or a folder where a file should be.
+  case notAFile
   case unreadable(String)
   case package(PackageProblem)
 }
@@ -23,10 +27,20 @@ public enum SkippedProblem: Equatable, Sendable {
 public struct RemoteListing: Sendable {
   public var packages: [PackageName]
   public var skipped: [SkippedPackage]
+  /// The size of each package, as the remote has it (a folder's file, a server's row).
+  public var sizes: [PackageName: Int64]
+  /// What each entry listed is now, by its path (its size and time of change): a file warned
+  /// about once is not warned about again while it stays as it is.
+  public var identities: [String: String]
 
-  public init(packages: [PackageName], skipped: [SkippedPackage]) {
+  public init(
+    packages: [PackageName], skipped: [SkippedPackage], sizes: [PackageName: Int64] = [:],
+    identities: [String: String] = [:]
+  ) {
     self.packages = packages
     self.skipped = skipped
+    self.sizes = sizes
+    self.identities = identities
   }
 }
 
@@ -50,6 +64,9 @@ public struct RemoteError: Error, Equatable, Sendable {
     /// The connection to the server was lost, or could not be made: its reason. The sync stops
     /// rather than skipping package after package.
     case unreachable(String)
+    /// A package of this device's of the number it was writing is there already, written by
+    /// another database under the same device id (a copy of this one).
+    case numberTaken
   }
 
   /// The path or address, and the file where it failed when there is one.
@@ -92,6 +109,8 @@ public protocol SyncRemote: Sendable {
   /// Writes one of this device's images: `make` writes it at the path it is given, which then
   /// goes into place whole.
   func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws
+  /// The same remote, writing as another device (this database's new id, or the id it had).
+  func forDevice(_ device: String) -> any SyncRemote
 }
 
 /// A package found on its remote and checked to be whole, its changes decoded a part at a time

@@ -10,6 +10,9 @@ extension SyncEngine {
     _ listing: RemoteListing, remote key: String, _ report: inout SyncReport,
     step: () throws -> Void
   ) throws {
+    // Changes held back whose time has come, first.
+    let released = try database.write { try $0.releaseHeldChanges() }
+    report.take(released)
     var (covered, seen) = try database.read { db in
       var covered: [String: Int64] = [:]
       try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
@@ -63,6 +66,7 @@ extension SyncEngine {
       // The covers recorded are those of the snapshot read (which may be newer than the
       // header looked at above, if its device wrote it again meanwhile).
       var read = header
+      var rejected: [ChangeFormatError] = []
       let summary: ApplySummary?
       do {
         summary = try applying(
@@ -73,11 +77,12 @@ extension SyncEngine {
               do {
                 try parts.forEach(partSize: snapshotPartSize) { part in
                   read.covers = part.covers
+                  rejected += part.rejected
                   do {
                     summary.add(
                       try db.applyChanges(
                         part.changes, deviceNames: [part.name.device: part.deviceName],
-                        bulkFrom: bulkFrom))
+                        bulkFrom: bulkFrom, local: self.device))
                   } catch {
                     throw Applying(error: error)
                   }
@@ -96,11 +101,11 @@ extension SyncEngine {
         continue
       }
       guard let summary else { continue }
+      Self.note(rejected, of: snapshot, in: &report)
       for (device, through) in read.covers where device != self.device {
         covered[device] = max(covered[device] ?? 0, through)
       }
-      report.pulled += summary.received
-      report.lost += summary.lost
+      report.take(summary)
       report.usedSnapshot = true
       try step()
     }
@@ -116,7 +121,8 @@ extension SyncEngine {
           {
             try database.write { db in
               let summary = try db.applyChanges(
-                package.changes, deviceNames: [name.device: package.deviceName], bulkFrom: bulkFrom)
+                package.changes, deviceNames: [name.device: package.deviceName], bulkFrom: bulkFrom,
+                local: self.device)
               let through = covered[name.device] ?? 0
               if name.number == through + 1 {
                 // Contiguous: the mark moves on over this file and any read before it out of order.
@@ -151,9 +157,9 @@ extension SyncEngine {
             }
           })
       else { continue }
+      Self.note(package.rejected, of: name, in: &report)
       covered[name.device] = summary.1
-      report.pulled += summary.0.received
-      report.lost += summary.0.lost
+      report.take(summary.0)
       if summary.0.received == 0 { report.duplicates += 1 }
       try step()
     }
@@ -169,6 +175,17 @@ extension SyncEngine {
         let name = names[device] ?? ""
         report.waiting.append(name.isEmpty ? String(device.prefix(8)) : name)
       }
+    }
+  }
+
+  /// The lines of a package that were skipped, each named, once: the package was applied
+  /// without them and is not read again.
+  static func note(
+    _ rejected: [ChangeFormatError], of name: PackageName, in report: inout SyncReport
+  ) {
+    for error in rejected {
+      report.skipped.append(
+        SkippedPackage(path: name.description, problem: .package(.badChange(error))))
     }
   }
 

@@ -13,16 +13,23 @@ extension SyncEngine {
     _ listing: RemoteListing, remote key: String, _ report: inout SyncReport,
     step: () throws -> Void
   ) throws -> Int {
-    let (pushed, numbered, unpushed) = try database.read { db in
+    try pushRetired(listing, remote: key, &report)
+    let (pushed, numbered, unpushed, heard) = try database.read { db in
       let cursor = try db.setting(Connection.pushedKey).flatMap(Int64.init)
       return (
         cursor, try db.setting(Connection.fileNumberKey).flatMap(Int64.init),
-        try cursor.map { Int64(try db.localChangeCount(after: $0)) } ?? db.latestChangeSeq()
+        try cursor.map { Int64(try db.localChangeCount(after: $0)) } ?? db.latestChangeSeq(),
+        try db.fetchOne(
+          """
+          SELECT 1 FROM changes WHERE held = 0 AND device != (SELECT device FROM sync_clock)
+          LIMIT 1
+          """, as: Int.self) != nil
       )
     }
     var (cursor, number, waiting) = (pushed, numbered ?? 0, unpushed)
     // The first push to a remote carries everything this device knows, so that nothing it
-    // heard from devices elsewhere is missing there.
+    // heard from devices elsewhere is missing there: as a snapshot, where others' changes are
+    // (a device's change files hold its own changes only).
     let everything = cursor == nil
     let existing = listing.packages.filter { $0.device == device && $0.kind == .changes }
     number = max(number, existing.map(\.number).max() ?? 0)
@@ -37,7 +44,7 @@ extension SyncEngine {
         // A snapshot that cannot be read holds nothing that counts.
       }
     }
-    if waiting >= snapshotPushFrom {
+    if waiting >= snapshotPushFrom || (everything && heard) {
       // The snapshot stands for a change file of the next number, which is never written: a
       // device that has not read it sees it missing and reads the snapshot.
       try writeSnapshot(
@@ -51,14 +58,15 @@ extension SyncEngine {
     // transaction: readers see all of it or none, and are told once.
     var together: [Package] = []
     while true {
-      let batch = try database.read {
-        try $0.changesToPush(after: cursor ?? 0, limit: batchSize, allDevices: everything)
-      }
+      let batch = Self.cut(
+        try database.read { try $0.changesToPush(after: cursor ?? 0, limit: batchSize) },
+        bytes: Self.packageBytes)
       guard let last = batch.last else { break }
       number += 1
       let package = Package(
         name: PackageName(device: device, kind: .changes, number: number),
         deviceName: deviceName, changes: batch.map(\.change))
+      try noteWriting(package, after: cursor ?? 0, remote: key)
       cursor = last.seq
       waiting = 0
       if remote.writesTogether != nil {
@@ -82,6 +90,65 @@ extension SyncEngine {
       try database.write { try $0.setSetting(Connection.pushedKey, "0") }
     }
     return files
+  }
+
+  /// The most bytes of changes a package is given (at least one change, however large): a file
+  /// of 1 000 changes of the largest texts would be larger than any reader takes.
+  static let packageBytes = 8 << 20
+
+  /// The changes of `batch` from its start that fit `bytes` as a package's lines (one at least).
+  static func cut(_ batch: [(seq: Int64, change: Change)], bytes: Int) -> [(
+    seq: Int64, change: Change
+  )] {
+    var total = 0
+    for (index, entry) in batch.enumerated() {
+      total += Merger.encoded(entry.change).count + 1
+      if total > bytes, index > 0 { return Array(batch[..<index]) }
+    }
+    return batch
+  }
+
+  /// Notes, before it is written, the size of a change file this device is about to write and
+  /// the row its changes come after: a file of its number found later with another size was not
+  /// written here (`foreignPackages`).
+  private func noteWriting(_ package: Package, after: Int64, remote key: String) throws {
+    let size = PackageFormat.encode(package).count
+    try database.write { db in
+      try db.execute(
+        """
+        INSERT OR REPLACE INTO sync_own_files (remote, kind, number, size, after)
+        VALUES (?, 'changes', ?, ?, ?)
+        """, [key, package.name.number, size, after])
+    }
+  }
+
+  /// The last changes of the id this device had before its clock was repaired (its retirement
+  /// among them), pushed as that device's, in its folder, once.
+  private func pushRetired(
+    _ listing: RemoteListing, remote key: String, _ report: inout SyncReport
+  ) throws {
+    guard let retired = try database.read({ try $0.retiredDevice() }) else { return }
+    let previous = remote.forDevice(retired.id)
+    var number = max(
+      retired.fileNumber,
+      listing.packages.filter { $0.device == retired.id && $0.kind == .changes }.map(\.number)
+        .max() ?? 0)
+    var after = retired.pushed
+    while true {
+      let batch = Self.cut(
+        try database.read { db in
+          try db.changesToPush(after: after, limit: batchSize, device: retired.id)
+        }, bytes: Self.packageBytes)
+      guard let last = batch.last else { break }
+      number += 1
+      try previous.write(
+        Package(
+          name: PackageName(device: retired.id, kind: .changes, number: number),
+          deviceName: deviceName, changes: batch.map(\.change)))
+      report.pushed += batch.count
+      after = last.seq
+    }
+    try database.write { try $0.setSetting(Connection.previousDeviceKey, nil) }
   }
 
   /// Notes that this device's changes up to `seq` are in the remote, the last in file `number`.
@@ -121,6 +188,15 @@ extension SyncEngine {
     // An image left from an earlier snapshot of the same stamp is not this one's.
     let image = PackageName(device: device, kind: .image, number: stamp)
     if listing.packages.contains(image) { try remote.remove(image) }
+    // Noted before it is written: a snapshot of this device's id that this database did not
+    // write is a copy's (`foreignPackages`).
+    try database.write { db in
+      try db.execute(
+        """
+        INSERT OR REPLACE INTO sync_own_files (remote, kind, number, size, after)
+        VALUES (?, 'snapshot', ?, -1, ?)
+        """, [key, stamp, latest])
+    }
     try remote.write(Package(name: name, deviceName: deviceName, covers: covers, changes: changes))
     if changes.count >= imageFrom { writeImage(of: name, covers: covers) }
     try database.write { db in

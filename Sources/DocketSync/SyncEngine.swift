@@ -28,8 +28,46 @@ public struct SyncReport: Equatable, Sendable {
   /// Why the remote refused this device's changes (the server's reason), when it did: they stay
   /// queued for a later sync.
   public var pushRefused: String?
+  /// The devices whose changes wait here, stamped further ahead of this device's clock than
+  /// `HybridClock.maxDrift` allows, with how far ahead the furthest is.
+  public var held: [HeldDevice] = []
+  /// True when most of the devices this one syncs with look ahead of it: then its own clock is
+  /// the one that looks wrong.
+  public var clockLooksBehind = false
+  /// Changes of retired devices (clocks that ran ahead, set right since): kept as lost.
+  public var void = 0
+  /// Devices (by name) that sent a stamp twice with other values: one of the two is kept, the
+  /// same on every device.
+  public var twins: [String] = []
+  /// Set when this sync made this database a new device, and why.
+  public var newDevice: DeviceSwitch?
 
   public init() {}
+
+  /// Adds what applying a package did.
+  mutating func take(_ summary: ApplySummary) {
+    pulled += summary.received
+    lost += summary.lost
+    void += summary.void
+    for device in summary.twins.keys where !twins.contains(device) { twins.append(device) }
+  }
+}
+
+/// A device whose changes are held back here, stamped ahead of this device's clock.
+public struct HeldDevice: Equatable, Sendable {
+  public var id: String
+  /// Its name as last heard (the start of its id when none was).
+  public var name: String
+  public var changes: Int
+  /// How far its furthest change is stamped ahead of this device's clock.
+  public var ahead: TimeInterval
+
+  public init(id: String, name: String, changes: Int, ahead: TimeInterval) {
+    self.id = id
+    self.name = name
+    self.changes = changes
+    self.ahead = ahead
+  }
 }
 
 /// A sync stopped on purpose after so many packages: for tests of a sync cut off half way.
@@ -84,7 +122,26 @@ public struct SyncEngine: Sendable {
     self.deviceName = deviceName
   }
 
+  /// One sync; when it makes this database a new device (a copy found, a clock repaired), it
+  /// starts again as that device, at most twice.
   public func run() throws -> SyncReport {
+    var engine = self
+    var switched: DeviceSwitch?
+    for _ in 0..<3 {
+      do {
+        var report = try engine.runOnce()
+        report.newDevice = report.newDevice ?? switched
+        return report
+      } catch let change as DeviceSwitched {
+        switched = change.reason
+        engine.device = change.newID
+        engine.remote = engine.remote.forDevice(change.newID)
+      }
+    }
+    throw SyncFailure("the device's id changed again and again")
+  }
+
+  private func runOnce() throws -> SyncReport {
     var report = SyncReport()
     var steps = 0
     func step() throws {
@@ -100,10 +157,20 @@ public struct SyncEngine: Sendable {
     if try database.read({ try $0.deviceNames()[device] }) != deviceName {
       try database.write { try $0.recordLocalDeviceName(deviceName) }
     }
+    if let new = try repairClock(remote: id) {
+      throw DeviceSwitched(newID: new, reason: .clockRepaired)
+    }
     // One look at the remote serves the whole sync: this device's files in it change only by
     // this sync, and others' files that arrive meanwhile are read by the next.
     let listing = try remote.list()
     report.skipped += listing.skipped
+    if let relabel = try foreignPackages(listing, remote: id) {
+      throw DeviceSwitched(
+        newID: try database.write { db in
+          try db.becomeNewDevice(
+            relabelAfter: relabel.after, remote: id, ownThrough: relabel.ownThrough)
+        }, reason: .copied)
+    }
     // A remote that refuses this device's writes (a role that may only read) is still pulled
     // from; what was not pushed stays queued, since the push cursor moves only after a write.
     var pushedFiles = 0
@@ -121,10 +188,18 @@ public struct SyncEngine: Sendable {
         pushedFiles = try push(listing, remote: id, &report, step: step)
       }
     } catch let error as RemoteError {
+      if error.problem == .numberTaken {
+        // Another database wrote this device's next file first: a copy of this one.
+        throw DeviceSwitched(newID: try switchAfterCopy(remote: id), reason: .copied)
+      }
       guard case .denied(let reason) = error.problem else { throw error }
       report.pushRefused = reason
     }
-    try pull(listing, remote: id, &report, step: step)
+    do {
+      try pull(listing, remote: id, &report, step: step)
+    } catch is CopiedDatabase {
+      throw DeviceSwitched(newID: try switchAfterCopy(remote: id), reason: .copied)
+    }
     // Files that could not be read may mean the folder went away in the middle (or a mount left
     // an empty folder in its place): then say that, before compaction writes anything.
     if !report.skipped.isEmpty { _ = try remote.prepare(expecting: id) }
@@ -135,6 +210,10 @@ public struct SyncEngine: Sendable {
         // A role that may add packages but not remove them: compaction waits for one that may.
         guard case .denied = error.problem else { throw error }
       }
+    }
+    try noteHeld(listing, &report)
+    report.skipped = try database.write { db in
+      try db.onceEach(report.skipped, listing: listing, remote: id)
     }
     return report
   }

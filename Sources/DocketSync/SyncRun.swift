@@ -22,7 +22,7 @@ public enum SyncRun {
     guard let remote = settings.remote else {
       throw SyncFailure(l10n("remote.none"))
     }
-    if PostgresRemote.isAddress(remote) { PostgresConnection.loadLibraryInBackground() }
+    if RemoteAddress.isPostgres(remote) { PostgresConnection.loadLibraryInBackground() }
     // The id the triggers stamp changes with, and the name people know the device by.
     let (id, name) = try database.read { db in
       (
@@ -52,7 +52,7 @@ public enum SyncRun {
 
   /// The remote the settings name, for a PostgreSQL address (nil: a folder).
   static func remote(_ settings: SyncSettings, device: String) -> (any SyncRemote)? {
-    guard let address = settings.remote, PostgresRemote.isAddress(address) else { return nil }
+    guard let address = settings.remote, RemoteAddress.isPostgres(address) else { return nil }
     return PostgresRemote(
       address: address, space: settings.space ?? PostgresRemote.defaultSpace, device: device)
   }

@@ -14,6 +14,41 @@ public enum SyncWords {
       .string(l10n("sync.count.changes", .integer(report.pulled))))
   }
 
+  /// What else a sync has to say beyond its count: devices whose clocks run ahead, this
+  /// device's own clock, changes set aside, a stamp sent twice, this database become a new
+  /// device.
+  public static func notes(_ report: SyncReport, _ l10n: Localizer) -> [String] {
+    var lines: [String] = []
+    switch report.newDevice {
+    case .copied?: lines.append(l10n("sync.newDevice.copied"))
+    case .clockRepaired?: lines.append(l10n("sync.newDevice.clock"))
+    case nil: break
+    }
+    if report.clockLooksBehind, let nearest = report.held.map(\.ahead).min() {
+      lines.append(
+        l10n(
+          "sync.clockBehind", .integer(report.held.count), .string(duration(nearest, l10n))))
+    } else {
+      for device in report.held {
+        lines.append(
+          l10n(
+            "sync.held", .string(device.name), .string(duration(device.ahead, l10n)),
+            .integer(device.changes)))
+      }
+    }
+    if report.void > 0 { lines.append(l10n("sync.void", .integer(report.void))) }
+    for device in report.twins { lines.append(l10n("sync.twins", .string(device))) }
+    return lines
+  }
+
+  /// "365 days", "3 hours", "6 minutes": how far ahead a clock is, roughly.
+  public static func duration(_ seconds: TimeInterval, _ l10n: Localizer) -> String {
+    let minutes = max(1, Int(min(seconds, 1e12) / 60))
+    if minutes < 120 { return l10n("sync.duration.minutes", .integer(minutes)) }
+    if minutes < 2 * 1440 { return l10n("sync.duration.hours", .integer(minutes / 60)) }
+    return l10n("sync.duration.days", .integer(minutes / 1440))
+  }
+
   /// The device that made a change, as a person knows it.
   public static func device(_ entry: HistoryEntry, _ l10n: Localizer) -> String {
     let name = entry.deviceName.isEmpty ? String(entry.deviceID.prefix(8)) : entry.deviceName
@@ -95,6 +130,8 @@ public enum SyncWords {
   public static func problem(_ problem: SkippedProblem, _ l10n: Localizer) -> String {
     switch problem {
     case .unknownName: l10n("sync.problem.unknownName")
+    case .link: l10n("sync.problem.link")
+    case .notAFile: l10n("sync.problem.notAFile")
     case .unreadable(let reason):
       l10n("sync.problem.unreadable", .string(l10n.systemReason(reason)))
     case .package(let problem):
@@ -104,11 +141,32 @@ public enum SyncWords {
       case .garbage(.notDocket): l10n("sync.problem.garbage.notDocket")
       case .garbage(.incompleteHeader): l10n("sync.problem.garbage.incompleteHeader")
       case .badChange(let error):
-        l10n("sync.problem.badChange", .integer(error.line), .string(error.reason))
+        l10n("sync.problem.badChange", .integer(error.line), .string(reason(error.reason, l10n)))
       case .newerVersion(let version): l10n("sync.problem.newer", .integer(version))
       case .misplaced: l10n("sync.problem.misplaced")
       case .rejected(let reason): l10n("sync.problem.rejected", .string(reason))
+      case .tooLarge(let limit):
+        l10n("sync.problem.tooLarge", .integer(Int(min(limit >> 20, Int64(Int.max)))))
       }
+    }
+  }
+
+  /// Why a line of a package held no change Docket could make.
+  static func reason(_ reason: ChangeFormatError.Reason, _ l10n: Localizer) -> String {
+    switch reason {
+    case .notJSON: l10n("sync.change.notJSON")
+    case .stamp: l10n("sync.change.stamp")
+    case .device: l10n("sync.change.device")
+    case .kind: l10n("sync.change.kind")
+    case .row: l10n("sync.change.row")
+    case .field: l10n("sync.change.field")
+    case .modified: l10n("sync.change.modified")
+    case .value(let field): l10n("sync.change.value", .string(field))
+    case .oldValue(let field): l10n("sync.change.oldValue", .string(field))
+    case .notOneLine: l10n("sync.change.notOneLine")
+    case .tooLong(let field, let limit):
+      l10n("sync.change.tooLong", .string(field), .integer(limit))
+    case .forged(let claimed): l10n("sync.change.forged", .string(String(claimed.prefix(8))))
     }
   }
 
@@ -118,7 +176,11 @@ public enum SyncWords {
       let place = error.location
       switch error.problem {
       case .missing:
-        return PostgresRemote.isAddress(place)
+        // A server's place is its address and, in brackets, its space.
+        let address = place.range(of: " [", options: .backwards).map {
+          String(place[..<$0.lowerBound])
+        }
+        return RemoteAddress.isPostgres(address ?? place)
           ? l10n("error.remote.space.missing", .string(place))
           : l10n("error.remote.missing", .string(place))
       case .denied(let reason): return l10n("error.remote.denied", .string(place), .string(reason))
@@ -128,6 +190,7 @@ public enum SyncWords {
         return l10n("error.remote.newer", .string(place), .integer(version))
       case .notARemote: return l10n("error.remote.notARemote", .string(place))
       case .replaced: return l10n("error.remote.replaced", .string(place))
+      case .numberTaken: return l10n("error.remote.numberTaken", .string(place))
       }
     }
     if error is SyncBusy { return l10n("error.sync.busy") }

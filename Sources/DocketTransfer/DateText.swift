@@ -77,6 +77,7 @@ enum DateText {
   /// `2026-11-30T06:40:30.1234567Z`: UTC, with the fraction of the second written as the shortest
   /// decimal that reads back as the same value (none when the time is whole seconds).
   static func exact(_ date: Date) -> String {
+    guard date.isKept else { return ISOTime.unknown }
     let value = date.timeIntervalSince1970
     let whole = value.rounded(.down)
     var text = iso(Int(whole))
@@ -100,6 +101,7 @@ enum DateText {
 
   /// `20261130T064030Z`: Taskwarrior's form, whole seconds.
   static func compact(_ date: Date) -> String {
+    guard date.isKept else { return "00000000T000000Z" }
     var text = iso(Int(date.timeIntervalSince1970.rounded(.down)))
     text.removeAll { $0 == "-" || $0 == ":" }
     return text
@@ -107,6 +109,7 @@ enum DateText {
 
   /// `2026-11-30 06:40:30`: for spreadsheets, UTC.
   static func spreadsheet(_ date: Date) -> String {
+    guard date.isKept else { return "" }
     var bytes = Array(iso(Int(date.timeIntervalSince1970.rounded(.down))).utf8)
     bytes.removeLast()
     bytes[10] = UInt8(ascii: " ")

@@ -109,6 +109,9 @@ public enum DocketFormat {
     for (index, element) in try top.array("tags").enumerated() {
       let record = try Record(element, line: nil, number: index + 1, list: .tags)
       let tag = IncomingTag(id: try record.uuid("id"), name: try record.requiredString("name"))
+      guard Limits.fits(tag.name, Limits.tagNameCharacters) else {
+        throw record.fail(.tooLong(field: "name", limit: Limits.tagNameCharacters))
+      }
       tags[tag.id!] = tag
       batch.extraTags.append(tag)
     }
@@ -136,11 +139,13 @@ public enum DocketFormat {
       }
       return tag
     }
-    return IncomingIssue(
-      id: try record.uuid("id"), title: try record.string("title") ?? "",
-      detail: try record.string("detail") ?? "", priority: priority,
-      completed: completed?.bool ?? false, created: try record.requiredDate("created"),
-      modified: try record.date("modified"), tags: issueTags)
+    return try record.checked(
+      IncomingIssue(
+        id: try record.uuid("id"), title: try record.string("title") ?? "",
+        detail: try record.string("detail") ?? "", priority: priority,
+        completed: completed?.bool ?? false, created: try record.requiredDate("created"),
+        modified: try record.date("modified"), tags: issueTags),
+      title: "title", detail: "detail", tags: "tags")
   }
 
   /// Tags that some issue carries are written with it; the list keeps the others.

@@ -38,12 +38,14 @@ public enum GitHubFormat {
       let body = try record.string("body") ?? ""
       let created = try record.requiredDate("createdAt")
       batch.issues.append(
-        IncomingIssue(
-          id: NameUUID.make("github:" + (repository?.lowercased() ?? "") + key),
-          title: try record.requiredString("title"),
-          detail: body.isEmpty ? source : body + "\n\n" + source,
-          completed: state.lowercased() == "closed", created: created,
-          modified: try modified(record), tags: labels))
+        try record.checked(
+          IncomingIssue(
+            id: NameUUID.make("github:" + (repository?.lowercased() ?? "") + key),
+            title: try record.requiredString("title"),
+            detail: body.isEmpty ? source : body + "\n\n" + source,
+            completed: state.lowercased() == "closed", created: created,
+            modified: try modified(record), tags: labels),
+          title: "title", detail: "body", tags: "labels"))
       batch.issues[batch.issues.count - 1].priorityUnsaid = true
       if repository == nil { batch.unnamedRepository = true }
     }

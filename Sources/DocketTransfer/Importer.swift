@@ -11,6 +11,10 @@ public struct ImportSummary: Equatable, Sendable {
   public var unchangedIssues = 0
   public var createdTags = 0
   public var skipped: [SkipReason: Int] = [:]
+  /// Issues of the file that sync has deleted since (here or on another device): left deleted,
+  /// unless the import was asked to restore them, and then brought back everywhere.
+  public var keptDeleted = 0
+  public var restoredIssues = 0
   public var dryRun = false
 
   public init(format: TransferFormat) { self.format = format }
@@ -35,13 +39,19 @@ extension DatabaseQueue {
   /// import does not hold them while the indexes are built.
   /// `progress` hears how many of the file's issues are written; `step`, the steps after the
   /// rows of a bulk write, and the commit.
+  /// An issue of the file that sync has deleted since (its history says so) stays deleted: an
+  /// old backup brought back unasked would hold it on this device alone, and its edits would
+  /// reach no other. With `restoreDeleted` it is brought back as a restore, which wins over the
+  /// delete on every device.
   public func importBatch(
-    _ batch: consuming IncomingBatch, dryRun: Bool = false, progress: ((Int) -> Void)? = nil,
-    step: ((BulkStep) -> Void)? = nil
+    _ batch: consuming IncomingBatch, dryRun: Bool = false, restoreDeleted: Bool = false,
+    progress: ((Int) -> Void)? = nil, step: ((BulkStep) -> Void)? = nil
   ) throws -> ImportSummary {
     var batch = consume batch
     return try withConnection { db in
-      try db.importBatch(batch.take(), dryRun: dryRun, progress: progress, step: step)
+      try db.importBatch(
+        batch.take(), dryRun: dryRun, restoreDeleted: restoreDeleted, progress: progress,
+        step: step)
     }
   }
 }
@@ -53,8 +63,8 @@ extension Connection {
   /// The import itself, for `DatabaseQueue.importBatch`, which gives it the writer's connection
   /// outside any transaction.
   func importBatch(
-    _ batch: consuming IncomingBatch, dryRun: Bool, progress: ((Int) -> Void)?,
-    step: ((BulkStep) -> Void)?
+    _ batch: consuming IncomingBatch, dryRun: Bool, restoreDeleted: Bool = false,
+    progress: ((Int) -> Void)?, step: ((BulkStep) -> Void)?
   ) throws -> ImportSummary {
     precondition(!isInTransaction, "an import is its own outermost transaction")
     var summary = ImportSummary(format: batch.format)
@@ -68,6 +78,16 @@ extension Connection {
         // An id twice in one file: the last one counts.
         var last: [UUID: Int] = [:]
         for (index, issue) in batch.issues.enumerated() { last[issue.id] = index }
+        // What every device keeps: a title on one line, texts within `Limits` (a format's
+        // reader names the record; a batch made otherwise is held to the same).
+        for index in batch.issues.indices {
+          batch.issues[index].title = Limits.oneLine(batch.issues[index].title)
+          if let problem = Limits.problem(
+            title: batch.issues[index].title, detail: batch.issues[index].detail)
+          {
+            throw problem
+          }
+        }
         var fresh: [(IncomingIssue, [Int64])] = []
         // Known issues are brought up to date row by row, the full-text index after them (51 783
         // edited took 9.1 s with the index kept row by row), so they are counted as they go; new
@@ -96,6 +116,20 @@ extension Connection {
         }
         let total = batch.issues.count
         batch.issues = []
+        let deleted = try deletedIssueIDs(among: fresh.map(\.0.id))
+        if !deleted.isEmpty {
+          let gone = fresh.filter { deleted.contains($0.0.id) }
+          fresh.removeAll { deleted.contains($0.0.id) }
+          if restoreDeleted {
+            for (issue, tagRows) in gone {
+              try insert(issue, tagRows: tagRows)
+              try recordAsRestore(issue: issue.id)
+            }
+            summary.restoredIssues = gone.count
+          } else {
+            summary.keptDeleted = gone.count
+          }
+        }
         summary.createdIssues = fresh.count
         // Many links count as much as many issues: each link written row by row makes the
         // database gather the issue's tag list again (10 000 tags on one issue took a minute).
@@ -151,10 +185,13 @@ extension Connection {
     let title = issue.title
     let seq = stored.seq
     let stored = stored.issue
+    // Only the file's `modified` differing is no edit: the time follows the changes, which
+    // sync carries, and one written alone would be this device's only (its last change's
+    // elsewhere).
     let same =
       stored.title == title && stored.detail == issue.detail && stored.priority == issue.priority
       && stored.completed == issue.completed && stored.created == issue.created
-      && stored.modified == issue.modified && storedRows == wantedRows
+      && storedRows == wantedRows
     if same { return false }
     // The file's dates are kept, as sync keeps the sender's: `modified` is written with the rest.
     // The sort key too: with the index's trigger set aside (`deferringTextIndex`), the
@@ -230,8 +267,16 @@ struct TagTable {
 
   /// The ids whose names are as `TagName.normalized` makes them.
   private var normalized: Set<UUID> = []
+  /// Ids of tags sync has deleted: a file's tag of such an id is the tag of its name (made anew
+  /// where there is none), never that id again, which every other device keeps deleted.
+  private var deleted: Set<UUID> = []
 
   init(_ db: Connection) throws {
+    try db.forEachRow(
+      "SELECT DISTINCT row_id FROM changes WHERE entity = 'tag' AND field = 'delete'"
+    ) { row in
+      if let id = UUID(text: try row.get(0, as: String.self)) { deleted.insert(id) }
+    }
     try db.forEachRow("SELECT seq, id, name FROM tags") { row in
       let seq = try row.get(0, as: Int64.self)
       let id = try row.get(1, as: UUID.self)
@@ -247,6 +292,9 @@ struct TagTable {
   mutating func resolve(_ tag: IncomingTag, in db: Connection, summary: inout ImportSummary)
     throws -> Int64?
   {
+    if let id = tag.id, deleted.contains(id) {
+      return try resolve(IncomingTag(name: tag.name), in: db, summary: &summary)
+    }
     if tag.id == nil, let row = byName[tag.name] { return row }
     // A known id under the normalized name it has here, which the steps below would keep as it
     // is: Docket's own file names the same few tags by id again and again.

@@ -100,6 +100,8 @@ public struct ImportError: Error, Equatable, Sendable {
     case wrongType(field: String, expected: String)
     /// A field holds a value Docket cannot take (a date that is no date, an unknown priority).
     case badValue(field: String, value: String)
+    /// A text longer than Docket keeps (`Limits`): so many characters at most.
+    case tooLong(field: String, limit: Int)
     /// A Docket file written by a newer Docket.
     case newerVersion(Int)
     /// An issue that names a tag the file does not have.

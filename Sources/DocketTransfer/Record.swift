@@ -43,8 +43,29 @@ struct Record {
 
   func date(_ key: String) throws(ImportError) -> Date? {
     guard let text = try string(key) else { return nil }
-    guard let date = DateText.parse(text) else { throw fail(.badValue(field: key, value: text)) }
+    // A date Docket does not keep (before 1970) would be refused by every other device.
+    guard let date = DateText.parse(text), date.isKept else {
+      throw fail(.badValue(field: key, value: text))
+    }
     return date
+  }
+
+  /// `issue` as Docket keeps it: its title on one line, its texts and tag names within
+  /// `Limits`, the fields named as the file names them.
+  func checked(_ issue: IncomingIssue, title: String, detail: String, tags: String)
+    throws(ImportError) -> IncomingIssue
+  {
+    var issue = issue
+    issue.title = Limits.oneLine(issue.title)
+    switch Limits.problem(title: issue.title, detail: issue.detail) {
+    case .titleTooLong(let limit)?: throw fail(.tooLong(field: title, limit: limit))
+    case .detailTooLong(let limit)?: throw fail(.tooLong(field: detail, limit: limit))
+    default: break
+    }
+    for tag in issue.tags where !Limits.fits(tag.name, Limits.tagNameCharacters) {
+      throw fail(.tooLong(field: tags, limit: Limits.tagNameCharacters))
+    }
+    return issue
   }
 
   func requiredDate(_ key: String) throws(ImportError) -> Date {

@@ -53,10 +53,12 @@ public enum TaskwarriorFormat {
       let created = try record.requiredDate("entry")
       let end = try record.date("end")
       batch.issues.append(
-        IncomingIssue(
-          id: try record.uuid("uuid"), title: try record.requiredString("description"),
-          detail: try detail(record), priority: priority, completed: status == "completed",
-          created: created, modified: try record.date("modified") ?? end, tags: tags))
+        try record.checked(
+          IncomingIssue(
+            id: try record.uuid("uuid"), title: try record.requiredString("description"),
+            detail: try detail(record), priority: priority, completed: status == "completed",
+            created: created, modified: try record.date("modified") ?? end, tags: tags),
+          title: "description", detail: "annotations", tags: "tags"))
     }
     return batch
   }

@@ -73,8 +73,10 @@ extension WebApp {
       location.mode = .view
       location.pane = nil
       return redirect(location.url, said: "created")
-    } catch IssueError.emptyTitle {
-      return refusedForm(request, form, error: l10n("error.add.emptyTitle"), l10n)
+    } catch let error as IssueError {
+      return refusedForm(request, form, error: l10n.message(for: error), l10n)
+    } catch let error as TagError {
+      return refusedForm(request, form, error: l10n.message(for: error), l10n)
     }
   }
 
@@ -85,7 +87,30 @@ extension WebApp {
     guard !form.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       return refusedForm(request, form, error: l10n("error.add.emptyTitle"), l10n)
     }
-    let outcome = try database.write { db -> EditOutcome in
+    let outcome: EditOutcome
+    do {
+      outcome = try saveForm(id, form, request)
+    } catch let error as IssueError {
+      return refusedForm(request, form, error: l10n.message(for: error), l10n)
+    } catch let error as TagError {
+      return refusedForm(request, form, error: l10n.message(for: error), l10n)
+    }
+    guard outcome.issue != nil else { return redirect(back, said: "gone") }
+    if !outcome.changed { return redirect(back, said: "unchanged") }
+    live.changed()
+    if !outcome.overwritten.isEmpty {
+      return redirect(
+        back, said: "overwritten",
+        extra: [("fields", outcome.overwritten.map(\.rawValue).joined(separator: ","))])
+    }
+    return redirect(back, said: "saved")
+  }
+
+  /// Writes the edit the form sends, against the values it was made from.
+  private func saveForm(_ id: UUID, _ form: IssueForm, _ request: HTTPRequest) throws
+    -> EditOutcome
+  {
+    try database.write { db -> EditOutcome in
       let tags = try db.fetchTags()
       func named(_ ids: [UUID]) -> [Tag] { tags.filter { ids.contains($0.id) } }
       var created: [Tag] = []
@@ -108,15 +133,6 @@ extension WebApp {
         named(Array(form.tagIDs)) + created.filter { tag in !form.tagIDs.contains(tag.id) }
       return try db.saveEdit(IssueEdit(from: base, to: edited))
     }
-    guard outcome.issue != nil else { return redirect(back, said: "gone") }
-    if !outcome.changed { return redirect(back, said: "unchanged") }
-    live.changed()
-    if !outcome.overwritten.isEmpty {
-      return redirect(
-        back, said: "overwritten",
-        extra: [("fields", outcome.overwritten.map(\.rawValue).joined(separator: ","))])
-    }
-    return redirect(back, said: "saved")
   }
 
   /// The page again, with the form as it was sent and why it was refused.

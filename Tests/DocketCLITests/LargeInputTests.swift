@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Sizes nobody types but a file or a remote may bring: a detail of a megabyte with controls in
-/// it, and one issue with 10 000 tags. They import, show, list and edit; nothing is cut and no
+/// Sizes nobody types but a file or a remote may bring: a detail of a million characters (the
+/// most Docket keeps) with controls in it, and one issue with 10 000 tags. They import, show, list and edit; nothing is cut and no
 /// text output carries the controls.
 @Suite struct LargeInputTests {
   let box: Sandbox
@@ -10,7 +10,7 @@ import Testing
 
   @Test func aMegabyteDetailAndTenThousandTagsOnOneIssue() throws {
     let line = "A line with \u{1B}[31mcolour\u{1B}[0m and a bell \u{07} in it. "
-    let detail = String(repeating: line, count: (1 << 20) / line.utf8.count + 1)
+    let detail = String(repeating: line, count: 1_000_000 / line.unicodeScalars.count)
     let tagCount = 10_000
     var tags: [String] = []
     var tagIDs: [String] = []

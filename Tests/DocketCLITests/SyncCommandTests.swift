@@ -109,7 +109,7 @@ import Testing
     #expect(run.status == 0)
     #expect(run.lines.first == "↑ 0 Änderungen, ↓ 1 Änderung")
     #expect(
-      run.lines.contains { $0.hasPrefix("Übersprungen: \(device)/00000002.changes: unvollständig") }
+      run.lines.contains { $0 == "Übersprungen: \(device)/00000002.changes: keine Docket-Datei" }
     )
   }
 

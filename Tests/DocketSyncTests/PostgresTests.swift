@@ -245,12 +245,24 @@ import Testing
     #expect(
       PostgresRemote.redacted("postgres://h/db?user=ana@srv") == "postgres://h/db?user=ana@srv")
     #expect(
-      PostgresRemote.replacingPassword(
-        in: "postgres://ana:pw@h:5/db?password=x&sslmode=require", with: nil)
+      RemoteAddress.withoutPassword("postgres://ana:pw@h:5/db?password=x&sslmode=require")
         == "postgres://ana@h:5/db?sslmode=require")
+    #expect(RemoteAddress.withoutPassword("postgres://h/db?password=x") == "postgres://h/db")
+    // libpq's keyword form, a quoted value with a space and an escaped quote in it.
+    let keywords = #"host=db.example.org dbname=tracker user=ben password='se cr\'et' port=5432"#
+    #expect(RemoteAddress(keywords) == .postgres(keywords))
     #expect(
-      PostgresRemote.replacingPassword(in: "postgres://h/db?password=x", with: nil)
-        == "postgres://h/db")
+      RemoteAddress.redacted(keywords)
+        == "host=db.example.org dbname=tracker user=ben password=*** port=5432")
+    #expect(
+      RemoteAddress.withoutPassword(keywords)
+        == "host=db.example.org dbname=tracker user=ben port=5432")
+    #expect(RemoteAddress.withoutPassword("password=x host=h") == "host=h")
+    #expect(RemoteAddress("  PostgreSQL://h/db") == .postgres("  PostgreSQL://h/db"))
+    // Anything else is a folder, an `=` in its path included.
+    for folder in ["~/Sync/docket", "/mnt/a=b", "hosting=x", "host = ", "My Sync", "pg://h/db"] {
+      #expect(RemoteAddress(folder) == .folder(folder), "\(folder)")
+    }
   }
 
   @Test func rowsThatAreNotDocketsAreSkippedAndNamed() throws {

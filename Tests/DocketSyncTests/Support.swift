@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import DocketSync
+import DocketTransfer
 import Foundation
 import Locking
 import Postgres
@@ -145,7 +146,9 @@ final class Replica: @unchecked Sendable {
   let name: String
   let time: TestTime
   let queue: DatabaseQueue
-  let device: String
+  /// This database's device id now (a sync may give it a new one: a copy found, a clock
+  /// repaired).
+  var device: String { (try? queue.read { try $0.localDeviceID() }) ?? "" }
   var remotePath: String
   /// The space, when the remote is a PostgreSQL server at `remotePath`.
   var space: String?
@@ -167,8 +170,44 @@ final class Replica: @unchecked Sendable {
     let time = TestTime(start)
     self.time = time
     queue = try DocketDatabase.inMemory(now: { time.now })
-    device = try queue.read { try $0.localDeviceID() }
     remotePath = remote
+  }
+
+  /// A copy of `original`'s database, as a cloned disk or a restored backup of the file makes
+  /// it: the same device id and everything it knows, and a clock of its own set as the
+  /// original's is now.
+  init(copying original: Replica, name: String) throws {
+    self.name = name
+    let time = TestTime(original.time.now)
+    self.time = time
+    queue = try DocketDatabase.inMemory(now: { time.now })
+    remotePath = original.remotePath
+    space = original.space
+    shared = original.shared
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-copy-\(UUID().uuidString).sqlite"
+    ).path
+    defer { unlink(file) }
+    try original.queue.withConnection { db in try db.execute("VACUUM INTO ?", [file]) }
+    try queue.withConnection { db in try db.replaceContents(withDatabaseAt: file) }
+  }
+
+  /// The database written as Docket's own export, as `docket export -o backup.json` writes it.
+  func backup() throws -> [UInt8] {
+    final class Written: @unchecked Sendable { var bytes: [UInt8] = [] }
+    let written = Written()
+    var output = OutputBytes(pieceSize: 4096, write: { written.bytes += Array($0.utf8) })
+    try queue.read { db in
+      try Exporter.write(.docket, from: db, exported: time.now, to: &output)
+    }
+    output.flush()
+    return written.bytes
+  }
+
+  /// `docket import` of a backup, as a person restores one.
+  @discardableResult
+  func restore(_ backup: [UInt8], restoreDeleted: Bool = false) throws -> ImportSummary {
+    try queue.importBatch(try TransferReader.read(backup), restoreDeleted: restoreDeleted)
   }
 
   /// Two devices, Laptop and Desktop, sharing a new folder.
@@ -187,6 +226,7 @@ final class Replica: @unchecked Sendable {
   }
 
   var remote: any SyncRemote {
+    let device = self.device
     if let space { return PostgresRemote(address: remotePath, space: space, device: device) }
     return FolderRemote(path: remotePath, device: device)
   }

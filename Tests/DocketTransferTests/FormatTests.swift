@@ -26,13 +26,22 @@ import Testing
       #expect(DateText.parse(bad) == nil, "\(bad)")
     }
     #expect(DateText.compact(Self.day) == "20251130T080000Z")
-    // Before 1970, and values written with an exponent: always a date that reads back, within a
-    // tenth of a microsecond.
-    for value in [-0.1, -86_399.999_99, -1e-05, 1e-05, -1_000_000.25] {
-      let text = DateText.exact(Date(timeIntervalSince1970: value))
-      let back = try #require(DateText.parse(text), "\(text)")
-      #expect(abs(back.timeIntervalSince1970 - value) < 1e-6, "\(value) → \(text)")
+    // A value written with an exponent: a date that reads back, within a tenth of a
+    // microsecond.
+    let tiny = DateText.exact(Date(timeIntervalSince1970: 1e-05))
+    let back = try #require(DateText.parse(tiny), "\(tiny)")
+    #expect(abs(back.timeIntervalSince1970 - 1e-05) < 1e-6, "\(tiny)")
+    // Before 1970, after 9999, or no number at all: no date Docket keeps. Written as no date
+    // (month 0), which reads back as none, so that an import names the record.
+    for value in [-0.1, -86_399.999_99, -1e-05, -1_000_000.25, 1e300, -1e18, .infinity, .nan] {
+      let date = Date(timeIntervalSince1970: value)
+      #expect(DateText.exact(date) == ISOTime.unknown, "\(value)")
+      #expect(DateText.parse(DateText.exact(date)) == nil, "\(value)")
+      #expect(DateText.spreadsheet(date) == "", "\(value)")
+      #expect(DateText.compact(date) == "00000000T000000Z", "\(value)")
     }
+    // Years before 1970 in a file are refused where dates are read.
+    #expect(DateText.parse("1969-12-31T23:59:59Z") != nil)
   }
 
   @Test func namesMakeTheSameUUIDEverywhere() {

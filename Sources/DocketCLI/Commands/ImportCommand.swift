@@ -37,7 +37,7 @@ struct ImportCommand {
     let dryRun = arguments.has("dry-run")
     // Handed over whole: the import lets the issues go as it writes them.
     let summary = try context.database().importBatch(
-      batch.take(), dryRun: dryRun,
+      batch.take(), dryRun: dryRun, restoreDeleted: arguments.has("restore-deleted"),
       progress: { done in
         progress.say(l10n("import.progress", .integer(done), .integer(total)))
       },

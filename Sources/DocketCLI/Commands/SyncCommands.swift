@@ -16,7 +16,10 @@ struct SyncCommands {
 
   func setRemote() throws {
     let given = context.arguments.arguments.joined(separator: " ")
-    if PostgresRemote.isAddress(given), let scheme = given.range(of: "://") {
+    if RemoteAddress.isPostgres(given) {
+      guard RemoteAddress.isURL(given), let scheme = given.range(of: "://") else {
+        return try setPostgresRemote(given.trimmingCharacters(in: .whitespaces))
+      }
       // libpq reads the scheme in lower case only.
       return try setPostgresRemote(
         given[..<scheme.lowerBound].lowercased() + given[scheme.lowerBound...])
@@ -99,7 +102,7 @@ struct SyncCommands {
               "error.remote.passwordFile", .string(SafeText.sanitized(file)),
               .string(l10n.message(for: error))))
         }
-        kept = PostgresRemote.replacingPassword(in: address, with: nil)
+        kept = RemoteAddress.withoutPassword(address)
         passwordFile = file
       }
       try context.database().write { try $0.setRemote(kept, space: space) }

@@ -27,6 +27,12 @@ enum ImportText {
         }
       parts.append(l10n("import.part.skipped", .string(what)))
     }
+    if summary.keptDeleted > 0 {
+      parts.append(l10n("import.part.keptDeleted", .integer(summary.keptDeleted)))
+    }
+    if summary.restoredIssues > 0 {
+      parts.append(l10n("import.part.restored", .integer(summary.restoredIssues)))
+    }
     let list = parts.joined(separator: ", ")
     return l10n(summary.dryRun ? "import.dryRun" : "import.done", .string(list))
   }
@@ -42,6 +48,8 @@ enum ImportText {
         ])
       ),
       ("updated", .number(summary.updatedIssues)),
+      ("keptDeleted", .number(summary.keptDeleted)),
+      ("restored", .number(summary.restoredIssues)),
       ("unchanged", .number(summary.unchangedIssues)),
       (
         "skipped",
@@ -87,6 +95,8 @@ enum ImportText {
       return l10n("import.problem.type", .string(field), .string(kind(expected, l10n)))
     case .badValue(let field, let value):
       return l10n("import.problem.value", .string(field), .string(value))
+    case .tooLong(let field, let limit):
+      return l10n("import.problem.tooLong", .string(field), .integer(limit))
     case .newerVersion(let version): return l10n("import.problem.newer", .integer(version))
     case .unknownTag(let id): return l10n("import.problem.tag", .string(id))
     }

@@ -20,6 +20,7 @@ enum SyncText {
           .string(SyncWords.problem(skipped.problem, l10n))))
     }
     for device in report.waiting { lines.append(l10n("sync.waiting", .string(device))) }
+    lines += SyncWords.notes(report, l10n).map { SafeText.sanitized($0) }
     return lines
   }
 
@@ -40,13 +41,33 @@ enum SyncText {
       ),
       ("waiting", .array(report.waiting.map { .string($0) })),
       ("pushRefused", report.pushRefused.map { .string($0) } ?? .null),
+      (
+        "held",
+        .array(
+          report.held.map {
+            .object([
+              ("device", .string($0.id)), ("name", .string($0.name)),
+              ("changes", .number($0.changes)), ("aheadSeconds", .number(Int($0.ahead))),
+            ])
+          })
+      ),
+      ("clockLooksBehind", .bool(report.clockLooksBehind)),
+      ("void", .number(report.void)),
+      ("twins", .array(report.twins.map { .string($0) })),
+      (
+        "newDevice",
+        report.newDevice.map { .string($0 == .copied ? "copied" : "clockRepaired") } ?? .null
+      ),
     ])
   }
 
   static func problemCode(_ problem: SkippedProblem) -> String {
     switch problem {
     case .unknownName: "unknownName"
+    case .link: "link"
+    case .notAFile: "notAFile"
     case .unreadable: "unreadable"
+    case .package(.tooLarge): "tooLarge"
     case .package(.partial): "partial"
     case .package(.garbage): "garbage"
     case .package(.badChange): "badChange"

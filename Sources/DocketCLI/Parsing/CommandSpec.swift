@@ -200,13 +200,15 @@ extension CommandSpec {
       options: [json], minimumArguments: 1, maximumArguments: 1),
     CommandSpec(
       name: "import", summary: "command.import.summary",
-      usage: "docket import FILE|- [--format docket|taskwarrior|github] [--dry-run]",
+      usage:
+        "docket import FILE|- [--format docket|taskwarrior|github] [--dry-run] [--restore-deleted]",
       options: [
         OptionSpec(
           name: "format", short: "f", kind: .value(name: "FORMAT"), help: "option.importFormat",
           choices: ["docket", "taskwarrior", "github"]),
         OptionSpec(name: "repo", kind: .value(name: "OWNER/NAME"), help: "option.repo"),
         OptionSpec(name: "dry-run", kind: .flag, help: "option.dryRun"),
+        OptionSpec(name: "restore-deleted", kind: .flag, help: "option.restoreDeleted"),
         json,
       ],
       minimumArguments: 1, maximumArguments: 1, examples: "command.import.examples"),

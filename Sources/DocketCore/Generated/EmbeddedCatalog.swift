@@ -1380,6 +1380,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "error.device.nameTooLong": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "A device name is at most %lld characters long."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein Gerätename ist höchstens %lld Zeichen lang."
+            }
+          }
+        }
+      },
       "error.edit.vanished": {
         "extractionState": "manual",
         "localizations": {
@@ -1512,6 +1529,57 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "der bearbeitete Text ließ sich nicht lesen (%1$@, Zeile %2$lld); der Vorgang bleibt unverändert."
+            }
+          }
+        }
+      },
+      "error.issue.detailTooLong": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The detail is longer than %lld characters."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Die Beschreibung ist länger als %lld Zeichen."
+            }
+          }
+        }
+      },
+      "error.issue.titleNotOneLine": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "A title is one line."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein Titel ist eine Zeile."
+            }
+          }
+        }
+      },
+      "error.issue.titleTooLong": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "The title is longer than %lld characters; shorten it, and put the rest in the detail."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Der Titel ist länger als %lld Zeichen; kürze ihn und schreibe den Rest in die Beschreibung."
             }
           }
         }
@@ -1750,6 +1818,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "%@ ist kein Ordner."
+            }
+          }
+        }
+      },
+      "error.remote.numberTaken": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@: another database wrote there under this device's id first."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@: Eine andere Datenbank hat dort zuerst unter der Kennung dieses Geräts geschrieben."
             }
           }
         }
@@ -2284,6 +2369,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Es gibt schon ein Tag namens „%@“."
+            }
+          }
+        }
+      },
+      "error.tag.nameTooLong": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "A tag name is at most %lld characters long."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Ein Tag-Name ist höchstens %lld Zeichen lang."
             }
           }
         }
@@ -3489,6 +3591,47 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "import.part.keptDeleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld issue in the file was deleted since; kept deleted (--restore-deleted brings it back on every device)"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld issues in the file were deleted since; kept deleted (--restore-deleted brings them back on every device)"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgang der Datei wurde seitdem gelöscht; bleibt gelöscht (--restore-deleted holt ihn auf jedem Gerät zurück)"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Vorgänge der Datei wurden seitdem gelöscht; bleiben gelöscht (--restore-deleted holt sie auf jedem Gerät zurück)"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
       "import.part.new": {
         "extractionState": "manual",
         "localizations": {
@@ -3502,6 +3645,47 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "%1$@ und %2$@ neu"
+            }
+          }
+        }
+      },
+      "import.part.restored": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld deleted issue brought back on every device"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld deleted issues brought back on every device"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld gelöschter Vorgang auf jedem Gerät zurückgeholt"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld gelöschte Vorgänge auf jedem Gerät zurückgeholt"
+                  }
+                }
+              }
             }
           }
         }
@@ -3706,6 +3890,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "ein Vorgang nennt ein Tag, das in der Datei fehlt (%@)"
+            }
+          }
+        }
+      },
+      "import.problem.tooLong": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ is longer than %lld characters"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ ist länger als %lld Zeichen"
             }
           }
         }
@@ -5186,6 +5387,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "option.restoreDeleted": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "bring back issues of the file that were deleted since, on every device"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "seitdem gelöschte Vorgänge der Datei zurückholen, auf jedem Gerät"
+            }
+          }
+        }
+      },
       "option.screenReader": {
         "extractionState": "manual",
         "localizations": {
@@ -5992,6 +6210,251 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "sync.change.device": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "it names no valid device (d)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sie nennt kein gültiges Gerät (d)"
+            }
+          }
+        }
+      },
+      "sync.change.field": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "it names a field Docket does not know (f)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sie nennt ein Feld, das Docket nicht kennt (f)"
+            }
+          }
+        }
+      },
+      "sync.change.forged": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "it claims to be made by another device (%@) than the one whose file it is in: forged"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sie gibt vor, von einem anderen Gerät (%@) zu stammen als dem, in dessen Datei sie steht: gefälscht"
+            }
+          }
+        }
+      },
+      "sync.change.kind": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "it is of a kind Docket does not know (e)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ihre Art (e) kennt Docket nicht"
+            }
+          }
+        }
+      },
+      "sync.change.modified": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "its time (m) is no date from 1970 to 9999"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ihre Zeit (m) ist kein Datum zwischen 1970 und 9999"
+            }
+          }
+        }
+      },
+      "sync.change.notJSON": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "it is not a JSON object"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sie ist kein JSON-Objekt"
+            }
+          }
+        }
+      },
+      "sync.change.notOneLine": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "its title is more than one line"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ihr Titel hat mehr als eine Zeile"
+            }
+          }
+        }
+      },
+      "sync.change.oldValue": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "its old %@ is of the wrong kind"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ihr alter Wert für %@ hat die falsche Art"
+            }
+          }
+        }
+      },
+      "sync.change.row": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "it names no valid row (r)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sie nennt keine gültige Zeile (r)"
+            }
+          }
+        }
+      },
+      "sync.change.stamp": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "it has no valid stamp (h)"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "sie hat keinen gültigen Zeitstempel (h)"
+            }
+          }
+        }
+      },
+      "sync.change.tooLong": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "its %@ is longer than %lld characters"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ihr Wert für %@ ist länger als %lld Zeichen"
+            }
+          }
+        }
+      },
+      "sync.change.value": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "its new %@ is of the wrong kind or out of range"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ihr neuer Wert für %@ hat die falsche Art oder liegt außerhalb des Bereichs"
+            }
+          }
+        }
+      },
+      "sync.clockBehind": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "This device's clock looks wrong: %1$lld device it syncs with is %2$@ or more ahead of it, and its changes wait. Check this device's date and time."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "This device's clock looks wrong: %1$lld devices it syncs with are %2$@ or more ahead of it, and their changes wait. Check this device's date and time."
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Die Uhr dieses Geräts scheint falsch zu gehen: %1$lld Gerät, mit dem es abgleicht, ist %2$@ oder mehr voraus, und seine Änderungen warten. Prüfe Datum und Uhrzeit dieses Geräts."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Die Uhr dieses Geräts scheint falsch zu gehen: %1$lld Geräte, mit denen es abgleicht, sind %2$@ oder mehr voraus, und ihre Änderungen warten. Prüfe Datum und Uhrzeit dieses Geräts."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
       "sync.count.changes": {
         "extractionState": "manual",
         "localizations": {
@@ -6026,6 +6489,170 @@ let embeddedCatalogJSON = #"""
                   "stringUnit": {
                     "state": "translated",
                     "value": "%lld Änderungen"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "sync.duration.days": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld day"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld days"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Tag"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Tage"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "sync.duration.hours": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld hour"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld hours"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Stunde"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Stunden"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "sync.duration.minutes": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld minute"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld minutes"
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Minute"
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Minuten"
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "sync.held": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%1$@'s clock is %2$@ ahead: %3$lld of its changes waits until it is set right."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%1$@'s clock is %2$@ ahead: %3$lld of its changes wait until it is set right."
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Die Uhr von „%1$@“ geht %2$@ vor: %3$lld seiner Änderungen wartet, bis sie richtig gestellt ist."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "Die Uhr von „%1$@“ geht %2$@ vor: %3$lld seiner Änderungen warten, bis sie richtig gestellt ist."
                   }
                 }
               }
@@ -6074,19 +6701,53 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "sync.newDevice.clock": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "This device's clock had run ahead: its changes stamped ahead were set aside on every device and made again, stamped now, as a new device."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Die Uhr dieses Geräts ging vor: Seine vorausdatierten Änderungen wurden auf jedem Gerät beiseitegelegt und jetzt neu gestempelt als neues Gerät noch einmal gemacht."
+            }
+          }
+        }
+      },
+      "sync.newDevice.copied": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "This database is a copy of another that syncs as the same device (a cloned disk, a restored backup): it now syncs as a new device, and the changes it made since go with it."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Diese Datenbank ist eine Kopie einer anderen, die als dasselbe Gerät abgleicht (eine geklonte Platte, eine wiederhergestellte Sicherung): Sie gleicht jetzt als neues Gerät ab, und ihre Änderungen seitdem gehen mit."
+            }
+          }
+        }
+      },
       "sync.problem.badChange": {
         "extractionState": "manual",
         "localizations": {
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "line %lld cannot be read: %@"
+              "value": "line %lld skipped, the rest applied: %@"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "Zeile %lld ist nicht lesbar: %@"
+              "value": "Zeile %lld übersprungen, der Rest angewandt: %@"
             }
           }
         }
@@ -6131,13 +6792,30 @@ let embeddedCatalogJSON = #"""
           "en": {
             "stringUnit": {
               "state": "translated",
-              "value": "not a Docket file (its first line is not JSON)"
+              "value": "not a Docket file"
             }
           },
           "de": {
             "stringUnit": {
               "state": "translated",
-              "value": "keine Docket-Datei (die erste Zeile ist kein JSON)"
+              "value": "keine Docket-Datei"
+            }
+          }
+        }
+      },
+      "sync.problem.link": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "a symbolic link, never followed; left alone"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ein symbolischer Link, dem nie gefolgt wird; bleibt unberührt"
             }
           }
         }
@@ -6176,6 +6854,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "sync.problem.notAFile": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "not a file (a folder, pipe or device); left alone"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "keine Datei (ein Ordner, eine Pipe oder ein Gerät); bleibt unberührt"
+            }
+          }
+        }
+      },
       "sync.problem.partial": {
         "extractionState": "manual",
         "localizations": {
@@ -6206,6 +6901,23 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "die Datenbank nahm sie nicht an (%@); wird beim nächsten Mal erneut gelesen"
+            }
+          }
+        }
+      },
+      "sync.problem.tooLarge": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "larger than %lld MiB, more than Docket writes; not read"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "größer als %lld MiB, mehr als Docket schreibt; nicht gelesen"
             }
           }
         }
@@ -6295,6 +7007,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "sync.twins": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "%@ sent a change under a stamp it had used before, with other values: every device keeps the same one of the two."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "„%@“ hat eine Änderung unter einem schon benutzten Zeitstempel mit anderen Werten geschickt: Jedes Gerät behält dieselbe der beiden."
+            }
+          }
+        }
+      },
       "sync.usedSnapshot": {
         "extractionState": "manual",
         "localizations": {
@@ -6308,6 +7037,47 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Aus einem Schnappschuss aufgeholt."
+            }
+          }
+        }
+      },
+      "sync.void": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld change of a device whose clock had run ahead was set aside (it is in the history as lost); that device made it again."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld changes of a device whose clock had run ahead were set aside (they are in the history as lost); that device made them again."
+                  }
+                }
+              }
+            }
+          },
+          "de": {
+            "variations": {
+              "plural": {
+                "one": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Änderung eines Geräts, dessen Uhr vorging, wurde beiseitegelegt (sie steht im Verlauf als verloren); das Gerät hat sie noch einmal gemacht."
+                  }
+                },
+                "other": {
+                  "stringUnit": {
+                    "state": "translated",
+                    "value": "%lld Änderungen eines Geräts, dessen Uhr vorging, wurden beiseitegelegt (sie stehen im Verlauf als verloren); das Gerät hat sie noch einmal gemacht."
+                  }
+                }
+              }
             }
           }
         }
@@ -6956,6 +7726,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "time.row.unknown": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "date?"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Datum?"
+            }
+          }
+        }
+      },
       "time.row.years": {
         "extractionState": "manual",
         "localizations": {
@@ -7113,6 +7900,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "time.spoken.unknown": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "an unreadable date"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "ein unlesbares Datum"
+            }
+          }
+        }
+      },
       "time.spoken.years": {
         "extractionState": "manual",
         "localizations": {
@@ -7150,6 +7954,23 @@ let embeddedCatalogJSON = #"""
                   }
                 }
               }
+            }
+          }
+        }
+      },
+      "time.unknown": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "at an unreadable date"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "zu einem unlesbaren Datum"
             }
           }
         }
@@ -12255,605 +13076,642 @@ let embeddedCatalogOutline: [(key: String, start: Int, end: Int)] = [
   ("error.database.readOnly", 37627, 38113),
   ("error.delete.needsYes", 38144, 38581),
   ("error.device.emptyName", 38613, 39002),
-  ("error.edit.vanished", 39031, 39514),
-  ("error.editor.failed", 39543, 40021),
-  ("error.form.badCompleted", 40054, 40464),
-  ("error.form.badPriority", 40496, 40934),
-  ("error.form.noColon", 40962, 41369),
-  ("error.form.noTitle", 41397, 41777),
-  ("error.form.unknownField", 41810, 42179),
-  ("error.form.unreadable", 42210, 42714),
-  ("error.limit", 42735, 43178),
-  ("error.output", 43200, 43594),
-  ("error.ref.ambiguous", 43623, 44015),
-  ("error.ref.notHex", 44041, 44508),
-  ("error.ref.tooShort", 44536, 44984),
-  ("error.ref.unknown", 45011, 45476),
-  ("error.ref.useMoreDigits", 45509, 45903),
-  ("error.remote.address", 45933, 46326),
-  ("error.remote.denied", 46355, 46833),
-  ("error.remote.holdsDatabase", 46869, 47456),
-  ("error.remote.missing", 47486, 48043),
-  ("error.remote.newer", 48071, 48587),
-  ("error.remote.notARemote", 48620, 48994),
-  ("error.remote.notFolder", 49026, 49386),
-  ("error.remote.password", 49417, 49999),
-  ("error.remote.passwordFile", 50034, 50494),
-  ("error.remote.replaced", 50525, 51170),
-  ("error.remote.scheme", 51199, 51650),
-  ("error.remote.space", 51678, 52187),
-  ("error.remote.space.missing", 52223, 52818),
-  ("error.remote.spaceForFolder", 52855, 53307),
-  ("error.remote.system", 53336, 53735),
-  ("error.sample.notEmpty", 53766, 55065),
-  ("error.search.badPriority", 55099, 55558),
-  ("error.search.badStatus", 55590, 56040),
-  ("error.search.emptyValue", 56073, 56513),
-  ("error.serve.cannotListen", 56547, 57189),
-  ("error.serve.library", 57218, 57604),
-  ("error.serve.tlsPair", 57633, 58082),
-  ("error.serve.unreadable", 58114, 58469),
-  ("error.sort.file", 58494, 58943),
-  ("error.sort.space", 58969, 59552),
-  ("error.sync.busy", 59577, 60126),
-  ("error.sync.database", 60155, 60599),
-  ("error.system.full", 60626, 61001),
-  ("error.system.isFolder", 61032, 61382),
-  ("error.system.noFile", 61411, 61791),
-  ("error.system.notFolder", 61823, 62171),
-  ("error.system.permission", 62204, 62561),
-  ("error.system.quota", 62589, 62963),
-  ("error.system.readOnly", 62994, 63359),
-  ("error.system.tooLarge", 63390, 63740),
-  ("error.tag.emptyName", 63769, 64152),
-  ("error.tag.nameTaken", 64181, 64577),
-  ("error.tag.notFound", 64605, 64973),
-  ("error.tag.unknown", 65000, 65450),
-  ("error.unexpected", 65476, 65841),
-  ("error.usage.badValue", 65871, 66308),
-  ("error.usage.conflicting", 66341, 66755),
-  ("error.usage.didYouMean", 66787, 67152),
-  ("error.usage.missingArgument", 67189, 67592),
-  ("error.usage.missingSubcommand", 67631, 68072),
-  ("error.usage.missingValue", 68106, 68467),
-  ("error.usage.repeatedOption", 68503, 68887),
-  ("error.usage.seeHelp", 68916, 69276),
-  ("error.usage.tooManyArguments", 69314, 69718),
-  ("error.usage.unexpectedValue", 69755, 70119),
-  ("error.usage.unknownCommand", 70155, 70530),
-  ("error.usage.unknownOption", 70565, 70949),
-  ("error.usage.unknownSubcommand", 70988, 71404),
-  ("export.error.unfinished", 71437, 71912),
-  ("export.error.unwritable", 71945, 72388),
-  ("field.completed", 72413, 72750),
-  ("field.detail", 72772, 73112),
-  ("field.priority", 73136, 73476),
-  ("field.title", 73497, 73829),
-  ("filter.all", 73849, 74178),
-  ("filter.completed", 74204, 74543),
-  ("filter.open", 74564, 74895),
-  ("filter.recent", 74918, 75255),
-  ("help.commands", 75278, 75617),
-  ("help.examples", 75640, 75981),
-  ("help.globalOptions", 76009, 76384),
-  ("help.intro", 76404, 76796),
-  ("help.more", 76815, 77293),
-  ("help.options", 77315, 77654),
-  ("help.subcommands", 77680, 78027),
-  ("help.usage", 78047, 78456),
-  ("help.usageLabel", 78481, 78816),
-  ("history.change", 78840, 79188),
-  ("history.created", 79213, 79557),
-  ("history.deleted", 79582, 79920),
-  ("history.empty", 79943, 80315),
-  ("history.field.completed", 80348, 80682),
-  ("history.field.created", 80713, 81050),
-  ("history.field.detail", 81080, 81420),
-  ("history.field.priority", 81452, 81792),
-  ("history.field.title", 81821, 82153),
-  ("history.lost", 82175, 82565),
-  ("history.quoted", 82589, 82927),
-  ("history.tagOff", 82951, 83302),
-  ("history.tagOn", 83325, 83678),
-  ("history.thisDevice", 83706, 84062),
-  ("import.count.deletedTasks", 84097, 85105),
-  ("import.count.issues", 85134, 86107),
-  ("import.count.recurringTemplates", 86148, 87201),
-  ("import.count.tags", 87228, 88188),
-  ("import.done", 88209, 88559),
-  ("import.dryRun", 88582, 89009),
-  ("import.error.empty", 89037, 89442),
-  ("import.error.file", 89469, 89907),
-  ("import.error.terminal", 89938, 90502),
-  ("import.error.unreadable", 90535, 90969),
-  ("import.kind.bool", 90995, 91345),
-  ("import.kind.labels", 91373, 91753),
-  ("import.kind.list", 91779, 92117),
-  ("import.kind.number", 92145, 92496),
-  ("import.kind.object", 92524, 92865),
-  ("import.kind.text", 92891, 93221),
-  ("import.part.new", 93246, 93602),
-  ("import.part.skipped", 93631, 93979),
-  ("import.part.unchanged", 94010, 94363),
-  ("import.part.updated", 94392, 94743),
-  ("import.problem.control", 94775, 95161),
-  ("import.problem.deep", 95190, 95586),
-  ("import.problem.end", 95614, 96017),
-  ("import.problem.escape", 96048, 96457),
-  ("import.problem.format", 96488, 96998),
-  ("import.problem.missing", 97030, 97404),
-  ("import.problem.newer", 97434, 97926),
-  ("import.problem.number", 97957, 98323),
-  ("import.problem.tag", 98351, 98775),
-  ("import.problem.type", 98804, 99197),
-  ("import.problem.unexpected", 99232, 99621),
-  ("import.problem.utf8", 99650, 100032),
-  ("import.problem.value", 100062, 100458),
-  ("import.progress", 100483, 100875),
-  ("import.reading", 100899, 101293),
-  ("import.standardInput", 101323, 101674),
-  ("import.step.history", 101703, 102136),
-  ("import.step.saving", 102164, 102542),
-  ("import.step.searchIndex", 102575, 102972),
-  ("import.step.sortIndexes", 103005, 103406),
-  ("import.warning.unnamedRepository", 103448, 104202),
-  ("import.where.issue", 104230, 104574),
-  ("import.where.line", 104601, 104942),
-  ("import.where.record", 104971, 105318),
-  ("import.where.tag", 105344, 105682),
-  ("issue.untitled", 105706, 106050),
-  ("list.empty", 106070, 106434),
-  ("list.empty.open", 106459, 106895),
-  ("list.summary", 106917, 107890),
-  ("list.summary.limited", 107920, 108972),
-  ("man.commands", 108994, 109331),
-  ("man.description", 109356, 109701),
-  ("man.descriptionText", 109730, 110745),
-  ("man.environment", 110770, 111111),
-  ("man.environmentText", 111140, 112163),
-  ("man.examples", 112185, 112524),
-  ("man.exit", 112542, 112888),
-  ("man.exitText", 112910, 113607),
-  ("man.files", 113626, 113960),
-  ("man.filesText", 113983, 114716),
-  ("man.header", 114736, 115086),
-  ("man.name", 115104, 115434),
-  ("man.options", 115455, 115792),
-  ("man.search", 115812, 116145),
-  ("man.searchText", 116169, 117518),
-  ("man.synopsis", 117540, 117880),
-  ("man.tagline", 117901, 118275),
-  ("month.long.1", 118297, 118632),
-  ("month.long.10", 118655, 118991),
-  ("month.long.11", 119014, 119352),
-  ("month.long.12", 119375, 119713),
-  ("month.long.2", 119735, 120072),
-  ("month.long.3", 120094, 120426),
-  ("month.long.4", 120448, 120780),
-  ("month.long.5", 120802, 121130),
-  ("month.long.6", 121152, 121482),
-  ("month.long.7", 121504, 121834),
-  ("month.long.8", 121856, 122190),
-  ("month.long.9", 122212, 122552),
-  ("month.short.1", 122575, 122904),
-  ("month.short.10", 122928, 123257),
-  ("month.short.11", 123281, 123610),
-  ("month.short.12", 123634, 123963),
-  ("month.short.2", 123986, 124315),
-  ("month.short.3", 124338, 124668),
-  ("month.short.4", 124691, 125020),
-  ("month.short.5", 125043, 125371),
-  ("month.short.6", 125394, 125723),
-  ("month.short.7", 125746, 126075),
-  ("month.short.8", 126098, 126427),
-  ("month.short.9", 126450, 126780),
-  ("option.allowHost", 126806, 127246),
-  ("option.asc", 127266, 127608),
-  ("option.bind", 127629, 128090),
-  ("option.completed", 128116, 128473),
-  ("option.db", 128492, 128939),
-  ("option.desc", 128960, 129302),
-  ("option.detail", 129325, 129678),
-  ("option.dryRun", 129701, 130105),
-  ("option.exportFormat", 130134, 130588),
-  ("option.filter", 130611, 131036),
-  ("option.help", 131057, 131400),
-  ("option.hideCompleted", 131430, 131860),
-  ("option.importFormat", 131889, 132314),
-  ("option.json", 132335, 132740),
-  ("option.lang", 132761, 133132),
-  ("option.limit", 133154, 133526),
-  ("option.noMouse", 133550, 134037),
-  ("option.output", 134060, 134470),
-  ("option.port", 134491, 134903),
-  ("option.priority", 134928, 135290),
-  ("option.readOnly", 135315, 135721),
-  ("option.repo", 135742, 136270),
-  ("option.screenReader", 136299, 136886),
-  ("option.showCompleted", 136916, 137342),
-  ("option.sort", 137363, 137761),
-  ("option.space", 137783, 138213),
-  ("option.tag.add", 138237, 138658),
-  ("option.tag.edit", 138683, 139133),
-  ("option.tagSort", 139157, 139535),
-  ("option.theme", 139557, 140139),
-  ("option.title", 140161, 140501),
-  ("option.tlsCert", 140525, 140917),
-  ("option.tlsKey", 140940, 141340),
-  ("option.version", 141364, 141720),
-  ("option.yes", 141740, 142117),
-  ("priority.high", 142140, 142470),
-  ("priority.low", 142492, 142824),
-  ("priority.medium", 142849, 143183),
-  ("remote.none", 143204, 143640),
-  ("remote.passwordStored", 143671, 144164),
-  ("remote.removed", 144188, 144622),
-  ("remote.set", 144642, 144984),
-  ("remote.set.next", 145009, 145404),
-  ("remote.show.device", 145432, 145796),
-  ("remote.show.lastError", 145827, 146181),
-  ("remote.show.lastSync", 146211, 146566),
-  ("remote.show.remote", 146594, 146936),
-  ("remote.show.space", 146963, 147305),
-  ("remote.show.waiting", 147334, 148389),
-  ("reopen.already", 148413, 148784),
-  ("reopen.done", 148805, 149173),
-  ("sample.added", 149195, 149610),
-  ("serve.open", 149630, 149971),
-  ("serve.readOnly", 149995, 150406),
-  ("serve.serving", 150429, 150794),
-  ("serve.stop", 150814, 151172),
-  ("serve.stopped", 151195, 151533),
-  ("serve.warning.cleartext", 151566, 152130),
-  ("show.created", 152152, 152489),
-  ("show.id", 152506, 152832),
-  ("show.modified", 152855, 153194),
-  ("show.never", 153214, 153544),
-  ("show.noTags", 153565, 153896),
-  ("show.priority", 153919, 154259),
-  ("show.status", 154280, 154614),
-  ("show.tags", 154633, 154963),
-  ("status.completed", 154989, 155328),
-  ("status.open", 155349, 155680),
-  ("sync.count.changes", 155708, 156687),
-  ("sync.lost", 156706, 158077),
-  ("sync.problem.badChange", 158109, 158490),
-  ("sync.problem.garbage.incompleteHeader", 158537, 158995),
-  ("sync.problem.garbage.notDocket", 159035, 159416),
-  ("sync.problem.garbage.notJSON", 159454, 159872),
-  ("sync.problem.misplaced", 159904, 160309),
-  ("sync.problem.newer", 160337, 160817),
-  ("sync.problem.partial", 160847, 161363),
-  ("sync.problem.rejected", 161394, 161849),
-  ("sync.problem.unknownName", 161883, 162413),
-  ("sync.problem.unreadable", 162446, 162802),
-  ("sync.pushRefused", 162828, 163324),
-  ("sync.result", 163345, 163695),
-  ("sync.skipped", 163717, 164074),
-  ("sync.usedSnapshot", 164101, 164483),
-  ("sync.waiting", 164505, 165089),
-  ("sync.wroteSnapshot", 165117, 165623),
-  ("table.award", 165644, 165983),
-  ("table.description", 166010, 166355),
-  ("table.name", 166375, 166705),
-  ("table.open", 166725, 167056),
-  ("table.priority", 167080, 167420),
-  ("table.ref", 167439, 167767),
-  ("table.status", 167789, 168123),
-  ("table.tags", 168143, 168473),
-  ("table.title", 168494, 168826),
-  ("table.total", 168847, 169180),
-  ("table.updated", 169203, 169544),
-  ("tag.added", 169563, 169914),
-  ("tag.confirmDelete", 169941, 171043),
-  ("tag.deleted", 171064, 171418),
-  ("tag.exists", 171438, 171803),
-  ("tag.none", 171821, 172244),
-  ("tag.renamed", 172265, 172639),
-  ("time.daysAgo", 172661, 173638),
-  ("time.hoursAgo", 173661, 174645),
-  ("time.justNow", 174667, 175008),
-  ("time.minutesAgo", 175033, 176021),
-  ("time.monthsAgo", 176045, 177030),
-  ("time.row.date", 177053, 177398),
-  ("time.row.days", 177421, 178389),
-  ("time.row.hours", 178413, 179384),
-  ("time.row.underHour", 179412, 179750),
-  ("time.row.years", 179774, 180746),
-  ("time.spoken.date", 180772, 181123),
-  ("time.spoken.days", 181149, 182127),
-  ("time.spoken.hours", 182154, 183139),
-  ("time.spoken.underHour", 183170, 183540),
-  ("time.spoken.years", 183567, 184549),
-  ("time.yearsAgo", 184572, 185553),
-  ("tui.announce.ascending", 185585, 185927),
-  ("tui.announce.closed", 185956, 186314),
-  ("tui.announce.completedHidden", 186352, 186731),
-  ("tui.announce.completedShown", 186768, 187150),
-  ("tui.announce.deleted", 187180, 187534),
-  ("tui.announce.descending", 187567, 187909),
-  ("tui.announce.discarded", 187941, 188307),
-  ("tui.announce.editCancelled", 188343, 188760),
-  ("tui.announce.editing", 188790, 189142),
-  ("tui.announce.filter", 189171, 189517),
-  ("tui.announce.historyHidden", 189553, 189911),
-  ("tui.announce.historyShown", 189946, 190303),
-  ("tui.announce.markedCompleted", 190341, 190746),
-  ("tui.announce.markedOpen", 190779, 191176),
-  ("tui.announce.overwritten", 191210, 191692),
-  ("tui.announce.priority", 191723, 192071),
-  ("tui.announce.reopened", 192102, 192470),
-  ("tui.announce.saved", 192498, 192858),
-  ("tui.announce.searchCleared", 192894, 193245),
-  ("tui.announce.sorted", 193274, 193632),
-  ("tui.announce.tagAdded", 193663, 194018),
-  ("tui.announce.tagCreated", 194051, 194404),
-  ("tui.announce.tagDeleted", 194437, 194785),
-  ("tui.announce.tagRemoved", 194818, 195171),
-  ("tui.announce.tagsSorted", 195204, 195572),
-  ("tui.awards", 195592, 195934),
-  ("tui.confirmDelete", 195961, 196358),
-  ("tui.confirmDeleteTag", 196388, 197486),
-  ("tui.deleteTag", 197509, 197853),
-  ("tui.detail", 197873, 198208),
-  ("tui.empty.noMatch", 198235, 198710),
-  ("tui.empty.none", 198734, 199131),
-  ("tui.field.completed", 199160, 199499),
-  ("tui.field.detail", 199525, 199865),
-  ("tui.field.title", 199890, 200222),
-  ("tui.filters", 200243, 200578),
-  ("tui.helpHint", 200600, 200935),
-  ("tui.helpTitle", 200958, 201290),
-  ("tui.hint.back", 201313, 201646),
-  ("tui.hint.cancel", 201671, 202008),
-  ("tui.hint.cancelTyping", 202039, 202376),
-  ("tui.hint.choose", 202401, 202736),
-  ("tui.hint.chooseAward", 202766, 203101),
-  ("tui.hint.close", 203125, 203462),
-  ("tui.hint.completedToggle", 203496, 203834),
-  ("tui.hint.delete", 203859, 204195),
-  ("tui.hint.deleteTag", 204223, 204559),
-  ("tui.hint.done", 204582, 204914),
-  ("tui.hint.edit", 204937, 205273),
-  ("tui.hint.editOrSave", 205302, 205638),
-  ("tui.hint.externalEditor", 205671, 206005),
-  ("tui.hint.help", 206028, 206359),
-  ("tui.hint.helpScroll", 206388, 206725),
-  ("tui.hint.history", 206751, 207087),
-  ("tui.hint.move", 207110, 207443),
-  ("tui.hint.newIssue", 207470, 207798),
-  ("tui.hint.newTag", 207823, 208161),
-  ("tui.hint.nextField", 208189, 208535),
-  ("tui.hint.nextPane", 208562, 208894),
-  ("tui.hint.no", 208915, 209243),
-  ("tui.hint.open", 209266, 209599),
-  ("tui.hint.priorityPick", 209630, 209986),
-  ("tui.hint.priorityStep", 210017, 210367),
-  ("tui.hint.quit", 210390, 210723),
-  ("tui.hint.renameTag", 210751, 211089),
-  ("tui.hint.save", 211112, 211447),
-  ("tui.hint.search", 211472, 211806),
-  ("tui.hint.showCompleted", 211838, 212178),
-  ("tui.hint.sort", 212201, 212536),
-  ("tui.hint.sortDate", 212563, 212894),
-  ("tui.hint.sortPriority", 212925, 213265),
-  ("tui.hint.sortTitle", 213293, 213625),
-  ("tui.hint.suggestionChoose", 213660, 213997),
-  ("tui.hint.suggestionMove", 214030, 214371),
-  ("tui.hint.sync", 214394, 214730),
-  ("tui.hint.tagNew", 214755, 215093),
-  ("tui.hint.tagSort", 215119, 215464),
-  ("tui.hint.tagSortCount", 215495, 215828),
-  ("tui.hint.tagSortName", 215858, 216188),
-  ("tui.hint.tagStep", 216214, 216542),
-  ("tui.hint.tagToggle", 216570, 216923),
-  ("tui.hint.toggleCompleted", 216957, 217296),
-  ("tui.hint.yes", 217318, 217645),
-  ("tui.history", 217666, 218002),
-  ("tui.history.noIssue", 218031, 218435),
-  ("tui.issueCount", 218459, 219432),
-  ("tui.issueCountMore", 219460, 219809),
-  ("tui.issues", 219829, 220166),
-  ("tui.key.awards", 220190, 220532),
-  ("tui.key.back", 220554, 220909),
-  ("tui.key.cancel", 220933, 221331),
-  ("tui.key.cancelTyping", 221361, 221747),
-  ("tui.key.choose", 221771, 222124),
-  ("tui.key.chooseAward", 222153, 222510),
-  ("tui.key.close", 222533, 222870),
-  ("tui.key.completedToggle", 222903, 223281),
-  ("tui.key.delete", 223305, 223665),
-  ("tui.key.deleteTag", 223692, 224060),
-  ("tui.key.done", 224082, 224414),
-  ("tui.key.edit", 224436, 224772),
-  ("tui.key.editOrSave", 224800, 225196),
-  ("tui.key.externalEditor", 225228, 225610),
-  ("tui.key.help", 225632, 225974),
-  ("tui.key.helpPage", 226000, 226355),
-  ("tui.key.helpScroll", 226383, 226738),
-  ("tui.key.history", 226763, 227160),
-  ("tui.key.jump", 227182, 227578),
-  ("tui.key.move", 227600, 227933),
-  ("tui.key.moveInList", 227961, 228319),
-  ("tui.key.newIssue", 228345, 228689),
-  ("tui.key.newTag", 228713, 229051),
-  ("tui.key.nextField", 229078, 229424),
-  ("tui.key.nextPane", 229450, 229798),
-  ("tui.key.no", 229818, 230146),
-  ("tui.key.open", 230168, 230530),
-  ("tui.key.otherKeysClose", 230562, 230899),
-  ("tui.key.previousField", 230930, 231278),
-  ("tui.key.previousPane", 231308, 231658),
-  ("tui.key.priorityPick", 231688, 232048),
-  ("tui.key.priorityStep", 232078, 232436),
-  ("tui.key.quit", 232458, 232791),
-  ("tui.key.quitNow", 232816, 233149),
-  ("tui.key.redraw", 233173, 233535),
-  ("tui.key.renameTag", 233562, 233908),
-  ("tui.key.save", 233930, 234265),
-  ("tui.key.search", 234289, 234707),
-  ("tui.key.showCompleted", 234738, 235129),
-  ("tui.key.showFilters", 235158, 235557),
-  ("tui.key.sort", 235579, 235946),
-  ("tui.key.sortDate", 235972, 236346),
-  ("tui.key.sortPriority", 236376, 236759),
-  ("tui.key.sortTitle", 236786, 237161),
-  ("tui.key.suggestionChoose", 237195, 237557),
-  ("tui.key.suggestionMove", 237589, 237952),
-  ("tui.key.suspend", 237977, 238363),
-  ("tui.key.sync", 238385, 238833),
-  ("tui.key.tagNew", 238857, 239195),
-  ("tui.key.tagSort", 239220, 239586),
-  ("tui.key.tagSortCount", 239616, 239992),
-  ("tui.key.tagSortName", 240021, 240394),
-  ("tui.key.tagStep", 240419, 240787),
-  ("tui.key.tagToggle", 240814, 241187),
-  ("tui.key.toggleCompleted", 241220, 241585),
-  ("tui.key.yes", 241606, 241933),
-  ("tui.key.yesGerman", 241960, 242287),
-  ("tui.keyName.ctrl", 242313, 242643),
-  ("tui.keyName.other", 242670, 243015),
-  ("tui.keyName.shift", 243042, 243377),
-  ("tui.keyName.space", 243404, 243740),
-  ("tui.keys.always", 243765, 244135),
-  ("tui.keys.awards", 244160, 244517),
-  ("tui.keys.confirm", 244543, 244895),
-  ("tui.keys.detail", 244920, 245269),
-  ("tui.keys.everywhere", 245298, 245638),
-  ("tui.keys.filters", 245664, 246014),
-  ("tui.keys.form", 246037, 246386),
-  ("tui.keys.formCompleted", 246418, 246773),
-  ("tui.keys.formDetail", 246802, 247158),
-  ("tui.keys.formPriority", 247189, 247545),
-  ("tui.keys.formTags", 247572, 247918),
-  ("tui.keys.formTitle", 247946, 248294),
-  ("tui.keys.help", 248317, 248662),
-  ("tui.keys.list", 248685, 249030),
-  ("tui.keys.sortMenu", 249057, 249410),
-  ("tui.keys.suggestions", 249440, 249803),
-  ("tui.keys.tagSortMenu", 249833, 250185),
-  ("tui.keys.typing", 250210, 250549),
-  ("tui.keys.typingDetail", 250580, 250967),
-  ("tui.keys.typingTitle", 250997, 251360),
-  ("tui.newTag", 251380, 251720),
-  ("tui.newTagTitle", 251745, 252083),
-  ("tui.no", 252099, 252427),
-  ("tui.noSelection", 252452, 252836),
-  ("tui.noTags", 252856, 253227),
-  ("tui.noTagsYet", 253250, 253638),
-  ("tui.quit.writesPending", 253670, 254214),
-  ("tui.renameTagTitle", 254242, 254586),
-  ("tui.search", 254606, 254941),
-  ("tui.showCompleted.notHere", 254976, 255484),
-  ("tui.showCompleted.off", 255515, 255881),
-  ("tui.showCompleted.on", 255911, 256272),
-  ("tui.sort.date", 256295, 256626),
-  ("tui.sort.priority", 256653, 256993),
-  ("tui.sort.title", 257017, 257349),
-  ("tui.sortBy", 257369, 257712),
-  ("tui.suggestion.priority", 257745, 258085),
-  ("tui.suggestion.status", 258116, 258450),
-  ("tui.suggestion.tag", 258478, 258806),
-  ("tui.suggestions", 258831, 259175),
-  ("tui.sync.failed", 259200, 259564),
-  ("tui.sync.never", 259588, 259946),
-  ("tui.sync.synced", 259971, 260324),
-  ("tui.sync.syncing", 260350, 260703),
-  ("tui.sync.unreachable", 260733, 261135),
-  ("tui.tag", 261152, 261480),
-  ("tui.tagSort.count", 261507, 261848),
-  ("tui.tagSort.name", 261874, 262213),
-  ("tui.tagSortField.count", 262245, 262578),
-  ("tui.tagSortField.name", 262609, 262939),
-  ("tui.tags", 262957, 263287),
-  ("tui.tooSmall", 263309, 263683),
-  ("tui.yes", 263700, 264027),
-  ("web.action.complete", 264056, 264395),
-  ("web.action.delete", 264422, 264758),
-  ("web.action.edit", 264783, 265119),
-  ("web.action.reopen", 265146, 265488),
-  ("web.awards.locked", 265515, 265851),
-  ("web.awards.progress", 265880, 266227),
-  ("web.awards.summary", 266255, 266650),
-  ("web.awards.unlocked", 266679, 267023),
-  ("web.back", 267041, 267374),
-  ("web.delete.question", 267403, 267833),
-  ("web.detail.created", 267861, 268198),
-  ("web.detail.history", 268226, 268562),
-  ("web.detail.modified", 268591, 268929),
-  ("web.detail.noDetail", 268958, 269305),
-  ("web.detail.noHistory", 269335, 269718),
-  ("web.detail.noTags", 269745, 270095),
-  ("web.detail.none", 270120, 270516),
-  ("web.detail.reference", 270546, 270884),
-  ("web.edit.heading", 270910, 271260),
-  ("web.empty.noMatch", 271287, 271757),
-  ("web.empty.none", 271781, 272213),
-  ("web.failed.heading", 272241, 272607),
-  ("web.form.cancel", 272632, 272969),
-  ("web.form.completed", 272997, 273336),
-  ("web.form.create", 273361, 273696),
-  ("web.form.detail", 273721, 274057),
-  ("web.form.newTags", 274083, 274475),
-  ("web.form.priority", 274502, 274842),
-  ("web.form.save", 274865, 275200),
-  ("web.form.status", 275225, 275559),
-  ("web.form.title", 275583, 275915),
-  ("web.hideCompleted", 275942, 276298),
-  ("web.issueGone", 276321, 276778),
-  ("web.keys.back", 276801, 277160),
-  ("web.keys.button", 277185, 277517),
-  ("web.keys.close", 277541, 277878),
-  ("web.keys.complete", 277905, 278292),
-  ("web.keys.delete", 278317, 278671),
-  ("web.keys.edit", 278694, 279048),
-  ("web.keys.help", 279071, 279415),
-  ("web.keys.move", 279438, 279815),
-  ("web.keys.new", 279837, 280181),
-  ("web.keys.search", 280206, 280540),
-  ("web.language", 280562, 280899),
-  ("web.language.apply", 280927, 281263),
-  ("web.list.more", 281286, 281628),
-  ("web.mark.completed", 281656, 281995),
-  ("web.mark.open", 282018, 282349),
-  ("web.nav.issues", 282373, 282710),
-  ("web.nav.label", 282733, 283071),
-  ("web.new", 283088, 283432),
-  ("web.notFound", 283454, 283834),
-  ("web.notFound.heading", 283864, 284209),
-  ("web.offline", 284230, 284754),
-  ("web.readOnly", 284776, 285197),
-  ("web.refused.body", 285223, 285709),
-  ("web.refused.csrf", 285735, 286304),
-  ("web.refused.heading", 286333, 286671),
-  ("web.refused.host", 286697, 287116),
-  ("web.refused.token", 287143, 287632),
-  ("web.said.completed", 287660, 288021),
-  ("web.said.created", 288047, 288400),
-  ("web.said.deleted", 288426, 288780),
-  ("web.said.gone", 288803, 289187),
-  ("web.said.reopened", 289214, 289562),
-  ("web.said.saved", 289586, 289926),
-  ("web.said.tagCreated", 289955, 290309),
-  ("web.said.tagDeleted", 290338, 290693),
-  ("web.said.tagExists", 290721, 291120),
-  ("web.said.tagRenamed", 291149, 291504),
-  ("web.said.unchanged", 291532, 291887),
-  ("web.search.button", 291914, 292248),
-  ("web.search.help", 292273, 292735),
-  ("web.search.label", 292761, 293094),
-  ("web.showCompleted", 293121, 293473),
-  ("web.skip", 293491, 293857),
-  ("web.sort.ascending", 293885, 294227),
-  ("web.sort.button", 294252, 294587),
-  ("web.sort.descending", 294616, 294958),
-  ("web.sort.label", 294982, 295325),
-  ("web.suggestions", 295350, 295694),
-  ("web.tags.counts", 295719, 296089),
-  ("web.tags.create", 296114, 296449),
-  ("web.tags.deleteQuestion", 296482, 296945),
-  ("web.tags.manage", 296970, 297326),
-  ("web.tags.new", 297348, 297693),
-  ("web.tags.rename", 297718, 298056),
-  ("web.tags.renameLabel", 298086, 298453),
+  ("error.device.nameTooLong", 39036, 39453),
+  ("error.edit.vanished", 39482, 39965),
+  ("error.editor.failed", 39994, 40472),
+  ("error.form.badCompleted", 40505, 40915),
+  ("error.form.badPriority", 40947, 41385),
+  ("error.form.noColon", 41413, 41820),
+  ("error.form.noTitle", 41848, 42228),
+  ("error.form.unknownField", 42261, 42630),
+  ("error.form.unreadable", 42661, 43165),
+  ("error.issue.detailTooLong", 43200, 43610),
+  ("error.issue.titleNotOneLine", 43647, 44014),
+  ("error.issue.titleTooLong", 44048, 44548),
+  ("error.limit", 44569, 45012),
+  ("error.output", 45034, 45428),
+  ("error.ref.ambiguous", 45457, 45849),
+  ("error.ref.notHex", 45875, 46342),
+  ("error.ref.tooShort", 46370, 46818),
+  ("error.ref.unknown", 46845, 47310),
+  ("error.ref.useMoreDigits", 47343, 47737),
+  ("error.remote.address", 47767, 48160),
+  ("error.remote.denied", 48189, 48667),
+  ("error.remote.holdsDatabase", 48703, 49290),
+  ("error.remote.missing", 49320, 49877),
+  ("error.remote.newer", 49905, 50421),
+  ("error.remote.notARemote", 50454, 50828),
+  ("error.remote.notFolder", 50860, 51220),
+  ("error.remote.numberTaken", 51254, 51725),
+  ("error.remote.password", 51756, 52338),
+  ("error.remote.passwordFile", 52373, 52833),
+  ("error.remote.replaced", 52864, 53509),
+  ("error.remote.scheme", 53538, 53989),
+  ("error.remote.space", 54017, 54526),
+  ("error.remote.space.missing", 54562, 55157),
+  ("error.remote.spaceForFolder", 55194, 55646),
+  ("error.remote.system", 55675, 56074),
+  ("error.sample.notEmpty", 56105, 57404),
+  ("error.search.badPriority", 57438, 57897),
+  ("error.search.badStatus", 57929, 58379),
+  ("error.search.emptyValue", 58412, 58852),
+  ("error.serve.cannotListen", 58886, 59528),
+  ("error.serve.library", 59557, 59943),
+  ("error.serve.tlsPair", 59972, 60421),
+  ("error.serve.unreadable", 60453, 60808),
+  ("error.sort.file", 60833, 61282),
+  ("error.sort.space", 61308, 61891),
+  ("error.sync.busy", 61916, 62465),
+  ("error.sync.database", 62494, 62938),
+  ("error.system.full", 62965, 63340),
+  ("error.system.isFolder", 63371, 63721),
+  ("error.system.noFile", 63750, 64130),
+  ("error.system.notFolder", 64162, 64510),
+  ("error.system.permission", 64543, 64900),
+  ("error.system.quota", 64928, 65302),
+  ("error.system.readOnly", 65333, 65698),
+  ("error.system.tooLarge", 65729, 66079),
+  ("error.tag.emptyName", 66108, 66491),
+  ("error.tag.nameTaken", 66520, 66916),
+  ("error.tag.nameTooLong", 66947, 67358),
+  ("error.tag.notFound", 67386, 67754),
+  ("error.tag.unknown", 67781, 68231),
+  ("error.unexpected", 68257, 68622),
+  ("error.usage.badValue", 68652, 69089),
+  ("error.usage.conflicting", 69122, 69536),
+  ("error.usage.didYouMean", 69568, 69933),
+  ("error.usage.missingArgument", 69970, 70373),
+  ("error.usage.missingSubcommand", 70412, 70853),
+  ("error.usage.missingValue", 70887, 71248),
+  ("error.usage.repeatedOption", 71284, 71668),
+  ("error.usage.seeHelp", 71697, 72057),
+  ("error.usage.tooManyArguments", 72095, 72499),
+  ("error.usage.unexpectedValue", 72536, 72900),
+  ("error.usage.unknownCommand", 72936, 73311),
+  ("error.usage.unknownOption", 73346, 73730),
+  ("error.usage.unknownSubcommand", 73769, 74185),
+  ("export.error.unfinished", 74218, 74693),
+  ("export.error.unwritable", 74726, 75169),
+  ("field.completed", 75194, 75531),
+  ("field.detail", 75553, 75893),
+  ("field.priority", 75917, 76257),
+  ("field.title", 76278, 76610),
+  ("filter.all", 76630, 76959),
+  ("filter.completed", 76985, 77324),
+  ("filter.open", 77345, 77676),
+  ("filter.recent", 77699, 78036),
+  ("help.commands", 78059, 78398),
+  ("help.examples", 78421, 78762),
+  ("help.globalOptions", 78790, 79165),
+  ("help.intro", 79185, 79577),
+  ("help.more", 79596, 80074),
+  ("help.options", 80096, 80435),
+  ("help.subcommands", 80461, 80808),
+  ("help.usage", 80828, 81237),
+  ("help.usageLabel", 81262, 81597),
+  ("history.change", 81621, 81969),
+  ("history.created", 81994, 82338),
+  ("history.deleted", 82363, 82701),
+  ("history.empty", 82724, 83096),
+  ("history.field.completed", 83129, 83463),
+  ("history.field.created", 83494, 83831),
+  ("history.field.detail", 83861, 84201),
+  ("history.field.priority", 84233, 84573),
+  ("history.field.title", 84602, 84934),
+  ("history.lost", 84956, 85346),
+  ("history.quoted", 85370, 85708),
+  ("history.tagOff", 85732, 86083),
+  ("history.tagOn", 86106, 86459),
+  ("history.thisDevice", 86487, 86843),
+  ("import.count.deletedTasks", 86878, 87886),
+  ("import.count.issues", 87915, 88888),
+  ("import.count.recurringTemplates", 88929, 89982),
+  ("import.count.tags", 90009, 90969),
+  ("import.done", 90990, 91340),
+  ("import.dryRun", 91363, 91790),
+  ("import.error.empty", 91818, 92223),
+  ("import.error.file", 92250, 92688),
+  ("import.error.terminal", 92719, 93283),
+  ("import.error.unreadable", 93316, 93750),
+  ("import.kind.bool", 93776, 94126),
+  ("import.kind.labels", 94154, 94534),
+  ("import.kind.list", 94560, 94898),
+  ("import.kind.number", 94926, 95277),
+  ("import.kind.object", 95305, 95646),
+  ("import.kind.text", 95672, 96002),
+  ("import.part.keptDeleted", 96035, 97415),
+  ("import.part.new", 97440, 97796),
+  ("import.part.restored", 97826, 98958),
+  ("import.part.skipped", 98987, 99335),
+  ("import.part.unchanged", 99366, 99719),
+  ("import.part.updated", 99748, 100099),
+  ("import.problem.control", 100131, 100517),
+  ("import.problem.deep", 100546, 100942),
+  ("import.problem.end", 100970, 101373),
+  ("import.problem.escape", 101404, 101813),
+  ("import.problem.format", 101844, 102354),
+  ("import.problem.missing", 102386, 102760),
+  ("import.problem.newer", 102790, 103282),
+  ("import.problem.number", 103313, 103679),
+  ("import.problem.tag", 103707, 104131),
+  ("import.problem.tooLong", 104163, 104549),
+  ("import.problem.type", 104578, 104971),
+  ("import.problem.unexpected", 105006, 105395),
+  ("import.problem.utf8", 105424, 105806),
+  ("import.problem.value", 105836, 106232),
+  ("import.progress", 106257, 106649),
+  ("import.reading", 106673, 107067),
+  ("import.standardInput", 107097, 107448),
+  ("import.step.history", 107477, 107910),
+  ("import.step.saving", 107938, 108316),
+  ("import.step.searchIndex", 108349, 108746),
+  ("import.step.sortIndexes", 108779, 109180),
+  ("import.warning.unnamedRepository", 109222, 109976),
+  ("import.where.issue", 110004, 110348),
+  ("import.where.line", 110375, 110716),
+  ("import.where.record", 110745, 111092),
+  ("import.where.tag", 111118, 111456),
+  ("issue.untitled", 111480, 111824),
+  ("list.empty", 111844, 112208),
+  ("list.empty.open", 112233, 112669),
+  ("list.summary", 112691, 113664),
+  ("list.summary.limited", 113694, 114746),
+  ("man.commands", 114768, 115105),
+  ("man.description", 115130, 115475),
+  ("man.descriptionText", 115504, 116519),
+  ("man.environment", 116544, 116885),
+  ("man.environmentText", 116914, 117937),
+  ("man.examples", 117959, 118298),
+  ("man.exit", 118316, 118662),
+  ("man.exitText", 118684, 119381),
+  ("man.files", 119400, 119734),
+  ("man.filesText", 119757, 120490),
+  ("man.header", 120510, 120860),
+  ("man.name", 120878, 121208),
+  ("man.options", 121229, 121566),
+  ("man.search", 121586, 121919),
+  ("man.searchText", 121943, 123292),
+  ("man.synopsis", 123314, 123654),
+  ("man.tagline", 123675, 124049),
+  ("month.long.1", 124071, 124406),
+  ("month.long.10", 124429, 124765),
+  ("month.long.11", 124788, 125126),
+  ("month.long.12", 125149, 125487),
+  ("month.long.2", 125509, 125846),
+  ("month.long.3", 125868, 126200),
+  ("month.long.4", 126222, 126554),
+  ("month.long.5", 126576, 126904),
+  ("month.long.6", 126926, 127256),
+  ("month.long.7", 127278, 127608),
+  ("month.long.8", 127630, 127964),
+  ("month.long.9", 127986, 128326),
+  ("month.short.1", 128349, 128678),
+  ("month.short.10", 128702, 129031),
+  ("month.short.11", 129055, 129384),
+  ("month.short.12", 129408, 129737),
+  ("month.short.2", 129760, 130089),
+  ("month.short.3", 130112, 130442),
+  ("month.short.4", 130465, 130794),
+  ("month.short.5", 130817, 131145),
+  ("month.short.6", 131168, 131497),
+  ("month.short.7", 131520, 131849),
+  ("month.short.8", 131872, 132201),
+  ("month.short.9", 132224, 132554),
+  ("option.allowHost", 132580, 133020),
+  ("option.asc", 133040, 133382),
+  ("option.bind", 133403, 133864),
+  ("option.completed", 133890, 134247),
+  ("option.db", 134266, 134713),
+  ("option.desc", 134734, 135076),
+  ("option.detail", 135099, 135452),
+  ("option.dryRun", 135475, 135879),
+  ("option.exportFormat", 135908, 136362),
+  ("option.filter", 136385, 136810),
+  ("option.help", 136831, 137174),
+  ("option.hideCompleted", 137204, 137634),
+  ("option.importFormat", 137663, 138088),
+  ("option.json", 138109, 138514),
+  ("option.lang", 138535, 138906),
+  ("option.limit", 138928, 139300),
+  ("option.noMouse", 139324, 139811),
+  ("option.output", 139834, 140244),
+  ("option.port", 140265, 140677),
+  ("option.priority", 140702, 141064),
+  ("option.readOnly", 141089, 141495),
+  ("option.repo", 141516, 142044),
+  ("option.restoreDeleted", 142075, 142536),
+  ("option.screenReader", 142565, 143152),
+  ("option.showCompleted", 143182, 143608),
+  ("option.sort", 143629, 144027),
+  ("option.space", 144049, 144479),
+  ("option.tag.add", 144503, 144924),
+  ("option.tag.edit", 144949, 145399),
+  ("option.tagSort", 145423, 145801),
+  ("option.theme", 145823, 146405),
+  ("option.title", 146427, 146767),
+  ("option.tlsCert", 146791, 147183),
+  ("option.tlsKey", 147206, 147606),
+  ("option.version", 147630, 147986),
+  ("option.yes", 148006, 148383),
+  ("priority.high", 148406, 148736),
+  ("priority.low", 148758, 149090),
+  ("priority.medium", 149115, 149449),
+  ("remote.none", 149470, 149906),
+  ("remote.passwordStored", 149937, 150430),
+  ("remote.removed", 150454, 150888),
+  ("remote.set", 150908, 151250),
+  ("remote.set.next", 151275, 151670),
+  ("remote.show.device", 151698, 152062),
+  ("remote.show.lastError", 152093, 152447),
+  ("remote.show.lastSync", 152477, 152832),
+  ("remote.show.remote", 152860, 153202),
+  ("remote.show.space", 153229, 153571),
+  ("remote.show.waiting", 153600, 154655),
+  ("reopen.already", 154679, 155050),
+  ("reopen.done", 155071, 155439),
+  ("sample.added", 155461, 155876),
+  ("serve.open", 155896, 156237),
+  ("serve.readOnly", 156261, 156672),
+  ("serve.serving", 156695, 157060),
+  ("serve.stop", 157080, 157438),
+  ("serve.stopped", 157461, 157799),
+  ("serve.warning.cleartext", 157832, 158396),
+  ("show.created", 158418, 158755),
+  ("show.id", 158772, 159098),
+  ("show.modified", 159121, 159460),
+  ("show.never", 159480, 159810),
+  ("show.noTags", 159831, 160162),
+  ("show.priority", 160185, 160525),
+  ("show.status", 160546, 160880),
+  ("show.tags", 160899, 161229),
+  ("status.completed", 161255, 161594),
+  ("status.open", 161615, 161946),
+  ("sync.change.device", 161974, 162359),
+  ("sync.change.field", 162386, 162795),
+  ("sync.change.forged", 162823, 163330),
+  ("sync.change.kind", 163356, 163749),
+  ("sync.change.modified", 163779, 164193),
+  ("sync.change.notJSON", 164222, 164591),
+  ("sync.change.notOneLine", 164623, 165009),
+  ("sync.change.oldValue", 165039, 165434),
+  ("sync.change.row", 165459, 165840),
+  ("sync.change.stamp", 165867, 166254),
+  ("sync.change.tooLong", 166283, 166687),
+  ("sync.change.value", 166714, 167160),
+  ("sync.clockBehind", 167186, 168775),
+  ("sync.count.changes", 168803, 169782),
+  ("sync.duration.days", 169810, 170770),
+  ("sync.duration.hours", 170799, 171767),
+  ("sync.duration.minutes", 171798, 172770),
+  ("sync.held", 172789, 174072),
+  ("sync.lost", 174091, 175462),
+  ("sync.newDevice.clock", 175492, 176119),
+  ("sync.newDevice.copied", 176150, 176861),
+  ("sync.problem.badChange", 176893, 177302),
+  ("sync.problem.garbage.incompleteHeader", 177349, 177807),
+  ("sync.problem.garbage.notDocket", 177847, 178228),
+  ("sync.problem.garbage.notJSON", 178266, 178623),
+  ("sync.problem.link", 178650, 179077),
+  ("sync.problem.misplaced", 179109, 179514),
+  ("sync.problem.newer", 179542, 180022),
+  ("sync.problem.notAFile", 180053, 180494),
+  ("sync.problem.partial", 180524, 181040),
+  ("sync.problem.rejected", 181071, 181526),
+  ("sync.problem.tooLarge", 181557, 181996),
+  ("sync.problem.unknownName", 182030, 182560),
+  ("sync.problem.unreadable", 182593, 182949),
+  ("sync.pushRefused", 182975, 183471),
+  ("sync.result", 183492, 183842),
+  ("sync.skipped", 183864, 184221),
+  ("sync.twins", 184241, 184815),
+  ("sync.usedSnapshot", 184842, 185224),
+  ("sync.void", 185243, 186718),
+  ("sync.waiting", 186740, 187324),
+  ("sync.wroteSnapshot", 187352, 187858),
+  ("table.award", 187879, 188218),
+  ("table.description", 188245, 188590),
+  ("table.name", 188610, 188940),
+  ("table.open", 188960, 189291),
+  ("table.priority", 189315, 189655),
+  ("table.ref", 189674, 190002),
+  ("table.status", 190024, 190358),
+  ("table.tags", 190378, 190708),
+  ("table.title", 190729, 191061),
+  ("table.total", 191082, 191415),
+  ("table.updated", 191438, 191779),
+  ("tag.added", 191798, 192149),
+  ("tag.confirmDelete", 192176, 193278),
+  ("tag.deleted", 193299, 193653),
+  ("tag.exists", 193673, 194038),
+  ("tag.none", 194056, 194479),
+  ("tag.renamed", 194500, 194874),
+  ("time.daysAgo", 194896, 195873),
+  ("time.hoursAgo", 195896, 196880),
+  ("time.justNow", 196902, 197243),
+  ("time.minutesAgo", 197268, 198256),
+  ("time.monthsAgo", 198280, 199265),
+  ("time.row.date", 199288, 199633),
+  ("time.row.days", 199656, 200624),
+  ("time.row.hours", 200648, 201619),
+  ("time.row.underHour", 201647, 201985),
+  ("time.row.unknown", 202011, 202344),
+  ("time.row.years", 202368, 203340),
+  ("time.spoken.date", 203366, 203717),
+  ("time.spoken.days", 203743, 204721),
+  ("time.spoken.hours", 204748, 205733),
+  ("time.spoken.underHour", 205764, 206134),
+  ("time.spoken.unknown", 206163, 206523),
+  ("time.spoken.years", 206550, 207532),
+  ("time.unknown", 207554, 207922),
+  ("time.yearsAgo", 207945, 208926),
+  ("tui.announce.ascending", 208958, 209300),
+  ("tui.announce.closed", 209329, 209687),
+  ("tui.announce.completedHidden", 209725, 210104),
+  ("tui.announce.completedShown", 210141, 210523),
+  ("tui.announce.deleted", 210553, 210907),
+  ("tui.announce.descending", 210940, 211282),
+  ("tui.announce.discarded", 211314, 211680),
+  ("tui.announce.editCancelled", 211716, 212133),
+  ("tui.announce.editing", 212163, 212515),
+  ("tui.announce.filter", 212544, 212890),
+  ("tui.announce.historyHidden", 212926, 213284),
+  ("tui.announce.historyShown", 213319, 213676),
+  ("tui.announce.markedCompleted", 213714, 214119),
+  ("tui.announce.markedOpen", 214152, 214549),
+  ("tui.announce.overwritten", 214583, 215065),
+  ("tui.announce.priority", 215096, 215444),
+  ("tui.announce.reopened", 215475, 215843),
+  ("tui.announce.saved", 215871, 216231),
+  ("tui.announce.searchCleared", 216267, 216618),
+  ("tui.announce.sorted", 216647, 217005),
+  ("tui.announce.tagAdded", 217036, 217391),
+  ("tui.announce.tagCreated", 217424, 217777),
+  ("tui.announce.tagDeleted", 217810, 218158),
+  ("tui.announce.tagRemoved", 218191, 218544),
+  ("tui.announce.tagsSorted", 218577, 218945),
+  ("tui.awards", 218965, 219307),
+  ("tui.confirmDelete", 219334, 219731),
+  ("tui.confirmDeleteTag", 219761, 220859),
+  ("tui.deleteTag", 220882, 221226),
+  ("tui.detail", 221246, 221581),
+  ("tui.empty.noMatch", 221608, 222083),
+  ("tui.empty.none", 222107, 222504),
+  ("tui.field.completed", 222533, 222872),
+  ("tui.field.detail", 222898, 223238),
+  ("tui.field.title", 223263, 223595),
+  ("tui.filters", 223616, 223951),
+  ("tui.helpHint", 223973, 224308),
+  ("tui.helpTitle", 224331, 224663),
+  ("tui.hint.back", 224686, 225019),
+  ("tui.hint.cancel", 225044, 225381),
+  ("tui.hint.cancelTyping", 225412, 225749),
+  ("tui.hint.choose", 225774, 226109),
+  ("tui.hint.chooseAward", 226139, 226474),
+  ("tui.hint.close", 226498, 226835),
+  ("tui.hint.completedToggle", 226869, 227207),
+  ("tui.hint.delete", 227232, 227568),
+  ("tui.hint.deleteTag", 227596, 227932),
+  ("tui.hint.done", 227955, 228287),
+  ("tui.hint.edit", 228310, 228646),
+  ("tui.hint.editOrSave", 228675, 229011),
+  ("tui.hint.externalEditor", 229044, 229378),
+  ("tui.hint.help", 229401, 229732),
+  ("tui.hint.helpScroll", 229761, 230098),
+  ("tui.hint.history", 230124, 230460),
+  ("tui.hint.move", 230483, 230816),
+  ("tui.hint.newIssue", 230843, 231171),
+  ("tui.hint.newTag", 231196, 231534),
+  ("tui.hint.nextField", 231562, 231908),
+  ("tui.hint.nextPane", 231935, 232267),
+  ("tui.hint.no", 232288, 232616),
+  ("tui.hint.open", 232639, 232972),
+  ("tui.hint.priorityPick", 233003, 233359),
+  ("tui.hint.priorityStep", 233390, 233740),
+  ("tui.hint.quit", 233763, 234096),
+  ("tui.hint.renameTag", 234124, 234462),
+  ("tui.hint.save", 234485, 234820),
+  ("tui.hint.search", 234845, 235179),
+  ("tui.hint.showCompleted", 235211, 235551),
+  ("tui.hint.sort", 235574, 235909),
+  ("tui.hint.sortDate", 235936, 236267),
+  ("tui.hint.sortPriority", 236298, 236638),
+  ("tui.hint.sortTitle", 236666, 236998),
+  ("tui.hint.suggestionChoose", 237033, 237370),
+  ("tui.hint.suggestionMove", 237403, 237744),
+  ("tui.hint.sync", 237767, 238103),
+  ("tui.hint.tagNew", 238128, 238466),
+  ("tui.hint.tagSort", 238492, 238837),
+  ("tui.hint.tagSortCount", 238868, 239201),
+  ("tui.hint.tagSortName", 239231, 239561),
+  ("tui.hint.tagStep", 239587, 239915),
+  ("tui.hint.tagToggle", 239943, 240296),
+  ("tui.hint.toggleCompleted", 240330, 240669),
+  ("tui.hint.yes", 240691, 241018),
+  ("tui.history", 241039, 241375),
+  ("tui.history.noIssue", 241404, 241808),
+  ("tui.issueCount", 241832, 242805),
+  ("tui.issueCountMore", 242833, 243182),
+  ("tui.issues", 243202, 243539),
+  ("tui.key.awards", 243563, 243905),
+  ("tui.key.back", 243927, 244282),
+  ("tui.key.cancel", 244306, 244704),
+  ("tui.key.cancelTyping", 244734, 245120),
+  ("tui.key.choose", 245144, 245497),
+  ("tui.key.chooseAward", 245526, 245883),
+  ("tui.key.close", 245906, 246243),
+  ("tui.key.completedToggle", 246276, 246654),
+  ("tui.key.delete", 246678, 247038),
+  ("tui.key.deleteTag", 247065, 247433),
+  ("tui.key.done", 247455, 247787),
+  ("tui.key.edit", 247809, 248145),
+  ("tui.key.editOrSave", 248173, 248569),
+  ("tui.key.externalEditor", 248601, 248983),
+  ("tui.key.help", 249005, 249347),
+  ("tui.key.helpPage", 249373, 249728),
+  ("tui.key.helpScroll", 249756, 250111),
+  ("tui.key.history", 250136, 250533),
+  ("tui.key.jump", 250555, 250951),
+  ("tui.key.move", 250973, 251306),
+  ("tui.key.moveInList", 251334, 251692),
+  ("tui.key.newIssue", 251718, 252062),
+  ("tui.key.newTag", 252086, 252424),
+  ("tui.key.nextField", 252451, 252797),
+  ("tui.key.nextPane", 252823, 253171),
+  ("tui.key.no", 253191, 253519),
+  ("tui.key.open", 253541, 253903),
+  ("tui.key.otherKeysClose", 253935, 254272),
+  ("tui.key.previousField", 254303, 254651),
+  ("tui.key.previousPane", 254681, 255031),
+  ("tui.key.priorityPick", 255061, 255421),
+  ("tui.key.priorityStep", 255451, 255809),
+  ("tui.key.quit", 255831, 256164),
+  ("tui.key.quitNow", 256189, 256522),
+  ("tui.key.redraw", 256546, 256908),
+  ("tui.key.renameTag", 256935, 257281),
+  ("tui.key.save", 257303, 257638),
+  ("tui.key.search", 257662, 258080),
+  ("tui.key.showCompleted", 258111, 258502),
+  ("tui.key.showFilters", 258531, 258930),
+  ("tui.key.sort", 258952, 259319),
+  ("tui.key.sortDate", 259345, 259719),
+  ("tui.key.sortPriority", 259749, 260132),
+  ("tui.key.sortTitle", 260159, 260534),
+  ("tui.key.suggestionChoose", 260568, 260930),
+  ("tui.key.suggestionMove", 260962, 261325),
+  ("tui.key.suspend", 261350, 261736),
+  ("tui.key.sync", 261758, 262206),
+  ("tui.key.tagNew", 262230, 262568),
+  ("tui.key.tagSort", 262593, 262959),
+  ("tui.key.tagSortCount", 262989, 263365),
+  ("tui.key.tagSortName", 263394, 263767),
+  ("tui.key.tagStep", 263792, 264160),
+  ("tui.key.tagToggle", 264187, 264560),
+  ("tui.key.toggleCompleted", 264593, 264958),
+  ("tui.key.yes", 264979, 265306),
+  ("tui.key.yesGerman", 265333, 265660),
+  ("tui.keyName.ctrl", 265686, 266016),
+  ("tui.keyName.other", 266043, 266388),
+  ("tui.keyName.shift", 266415, 266750),
+  ("tui.keyName.space", 266777, 267113),
+  ("tui.keys.always", 267138, 267508),
+  ("tui.keys.awards", 267533, 267890),
+  ("tui.keys.confirm", 267916, 268268),
+  ("tui.keys.detail", 268293, 268642),
+  ("tui.keys.everywhere", 268671, 269011),
+  ("tui.keys.filters", 269037, 269387),
+  ("tui.keys.form", 269410, 269759),
+  ("tui.keys.formCompleted", 269791, 270146),
+  ("tui.keys.formDetail", 270175, 270531),
+  ("tui.keys.formPriority", 270562, 270918),
+  ("tui.keys.formTags", 270945, 271291),
+  ("tui.keys.formTitle", 271319, 271667),
+  ("tui.keys.help", 271690, 272035),
+  ("tui.keys.list", 272058, 272403),
+  ("tui.keys.sortMenu", 272430, 272783),
+  ("tui.keys.suggestions", 272813, 273176),
+  ("tui.keys.tagSortMenu", 273206, 273558),
+  ("tui.keys.typing", 273583, 273922),
+  ("tui.keys.typingDetail", 273953, 274340),
+  ("tui.keys.typingTitle", 274370, 274733),
+  ("tui.newTag", 274753, 275093),
+  ("tui.newTagTitle", 275118, 275456),
+  ("tui.no", 275472, 275800),
+  ("tui.noSelection", 275825, 276209),
+  ("tui.noTags", 276229, 276600),
+  ("tui.noTagsYet", 276623, 277011),
+  ("tui.quit.writesPending", 277043, 277587),
+  ("tui.renameTagTitle", 277615, 277959),
+  ("tui.search", 277979, 278314),
+  ("tui.showCompleted.notHere", 278349, 278857),
+  ("tui.showCompleted.off", 278888, 279254),
+  ("tui.showCompleted.on", 279284, 279645),
+  ("tui.sort.date", 279668, 279999),
+  ("tui.sort.priority", 280026, 280366),
+  ("tui.sort.title", 280390, 280722),
+  ("tui.sortBy", 280742, 281085),
+  ("tui.suggestion.priority", 281118, 281458),
+  ("tui.suggestion.status", 281489, 281823),
+  ("tui.suggestion.tag", 281851, 282179),
+  ("tui.suggestions", 282204, 282548),
+  ("tui.sync.failed", 282573, 282937),
+  ("tui.sync.never", 282961, 283319),
+  ("tui.sync.synced", 283344, 283697),
+  ("tui.sync.syncing", 283723, 284076),
+  ("tui.sync.unreachable", 284106, 284508),
+  ("tui.tag", 284525, 284853),
+  ("tui.tagSort.count", 284880, 285221),
+  ("tui.tagSort.name", 285247, 285586),
+  ("tui.tagSortField.count", 285618, 285951),
+  ("tui.tagSortField.name", 285982, 286312),
+  ("tui.tags", 286330, 286660),
+  ("tui.tooSmall", 286682, 287056),
+  ("tui.yes", 287073, 287400),
+  ("web.action.complete", 287429, 287768),
+  ("web.action.delete", 287795, 288131),
+  ("web.action.edit", 288156, 288492),
+  ("web.action.reopen", 288519, 288861),
+  ("web.awards.locked", 288888, 289224),
+  ("web.awards.progress", 289253, 289600),
+  ("web.awards.summary", 289628, 290023),
+  ("web.awards.unlocked", 290052, 290396),
+  ("web.back", 290414, 290747),
+  ("web.delete.question", 290776, 291206),
+  ("web.detail.created", 291234, 291571),
+  ("web.detail.history", 291599, 291935),
+  ("web.detail.modified", 291964, 292302),
+  ("web.detail.noDetail", 292331, 292678),
+  ("web.detail.noHistory", 292708, 293091),
+  ("web.detail.noTags", 293118, 293468),
+  ("web.detail.none", 293493, 293889),
+  ("web.detail.reference", 293919, 294257),
+  ("web.edit.heading", 294283, 294633),
+  ("web.empty.noMatch", 294660, 295130),
+  ("web.empty.none", 295154, 295586),
+  ("web.failed.heading", 295614, 295980),
+  ("web.form.cancel", 296005, 296342),
+  ("web.form.completed", 296370, 296709),
+  ("web.form.create", 296734, 297069),
+  ("web.form.detail", 297094, 297430),
+  ("web.form.newTags", 297456, 297848),
+  ("web.form.priority", 297875, 298215),
+  ("web.form.save", 298238, 298573),
+  ("web.form.status", 298598, 298932),
+  ("web.form.title", 298956, 299288),
+  ("web.hideCompleted", 299315, 299671),
+  ("web.issueGone", 299694, 300151),
+  ("web.keys.back", 300174, 300533),
+  ("web.keys.button", 300558, 300890),
+  ("web.keys.close", 300914, 301251),
+  ("web.keys.complete", 301278, 301665),
+  ("web.keys.delete", 301690, 302044),
+  ("web.keys.edit", 302067, 302421),
+  ("web.keys.help", 302444, 302788),
+  ("web.keys.move", 302811, 303188),
+  ("web.keys.new", 303210, 303554),
+  ("web.keys.search", 303579, 303913),
+  ("web.language", 303935, 304272),
+  ("web.language.apply", 304300, 304636),
+  ("web.list.more", 304659, 305001),
+  ("web.mark.completed", 305029, 305368),
+  ("web.mark.open", 305391, 305722),
+  ("web.nav.issues", 305746, 306083),
+  ("web.nav.label", 306106, 306444),
+  ("web.new", 306461, 306805),
+  ("web.notFound", 306827, 307207),
+  ("web.notFound.heading", 307237, 307582),
+  ("web.offline", 307603, 308127),
+  ("web.readOnly", 308149, 308570),
+  ("web.refused.body", 308596, 309082),
+  ("web.refused.csrf", 309108, 309677),
+  ("web.refused.heading", 309706, 310044),
+  ("web.refused.host", 310070, 310489),
+  ("web.refused.token", 310516, 311005),
+  ("web.said.completed", 311033, 311394),
+  ("web.said.created", 311420, 311773),
+  ("web.said.deleted", 311799, 312153),
+  ("web.said.gone", 312176, 312560),
+  ("web.said.reopened", 312587, 312935),
+  ("web.said.saved", 312959, 313299),
+  ("web.said.tagCreated", 313328, 313682),
+  ("web.said.tagDeleted", 313711, 314066),
+  ("web.said.tagExists", 314094, 314493),
+  ("web.said.tagRenamed", 314522, 314877),
+  ("web.said.unchanged", 314905, 315260),
+  ("web.search.button", 315287, 315621),
+  ("web.search.help", 315646, 316108),
+  ("web.search.label", 316134, 316467),
+  ("web.showCompleted", 316494, 316846),
+  ("web.skip", 316864, 317230),
+  ("web.sort.ascending", 317258, 317600),
+  ("web.sort.button", 317625, 317960),
+  ("web.sort.descending", 317989, 318331),
+  ("web.sort.label", 318355, 318698),
+  ("web.suggestions", 318723, 319067),
+  ("web.tags.counts", 319092, 319462),
+  ("web.tags.create", 319487, 319822),
+  ("web.tags.deleteQuestion", 319855, 320318),
+  ("web.tags.manage", 320343, 320699),
+  ("web.tags.new", 320721, 321066),
+  ("web.tags.rename", 321091, 321429),
+  ("web.tags.renameLabel", 321459, 321826),
 ]

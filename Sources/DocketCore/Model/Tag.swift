@@ -43,6 +43,15 @@ public enum TagName {
     return joined.isEmpty ? nil : joined
   }
 
+  /// The name as stored, or why it cannot be one: empty, or longer than the limit.
+  public static func checked(_ name: String) throws(TagError) -> String {
+    guard let normalized = normalized(name) else { throw .emptyName }
+    guard Limits.fits(normalized, Limits.tagNameCharacters) else {
+      throw .nameTooLong(limit: Limits.tagNameCharacters)
+    }
+    return normalized
+  }
+
   /// The key two names are compared by: case folded, so `bug`, `Bug` and `BUG` are one tag.
   public static func key(_ name: String) -> String {
     (normalized(name) ?? "").folding(options: [.caseInsensitive], locale: nil)

@@ -2,7 +2,12 @@ import Foundation
 
 /// Times in JSON: UTC, ISO 8601, whole seconds (`2026-11-29T13:15:26Z`).
 public enum ISOTime {
+  /// What a date Docket does not keep (`Date.isKept`) is written as: no date at all (month 0),
+  /// which an import refuses, naming the record.
+  public static let unknown = "0000-00-00T00:00:00Z"
+
   public static func string(_ date: Date) -> String {
+    guard date.isKept else { return unknown }
     var seconds = time_t(floor(date.timeIntervalSince1970))
     var parts = tm()
     gmtime_r(&seconds, &parts)

@@ -1,4 +1,5 @@
 import Database
+import Foundation
 
 /// Writing the record of changes outside the triggers: for rows written in bulk, and for writers
 /// that set `modified` after the fields.
@@ -45,7 +46,7 @@ extension Connection {
       try execute(
         """
         INSERT INTO changes (hlc, device, entity, row_id, field, new_value)
-          SELECT c.hlc, c.device, 'tag', t.id, 'create', json_object('name', t.name, 'key', t.sync_key)
+          SELECT c.hlc, c.device, 'tag', t.id, 'create', json_object('name', t.name, 'key', docket_tag_key(t.name))
           FROM sync_clock c, tags t
         """)
     }
@@ -88,5 +89,52 @@ extension Connection {
       WHERE row_id = (SELECT id FROM issues WHERE seq = ?)
         AND hlc = (SELECT hlc FROM sync_clock) AND device = (SELECT device FROM sync_clock)
       """, [issueSeq, issueSeq])
+  }
+}
+
+extension Connection {
+  /// The SQL that says whether the row of the change `c` is deleted: a delete of it counts (is
+  /// neither held nor void) that no restore stamped later undoes. One rule for every reader.
+  public static let rowIsDeletedSQL = """
+    EXISTS (
+      SELECT 1 FROM changes gone JOIN sync_devices gd ON gd.seq = gone.device
+      WHERE gone.row_id = c.row_id AND gone.field = 'delete' AND gone.held = 0
+        AND NOT EXISTS (
+          SELECT 1 FROM changes back JOIN sync_devices bd ON bd.seq = back.device
+          WHERE back.row_id = gone.row_id AND back.field = 'restore' AND back.held = 0
+            AND (back.hlc > gone.hlc OR (back.hlc = gone.hlc AND bd.id > gd.id))))
+    """
+
+  /// The ids among `ids` of issues the history says are deleted (here or, through sync, on
+  /// another device): an import of an older copy of them does not bring them back unasked.
+  public func deletedIssueIDs(among ids: [UUID]) throws -> Set<UUID> {
+    var deleted = Set<UUID>()
+    // Deletes are few: read once, then those among `ids` checked for a later restore.
+    let candidates = Set(
+      try fetchAll(
+        "SELECT DISTINCT row_id FROM changes WHERE field = 'delete' AND entity = 'issue'"
+      ) { try $0.get(0, as: String.self) })
+    guard !candidates.isEmpty else { return [] }
+    for id in ids where candidates.contains(id.lowercasedText) {
+      if try fetchOne(
+        "SELECT 1 FROM (SELECT ? AS row_id) c WHERE \(Self.rowIsDeletedSQL)",
+        [id.lowercasedText], as: Int.self) != nil
+      {
+        deleted.insert(id)
+      }
+    }
+    return deleted
+  }
+
+  /// Marks the creation just recorded for the issue `id` as a restore: it brings back, on every
+  /// device, an issue sync deleted (a restore stamped after a delete wins over it).
+  public func recordAsRestore(issue id: UUID) throws {
+    try execute(
+      """
+      UPDATE changes SET field = 'restore'
+      WHERE seq = (
+        SELECT max(seq) FROM changes WHERE row_id = ? AND field = 'create'
+          AND device = (SELECT device FROM sync_clock))
+      """, [id.lowercasedText])
   }
 }

@@ -5,21 +5,32 @@ import Foundation
 public enum IssueError: Error, Equatable, Sendable {
   /// The title is empty or only white space.
   case emptyTitle
+  /// Longer than `Limits.titleCharacters`, or (as another device sent it) more than one line.
+  case titleTooLong(limit: Int)
+  case titleNotOneLine
+  case detailTooLong(limit: Int)
 }
 
 /// Writing issues. Each call is one transaction (a savepoint inside a caller's transaction).
 extension Connection {
   /// Stores `issue`: inserts it if new; else writes the fields and tag links that differ from the
   /// stored ones. Returns false, writing nothing, when nothing differs. The database stamps
-  /// `modified`; a change of tags alone counts as an edit too.
+  /// `modified`; a change of tags alone counts as an edit too. The title is kept on one line;
+  /// a title or detail written that is longer than `Limits` allows is an error (one stored by an
+  /// older version stays as it is while other fields are edited).
   @discardableResult
   public func saveIssue(_ issue: Issue) throws -> Bool {
-    try transaction {
+    var issue = issue
+    issue.title = Limits.oneLine(issue.title)
+    return try transaction {
       guard let stored = try fetchIssue(id: issue.id) else {
         try insertIssue(issue)
         return true
       }
       if stored.hasSameContent(as: issue) { return false }
+      try Self.check(
+        title: stored.title == issue.title ? "" : issue.title,
+        detail: stored.detail == issue.detail ? "" : issue.detail)
       var assignments: [String] = []
       var arguments: [any DatabaseValueConvertible] = []
       if stored.title != issue.title {
@@ -58,8 +69,11 @@ extension Connection {
     }
   }
 
-  /// Inserts a new issue with its links, keeping the dates it carries.
+  /// Inserts a new issue with its links, keeping the dates it carries; the title on one line.
   public func insertIssue(_ issue: Issue) throws {
+    var issue = issue
+    issue.title = Limits.oneLine(issue.title)
+    try Self.check(title: issue.title, detail: issue.detail)
     try transaction {
       try execute(
         """
@@ -81,8 +95,9 @@ extension Connection {
     id: UUID, title: String, detail: String = "", priority: Priority = .low,
     completed: Bool = false, tagNames: [String] = [], now: Date, makeTagID: () -> UUID = { UUID() }
   ) throws -> Issue {
-    let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = Limits.oneLine(title).trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { throw IssueError.emptyTitle }
+    try Self.check(title: trimmed, detail: detail)
     return try transaction {
       var tags: [Tag] = []
       for name in tagNames
@@ -95,6 +110,11 @@ extension Connection {
       try insertIssue(issue)
       return issue
     }
+  }
+
+  /// Fails with the limit a title (on one line already) or a detail goes past.
+  static func check(title: String, detail: String) throws(IssueError) {
+    if let problem = Limits.problem(title: title, detail: detail) { throw problem }
   }
 
   /// Links an issue to tags; a tag that does not exist is an error and nothing is linked.

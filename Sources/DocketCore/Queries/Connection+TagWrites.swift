@@ -8,6 +8,8 @@ public enum TagError: Error, Equatable, Sendable {
   /// Another tag already has this name (ignoring case).
   case nameTaken(String)
   case notFound
+  /// Longer than `Limits.tagNameCharacters`.
+  case nameTooLong(limit: Int)
 }
 
 /// Writing tags. Names are unique ignoring case; this code, not a constraint, keeps them so.
@@ -15,7 +17,7 @@ extension Connection {
   /// The tag named `name` (ignoring case) if there is one, else a new one with `id`.
   /// `created` says which happened.
   public func createTag(named name: String, id: UUID) throws -> (tag: Tag, created: Bool) {
-    guard let normalized = TagName.normalized(name) else { throw TagError.emptyName }
+    let normalized = try TagName.checked(name)
     return try transaction {
       if let existing = try fetchTag(named: normalized) { return (existing, false) }
       try execute("INSERT INTO tags (id, name) VALUES (?, ?)", [id, normalized])
@@ -26,7 +28,7 @@ extension Connection {
   /// Renames a tag; a change of case alone is allowed, another tag's name is not.
   @discardableResult
   public func renameTag(id: UUID, to name: String) throws -> Tag {
-    guard let normalized = TagName.normalized(name) else { throw TagError.emptyName }
+    let normalized = try TagName.checked(name)
     return try transaction {
       guard try fetchTag(id: id) != nil else { throw TagError.notFound }
       if let other = try fetchTag(named: normalized), other.id != id {

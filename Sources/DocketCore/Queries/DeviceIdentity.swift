@@ -12,7 +12,7 @@ public struct DeviceIdentity: Equatable, Sendable {
 }
 
 extension Connection {
-  static let deviceIDKey = "device_id"
+  public static let deviceIDKey = "device_id"
   static let deviceNameKey = "device_name"
 
   /// This database's device as stored, without writing: nil while it has no id yet.
@@ -53,6 +53,9 @@ extension Connection {
   /// space; an empty name is an error.
   public func setDeviceName(_ name: String) throws {
     guard let normalized = TagName.normalized(name) else { throw DeviceNameError.empty }
+    guard Limits.fits(normalized, Limits.deviceNameCharacters) else {
+      throw DeviceNameError.tooLong(limit: Limits.deviceNameCharacters)
+    }
     try transaction {
       try execute(
         "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
@@ -68,6 +71,7 @@ extension Connection {
 
 public enum DeviceNameError: Error, Equatable, Sendable {
   case empty
+  case tooLong(limit: Int)
 }
 
 /// The name of this machine, as the system has it (`gethostname`), without a domain.

@@ -88,12 +88,16 @@ public struct EditOutcome: Equatable, Sendable {
 /// Writing an edit field by field.
 extension Connection {
   /// Saves `edit` in one transaction: reads the issue as stored now, writes only the fields and
-  /// tag links the edit changed and that differ from the stored ones, and names the fields that
+  /// tag links the edit changed and that differ from the stored ones (a title on one line, both
+  /// texts within `Limits`), and names the fields that
   /// changed elsewhere since the edit began (they take this edit's value). An issue deleted
   /// meanwhile stays deleted; the outcome then has no issue. A tag deleted meanwhile is not
   /// linked again.
   public func saveEdit(_ edit: IssueEdit) throws -> EditOutcome {
-    try transaction {
+    var edit = edit
+    edit.title = edit.title.map(Limits.oneLine)
+    try Self.check(title: edit.title ?? "", detail: edit.detail ?? "")
+    return try transaction {
       guard let stored = try fetchIssue(id: edit.id) else {
         return EditOutcome(issue: nil, changed: false, overwritten: [])
       }

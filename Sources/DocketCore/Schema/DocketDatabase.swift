@@ -89,6 +89,11 @@ public enum DocketDatabase {
       guard case .text(let text) = arguments[0] else { return .text("") }
       return .text(SortKey.fold(text))
     }
+    try connection.createFunction("docket_one_line", argumentCount: 1, deterministic: true) {
+      arguments in
+      guard case .text(let text) = arguments[0] else { return arguments[0] }
+      return .text(Limits.oneLine(text))
+    }
     try connection.createFunction("docket_tag_key", argumentCount: 1, deterministic: true) {
       arguments in
       guard case .text(let text) = arguments[0] else { return .text("") }

@@ -20,6 +20,8 @@ public enum Schema {
       Migration(version: 5, name: "changes recorded for sync, devices, clock", migrate: v5),
       Migration(version: 6, name: "issues counted by day of activity", migrate: v6),
       Migration(version: 7, name: "sort indexes that end on the issue's tag rows", migrate: v7),
+      Migration(
+        version: 8, name: "held changes, tags one by name, what sync was told", migrate: v8),
     ])
 
   /// The day the activity of `row` (`new`, `old`, a table's alias) falls on, as

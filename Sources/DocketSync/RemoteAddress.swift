@@ -1,0 +1,148 @@
+import Foundation
+
+/// A remote as a person writes it, read the one way every face reads it: a PostgreSQL server
+/// (`postgres://…`, `postgresql://…`, or libpq's keyword form `host=… dbname=… user=…`), or else
+/// a folder's path. A password in a server's address is never shown (`redacted`) and never kept
+/// (`withoutPassword`): `docket remote set` moves it to libpq's password file.
+public enum RemoteAddress: Equatable, Sendable {
+  case folder(String)
+  /// A connection string as libpq reads it, a URL or keywords.
+  case postgres(String)
+
+  public init(_ text: String) {
+    self = Self.isPostgres(text) ? .postgres(text) : .folder(text)
+  }
+
+  /// Whether `text` names a PostgreSQL server rather than a folder.
+  public static func isPostgres(_ text: String) -> Bool {
+    isURL(text) || isKeywords(text)
+  }
+
+  /// `postgres://…` or `postgresql://…`, the scheme in any case.
+  public static func isURL(_ text: String) -> Bool {
+    let lowered = text.drop { $0 == " " }.prefix(13).lowercased()
+    return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
+  }
+
+  /// libpq's keyword form: it starts with one of libpq's keywords and `=` (`host=db dbname=x`).
+  /// A folder's path may hold `=` too (`~/sync/a=b`), but not start with a keyword of libpq's
+  /// followed by it.
+  public static func isKeywords(_ text: String) -> Bool {
+    guard let first = keywords(text).first, !first.value.isEmpty else { return false }
+    return libpqKeywords.contains(first.key.lowercased())
+  }
+
+  /// The parameters libpq takes in a connection string.
+  static let libpqKeywords: Set<String> = [
+    "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "channel_binding",
+    "connect_timeout", "client_encoding", "options", "application_name",
+    "fallback_application_name", "keepalives", "keepalives_idle", "keepalives_interval",
+    "keepalives_count", "tcp_user_timeout", "replication", "gssencmode", "sslmode", "requiressl",
+    "sslcompression", "sslcert", "sslkey", "sslpassword", "sslcertmode", "sslrootcert", "sslcrl",
+    "sslcrldir", "sslsni", "requirepeer", "require_auth", "ssl_min_protocol_version",
+    "ssl_max_protocol_version", "krbsrvname", "gsslib", "gssdelegation", "service",
+    "target_session_attrs", "load_balance_hosts",
+  ]
+
+  /// The keyword form's pairs, each with the range of its value in `text` (quotes included), as
+  /// libpq splits them: `key = value`, a value in single quotes with `\'` and `\\` inside.
+  /// Empty when `text` is not of that form.
+  static func keywords(_ text: String) -> [(
+    key: String, value: Range<String.Index>, pair: Range<String.Index>
+  )] {
+    var pairs: [(key: String, value: Range<String.Index>, pair: Range<String.Index>)] = []
+    var index = text.startIndex
+    func skipSpace() {
+      while index < text.endIndex, text[index].isWhitespace { index = text.index(after: index) }
+    }
+    while true {
+      skipSpace()
+      guard index < text.endIndex else { return pairs }
+      let keyStart = index
+      while index < text.endIndex,
+        text[index].isLetter || text[index].isNumber || text[index] == "_"
+      {
+        index = text.index(after: index)
+      }
+      let key = String(text[keyStart..<index])
+      skipSpace()
+      guard !key.isEmpty, index < text.endIndex, text[index] == "=" else { return [] }
+      index = text.index(after: index)
+      skipSpace()
+      let valueStart = index
+      if index < text.endIndex, text[index] == "'" {
+        index = text.index(after: index)
+        var closed = false
+        while index < text.endIndex {
+          if text[index] == "\\" {
+            index = text.index(after: index)
+            if index < text.endIndex { index = text.index(after: index) }
+            continue
+          }
+          if text[index] == "'" {
+            index = text.index(after: index)
+            closed = true
+            break
+          }
+          index = text.index(after: index)
+        }
+        guard closed else { return [] }
+      } else {
+        while index < text.endIndex, !text[index].isWhitespace { index = text.index(after: index) }
+      }
+      pairs.append((key, valueStart..<index, keyStart..<index))
+    }
+  }
+
+  /// The address with any password in it replaced by `***`, for a message about it.
+  public static func redacted(_ address: String) -> String {
+    replacingPassword(in: address, with: "***")
+  }
+
+  /// The address without its password: what the settings keep.
+  public static func withoutPassword(_ address: String) -> String {
+    replacingPassword(in: address, with: nil)
+  }
+
+  /// The address with its password (a URL's user information or `password=` parameter, or the
+  /// keyword `password`) replaced by `replacement`, or taken out when it is nil.
+  static func replacingPassword(in address: String, with replacement: String?) -> String {
+    if !isURL(address) {
+      let pairs = keywords(address)
+      guard !pairs.isEmpty else { return address }
+      var text = address
+      // From the end, so that the ranges before stay where they are.
+      for pair in pairs.reversed() where pair.key.lowercased() == "password" {
+        if let replacement {
+          text.replaceSubrange(pair.value, with: replacement)
+        } else {
+          text.removeSubrange(pair.pair)
+        }
+      }
+      return replacement == nil
+        ? text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") : text
+    }
+    guard let scheme = address.range(of: "://") else { return address }
+    var text = address
+    // The user information ends at the last `@` before the parameters: a password may hold `/`.
+    let authorityEnd = text[scheme.upperBound...].firstIndex(of: "?") ?? text.endIndex
+    if let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
+      let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+    {
+      text.replaceSubrange(
+        replacement == nil ? colon..<at : text.index(after: colon)..<at, with: replacement ?? "")
+    }
+    // And a `password=` among the parameters.
+    if let query = text.firstIndex(of: "?") {
+      let parameters = text[text.index(after: query)...].split(
+        separator: "&", omittingEmptySubsequences: false
+      ).compactMap { parameter -> String? in
+        guard parameter.lowercased().hasPrefix("password=") else { return String(parameter) }
+        return replacement.map { "password=" + $0 }
+      }
+      text =
+        String(text[..<query]) + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&"))
+    }
+    return text
+  }
+}

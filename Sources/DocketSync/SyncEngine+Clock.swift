@@ -1,0 +1,190 @@
+import Database
+import DocketCore
+import Foundation
+
+/// A clock that ran ahead, repaired. This device's hybrid logical clock never counts further
+/// than `HybridClock.maxDrift` past its own wall clock for what arrives (a change stamped further
+/// ahead is held, `Merger`), but its own edits follow its wall clock: a wall clock set a year
+/// ahead stamps them a year ahead, and a database an older Docket let follow a stamp from the
+/// year 4000 stamps every later edit after it. Other devices hold such changes back; so that the
+/// edits reach them, and theirs can win again, the first sync once the clock is more than the
+/// drift ahead of the wall clock:
+///
+/// - retires this device's id from the stamp the drift allows on (a change of its own, pushed
+///   as its last): every device, wherever the retirement arrives, keeps its changes stamped
+///   after that as void, in the history as lost;
+/// - holds back what other devices stamped that far ahead (changes an older Docket applied),
+///   like any held change;
+/// - goes on as a new device, its clock back at its wall clock, and makes again, stamped now,
+///   whatever its retired changes had made: the data stays as its user left it, with stamps
+///   every device takes.
+extension SyncEngine {
+  /// Repairs the clock when it is more than the drift ahead of the wall clock; returns this
+  /// database's new device id when it did.
+  func repairClock(remote key: String) throws -> String? {
+    try database.write { db -> String? in
+      let now = try db.fetchOne("SELECT docket_now()", as: Double.self) ?? 0
+      let clock = try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0
+      let far = HybridClock.repairBound(wall: Date(timeIntervalSince1970: now))
+      guard clock > far else { return nil }
+      // Its clock is far ahead of its wall clock: the wall clock was ahead and is set right,
+      // or it is the one that is wrong now, behind the others. The others say which: when most
+      // of them stamp as far ahead as this device, this device's wall clock is behind, and its
+      // stamps are theirs (it says its clock looks wrong, `clockLooksBehind`).
+      let latest = try db.fetchAll(
+        """
+        SELECT max(hlc) FROM changes
+        WHERE held IN (0, 1) AND device != (SELECT device FROM sync_clock)
+          AND entity != 'device'
+        GROUP BY device
+        """
+      ) { try $0.get(0, as: Int64.self) }
+      let ahead = latest.filter { $0 > far }.count
+      guard ahead * 2 <= latest.count || latest.isEmpty else { return nil }
+      return try db.repairClock(bound: try Merger.bound(db), remote: key)
+    }
+  }
+}
+
+extension Connection {
+  /// Returns the new device id, or nil when no change of this device's was stamped ahead (the
+  /// clock was moved ahead by what arrived, which is held back now).
+  fileprivate func repairClock(bound: Int64, remote key: String) throws -> String? {
+    let oldRow = try fetchOne("SELECT device FROM sync_clock", as: Int64.self)!
+    let old = try localDeviceID()
+    let now = Date(timeIntervalSince1970: try fetchOne("SELECT docket_now()", as: Double.self) ?? 0)
+    func rows(_ mine: Bool, _ entities: String) throws -> Set<String> {
+      Set(
+        try fetchAll(
+          """
+          SELECT DISTINCT row_id FROM changes
+          WHERE device \(mine ? "=" : "!=") ? AND hlc > ? AND held = 0 AND entity IN (\(entities))
+          """, [oldRow, bound]
+        ) { try $0.get(0, as: String.self) })
+    }
+    let ownIssues = try rows(true, "'issue', 'link'")
+    let ownTags = try rows(true, "'tag'")
+    let otherIssues = try rows(false, "'issue', 'link'")
+    let otherTags = try rows(false, "'tag'")
+    // What this device's changes had made, to make again.
+    var issuesBefore: [String: Issue] = [:]
+    for id in ownIssues {
+      if let uuid = UUID(text: id), let issue = try fetchIssue(id: uuid) {
+        issuesBefore[id] = issue
+      }
+    }
+    let tagsBefore = try fetchTags()
+    let ownAhead =
+      try fetchOne(
+        "SELECT 1 FROM changes WHERE device = ? AND hlc > ? AND held = 0 LIMIT 1",
+        [oldRow, bound], as: Int.self) != nil
+    guard ownAhead else {
+      try execute(
+        "UPDATE changes SET held = 1 WHERE device != ? AND hlc > ? AND held = 0", [oldRow, bound])
+      try execute(
+        """
+        UPDATE sync_clock SET hlc = max(?, (SELECT coalesce(max(hlc), 0) FROM changes WHERE held = 0))
+        """, [HybridClock.stamp(now)])
+      try execute("UPDATE sync_clock SET applying = 1")
+      var merger = Merger(db: self)
+      for id in otherTags.sorted() { try merger.settleTagID(id) }
+      for id in otherIssues.sorted() { try merger.recomputeIssue(id) }
+      try execute("UPDATE sync_clock SET applying = 0")
+      return nil
+    }
+
+    try execute(
+      """
+      INSERT INTO changes (hlc, device, entity, row_id, field, new_value)
+      VALUES (?, ?, 'device', ?, 'retire', ?)
+      """, [HybridClock.stamp(now), oldRow, old, String(bound)])
+    try execute(
+      """
+      UPDATE changes SET held = 2, lost = 1
+      WHERE device = ? AND hlc > ? AND held = 0 AND entity != 'device'
+      """, [oldRow, bound])
+    try execute(
+      "UPDATE changes SET held = 1 WHERE device != ? AND hlc > ? AND held = 0", [oldRow, bound])
+    let pushed = try setting(Self.pushedKey) ?? "0"
+    let number = try setting(Self.fileNumberKey) ?? "0"
+    try setSetting(Self.previousDeviceKey, "\(old) \(pushed) \(number)")
+    let new = try becomeNewDevice(relabelAfter: nil, remote: key, ownThrough: 0)
+    try execute(
+      """
+      UPDATE sync_clock SET hlc = max(?, (SELECT coalesce(max(hlc), 0) FROM changes WHERE held = 0))
+      """, [HybridClock.stamp(now)])
+
+    // The data as the changes that still count make it.
+    try execute("UPDATE sync_clock SET applying = 1")
+    var merger = Merger(db: self)
+    for id in ownTags.union(otherTags).sorted() { try merger.settleTagID(id) }
+    for id in ownIssues.union(otherIssues).sorted() { try merger.recomputeIssue(id) }
+    try execute("UPDATE sync_clock SET applying = 0")
+
+    // And again what this device's own had made, as edits of the new device.
+    let tagsAfter = Dictionary(uniqueKeysWithValues: try fetchTags().map { ($0.id, $0) })
+    for tag in tagsBefore where ownTags.contains(tag.id.lowercasedText) {
+      if let after = tagsAfter[tag.id] {
+        if after.name != tag.name {
+          try execute("UPDATE tags SET name = ? WHERE id = ?", [tag.name, tag.id])
+        }
+      } else if try fetchTag(named: tag.name) == nil {
+        try execute("INSERT INTO tags (id, name) VALUES (?, ?)", [tag.id, tag.name])
+      }
+    }
+    let kept = Set(tagsBefore.map(\.id))
+    for (id, tag) in tagsAfter where !kept.contains(id) && ownTags.contains(id.lowercasedText) {
+      try execute("DELETE FROM tags WHERE id = ?", [tag.id])
+    }
+    for id in ownIssues.sorted() {
+      guard let uuid = UUID(text: id) else { continue }
+      let after = try fetchIssue(id: uuid)
+      guard var before = issuesBefore[id] else {
+        if after != nil { try deleteIssues([uuid]) }
+        continue
+      }
+      // Times stamped by the clock that ran ahead are brought back to now.
+      before.created = min(before.created, now)
+      before.modified = before.modified.map { min($0, now) }
+      before.tags = try before.tags.filter { try fetchTag(id: $0.id) != nil }
+      guard let after else {
+        // Made again; over a delete that counts, as a restore (a create would lose to it).
+        let deleted = try !deletedIssueIDs(among: [uuid]).isEmpty
+        try insertIssue(before)
+        if deleted { try recordAsRestore(issue: uuid) }
+        continue
+      }
+      if after.title != before.title || after.detail != before.detail
+        || after.priority != before.priority || after.completed != before.completed
+        || after.created != before.created
+      {
+        try execute(
+          """
+          UPDATE issues SET title = ?, detail = ?, priority = ?, completed = ?, created = ?,
+            modified = ? WHERE id = ?
+          """,
+          [
+            before.title, before.detail, before.priority.rawValue, before.completed,
+            before.created, before.modified ?? now, uuid,
+          ])
+      }
+      let had = Set(after.tags.map(\.id))
+      let has = Set(before.tags.map(\.id))
+      for tag in had.subtracting(has) {
+        try execute(
+          """
+          DELETE FROM issue_tags WHERE issue_seq = (SELECT seq FROM issues WHERE id = ?)
+            AND tag_seq = (SELECT seq FROM tags WHERE id = ?)
+          """, [uuid, tag])
+      }
+      for tag in has.subtracting(had) {
+        try execute(
+          """
+          INSERT OR IGNORE INTO issue_tags (issue_seq, tag_seq)
+          SELECT i.seq, t.seq FROM issues i, tags t WHERE i.id = ? AND t.id = ?
+          """, [uuid, tag])
+      }
+    }
+    return new
+  }
+}

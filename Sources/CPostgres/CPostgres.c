@@ -3,6 +3,8 @@
 #include "CLibraryLoader.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -34,6 +36,12 @@ static struct {
   int (*backendPID)(const PGconn *);
   PQconninfoOption *(*conninfoParse)(const char *, char **);
   void (*conninfoFree)(PQconninfoOption *);
+  int (*sendQueryParams)(PGconn *, const char *, int, const Oid *, const char *const *,
+                         const int *, const int *, int);
+  int (*setnonblocking)(PGconn *, int);
+  int (*flush)(PGconn *);
+  int (*isBusy)(PGconn *);
+  PGresult *(*getResult)(PGconn *);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -82,6 +90,11 @@ static void load(void) {
   DOCKET_RESOLVE(backendPID, "PQbackendPID");
   DOCKET_RESOLVE(conninfoParse, "PQconninfoParse");
   DOCKET_RESOLVE(conninfoFree, "PQconninfoFree");
+  DOCKET_RESOLVE(sendQueryParams, "PQsendQueryParams");
+  DOCKET_RESOLVE(setnonblocking, "PQsetnonblocking");
+  DOCKET_RESOLVE(flush, "PQflush");
+  DOCKET_RESOLVE(isBusy, "PQisBusy");
+  DOCKET_RESOLVE(getResult, "PQgetResult");
 #undef DOCKET_RESOLVE
   loaded = 1;
 }
@@ -112,6 +125,55 @@ PGresult *docket_PQexecParams(PGconn *connection, const char *command, int count
                               const char *const *values) {
   return api.execParams(connection, command, count, NULL, values, NULL, NULL, 0);
 }
+/// Waits until the socket is ready for `events`, for at most `silence` ms: 1 ready, 0 not.
+static int await_socket(PGconn *connection, short events, int silence) {
+  struct pollfd descriptor = {.fd = api.socket(connection), .events = events, .revents = 0};
+  for (;;) {
+    int ready = poll(&descriptor, 1, silence);
+    if (ready >= 0) return ready > 0;
+    if (errno != EINTR) return 0;
+  }
+}
+
+PGresult *docket_PQexecParamsWithin(PGconn *connection, const char *command, int count,
+                                    const char *const *values, int silence, int *timedOut) {
+  *timedOut = 0;
+  // Without blocking: every wait, for sending as for the answer, is a poll that gives up after
+  // `silence` ms in which nothing moved.
+  if (api.setnonblocking(connection, 1) != 0) return NULL;
+  if (!api.sendQueryParams(connection, command, count, NULL, values, NULL, NULL, 0)) {
+    return NULL;
+  }
+  for (;;) {
+    int left = api.flush(connection);
+    if (left < 0) return NULL;
+    if (left == 0) break;
+    if (!await_socket(connection, POLLOUT | POLLIN, silence)) {
+      *timedOut = 1;
+      return NULL;
+    }
+    if (!api.consumeInput(connection)) return NULL;
+  }
+  PGresult *last = NULL;
+  for (;;) {
+    while (api.isBusy(connection)) {
+      if (!await_socket(connection, POLLIN, silence)) {
+        *timedOut = 1;
+        if (last) api.clear(last);
+        return NULL;
+      }
+      if (!api.consumeInput(connection)) {
+        if (last) api.clear(last);
+        return NULL;
+      }
+    }
+    PGresult *result = api.getResult(connection);
+    if (!result) return last;
+    if (last) api.clear(last);
+    last = result;
+  }
+}
+
 int docket_PQresultStatus(const PGresult *result) { return api.resultStatus(result); }
 char *docket_PQresultErrorMessage(const PGresult *result) {
   return api.resultErrorMessage(result);

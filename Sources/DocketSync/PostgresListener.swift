@@ -20,10 +20,16 @@ public enum LiveEvent: Equatable, Sendable {
 /// on a thread of its own, waiting on the socket: nothing is asked of the server until it says
 /// something. Every push sends a notification with the pushing device's id; this device's own are
 /// passed over. When the connection goes, it says so and connects again after 1 s, 2 s, 4 s, … up
-/// to 30 s.
+/// to 30 s. A network that goes silent without closing the connection (a Wi-Fi dropped) shows no
+/// error on a socket that only waits: after `pingAfter` without a word from the server the
+/// listener asks it for one, and takes no answer within `silence` for a lost connection.
 public enum PostgresListener {
   /// The longest wait between attempts to connect again.
   public static let longestRetry: Duration = .seconds(30)
+  /// How long the server may say nothing before the listener asks it something.
+  public static let pingAfter: Duration = .seconds(15)
+  /// How long an answer to that may take before the connection counts as lost.
+  public static let silence: Duration = .seconds(10)
 
   /// Events until the stream is dropped (the app closing, the remote changed).
   public static func events(address: String, space: String, device: String)
@@ -44,19 +50,30 @@ public enum PostgresListener {
   }
 
   /// The loop: connect, listen, wait; on failure wait and again. Returns once `stopped`.
-  static func listen(
+  public static func listen(
     address: String, channel: String, device: String, stopped: () -> Bool,
-    send: (LiveEvent) -> Void
+    send: (LiveEvent) -> Void, pingAfter: Duration = pingAfter, silence: Duration = silence
   ) {
     var retry: Duration = .seconds(1)
     while !stopped() {
       do throws(PostgresError) {
         let connection = try PostgresConnection(
-          address, defaults: PostgresRemote.connectionDefaults)
+          address, defaults: PostgresRemote.connectionDefaults, silence: silence)
         try connection.execute("LISTEN " + PostgresConnection.identifier(channel))
         send(.connected)
         retry = .seconds(1)
+        var heardFrom = ContinuousClock.now
         while !stopped() {
+          if ContinuousClock.now - heardFrom > pingAfter {
+            try connection.execute("SELECT 1")
+            heardFrom = ContinuousClock.now
+            // What arrived with the answer is kept by libpq, not left on the socket.
+            if try connection.notifications().contains(where: {
+              $0.channel == channel && $0.payload != device
+            }) {
+              send(.changed)
+            }
+          }
           // A quarter of a second at most, so that closing the app is not held up.
           var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
           let ready = poll(&descriptor, 1, 250)
@@ -65,6 +82,7 @@ public enum PostgresListener {
               state: nil, message: String(cString: strerror(errno)), connectionLost: true)
           }
           guard ready > 0 else { continue }
+          heardFrom = ContinuousClock.now
           let heard = try connection.notifications()
           if heard.contains(where: { $0.channel == channel && $0.payload != device }) {
             send(.changed)

@@ -41,6 +41,11 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   public let device: String
   /// For tests: runs inside a push's transaction, before it commits (a connection cut there).
   public var beforeCommit: (@Sendable (PostgresConnection) throws -> Void)?
+  /// How long a statement waits without a word from the server (`PostgresConnection`).
+  public var silence: Duration = PostgresConnection.silenceLimit
+  /// How long the server keeps a transaction whose client has gone silent: less than
+  /// `silence`, so that by the time the client gives up the server has let go of its locks.
+  public var serverIdleLimit: Duration = .seconds(20)
 
   private let connection = Locked<PostgresConnection?>(nil)
   private let temporaryFiles = Locked<[String]>([])
@@ -86,19 +91,27 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   public var location: String { "\(Self.redacted(address)) [\(space)]" }
 
   /// Connection parameters that the address may override: a server that does not answer fails
-  /// within seconds, and one that goes away is noticed by TCP keepalives.
+  /// within seconds, and one that goes away is noticed by TCP keepalives (an idle connection)
+  /// and by `tcp_user_timeout` (data sent and never acknowledged, for 30 s); a server that stays
+  /// silent however the network looks ends a statement after `PostgresConnection.silenceLimit`.
   static let connectionDefaults: [(String, String)] = [
     ("connect_timeout", "10"), ("application_name", "docket"), ("keepalives", "1"),
     ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
+    ("tcp_user_timeout", "30000"),
   ]
 
-  /// Runs after each BEGIN. On the server's side, a transaction left open by a client that
-  /// vanished (a laptop's network gone mid-push) ends after a minute, and a statement waits at most
-  /// 30 s for a lock, instead of holding the next sync for hours. Set per transaction, not per
-  /// connection: a connection pooler passes these on.
-  static func limitTransaction(_ db: PostgresConnection) throws(PostgresError) {
-    try db.execute("SET LOCAL idle_in_transaction_session_timeout = '60s'")
-    try db.execute("SET LOCAL lock_timeout = '30s'")
+  /// Runs after each BEGIN. On the server's side, a transaction left open by a client that went
+  /// silent (a laptop's network gone mid-push) ends after 20 s of waiting for it, before the
+  /// client itself gives up (`PostgresConnection.silenceLimit`, 30 s), so that the sync after it
+  /// finds no lock held; a statement runs at most a minute and waits at most 30 s for a lock.
+  /// Set per transaction, not per connection: a connection pooler passes these on.
+  func limitTransaction(_ db: PostgresConnection) throws(PostgresError) {
+    // One round trip: `set_config(…, true)` is `SET LOCAL`.
+    try db.execute(
+      """
+      SELECT set_config('idle_in_transaction_session_timeout', $1, true),
+        set_config('statement_timeout', '60s', true), set_config('lock_timeout', '30s', true)
+      """, ["\(Int(serverIdleLimit.components.seconds))s"])
   }
 
   // MARK: - SyncRemote
@@ -146,7 +159,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
     try perform { db throws(PostgresError) in
       try db.execute("BEGIN")
       do throws(PostgresError) {
-        try Self.limitTransaction(db)
+        try limitTransaction(db)
         try db.execute(
           "SELECT pg_advisory_xact_lock(hashtext($1))", ["docket space " + space])
         try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
@@ -486,7 +499,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       do throws(PostgresError) {
         // The push cursor moves once COMMIT returns: it must be on the disk by then, whatever
         // the server's own setting.
-        try Self.limitTransaction(db)
+        try limitTransaction(db)
         try db.execute("SET LOCAL synchronous_commit = on")
         try body(db)
         if let hook {
@@ -504,7 +517,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
 
   private func open() throws(PostgresError) -> PostgresConnection {
     if let open = connection.withLock({ $0 }) { return open }
-    let made = try PostgresConnection(address, defaults: Self.connectionDefaults)
+    let made = try PostgresConnection(address, defaults: Self.connectionDefaults, silence: silence)
     connection.withLock { $0 = made }
     return made
   }
@@ -521,7 +534,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
     try perform { db throws(PostgresError) in
       try db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
       do throws(PostgresError) {
-        try Self.limitTransaction(db)
+        try limitTransaction(db)
         if limit < .max {
           // What the rows hold, as the server counts it: none of it fetched when too large.
           let size = try db.execute(

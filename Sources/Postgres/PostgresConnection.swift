@@ -62,10 +62,19 @@ public struct PostgresRows: Sendable {
 public final class PostgresConnection: @unchecked Sendable {
   private let handle: OpaquePointer
   private let lock = Locked(())
+  /// How long a statement may wait without a byte from the server before the connection is
+  /// taken for lost: 30 s. A large result comes in pieces long before that; a network gone silent
+  /// without closing (a Wi-Fi dropped, a proxy that stopped forwarding) is then said in words.
+  public static let silenceLimit: Duration = .seconds(30)
+  private let silence: Int32
 
   /// Connects. `defaults` are parameters that the connection string may override
   /// (`connect_timeout`, `application_name`).
-  public init(_ conninfo: String, defaults: [(String, String)] = []) throws(PostgresError) {
+  public init(
+    _ conninfo: String, defaults: [(String, String)] = [], silence: Duration = silenceLimit
+  ) throws(PostgresError) {
+    let (seconds, attoseconds) = silence.components
+    self.silence = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     // Later parameters override earlier ones, and the expanded `dbname` is last: what the user
     // wrote wins over the defaults.
     if let missing = docket_pq_load() {
@@ -103,10 +112,19 @@ public final class PostgresConnection: @unchecked Sendable {
     -> PostgresRows
   {
     let outcome: Result<PostgresRows, PostgresError> = lock.withLock { _ in
+      var timedOut: Int32 = 0
       let result = Self.withOptionalCStrings(parameters) { values in
-        docket_PQexecParams(handle, sql, Int32(parameters.count), values)
+        docket_PQexecParamsWithin(
+          handle, sql, Int32(parameters.count), values, silence, &timedOut)
       }
-      defer { docket_PQclear(result) }
+      defer { if let result { docket_PQclear(result) } }
+      if timedOut != 0 {
+        return .failure(
+          PostgresError(
+            state: nil,
+            message: "the server did not answer for \(silence / 1000) s (the network went silent)",
+            connectionLost: true))
+      }
       return Self.rows(of: result, connection: handle)
     }
     return try outcome.get()

@@ -53,6 +53,12 @@ void docket_PQfinish(PGconn *connection);
 void docket_PQsilenceNotices(PGconn *connection);
 PGresult *docket_PQexecParams(PGconn *connection, const char *command, int count,
                               const char *const *values);
+/// `PQexecParams`, but giving up once the server has been silent for `silence` ms (while the
+/// statement is sent or its answer awaited): then NULL, with `*timedOut` set. A network that goes
+/// silent without closing (a Wi-Fi gone, a proxy that stops forwarding) would otherwise hold the
+/// call for ever. The connection is not to be used after a time-out.
+PGresult *docket_PQexecParamsWithin(PGconn *connection, const char *command, int count,
+                                    const char *const *values, int silence, int *timedOut);
 int docket_PQresultStatus(const PGresult *result);
 char *docket_PQresultErrorMessage(const PGresult *result);
 char *docket_PQresultErrorField(const PGresult *result, int field);

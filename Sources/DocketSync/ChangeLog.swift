@@ -46,7 +46,10 @@ extension Connection {
   /// How many of this device's changes come after row `after`.
   public func localChangeCount(after: Int64) throws -> Int {
     try fetchOne(
-      "SELECT count(*) FROM changes WHERE seq > ? AND device = (SELECT device FROM sync_clock)",
+      """
+      SELECT count(*) FROM changes
+      WHERE seq > ? AND device = (SELECT device FROM sync_clock) AND held = 0
+      """,
       [after], as: Int.self) ?? 0
   }
 

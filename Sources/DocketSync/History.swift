@@ -8,6 +8,9 @@ public struct HistoryEntry: Equatable, Sendable {
     /// The issue was made (its first title).
     case created(title: String)
     case deleted
+    /// Brought back after a delete (an import asked to restore it), with the title it came
+    /// back with.
+    case restored(title: String)
     case title, detail, priority, completed, createdDate
     /// A tag put on (true) or taken off.
     case tag(name: String, on: Bool)
@@ -23,8 +26,12 @@ public struct HistoryEntry: Equatable, Sendable {
   public var what: What
   public var old: DatabaseValue
   public var new: DatabaseValue
-  /// A value that lost a conflict to another device's: kept here, not applied.
+  /// A value that lost a conflict to another device's: kept here, not applied. Also a change
+  /// of a device that was retired for a clock that ran ahead, made again since by the device it
+  /// became.
   public var lost: Bool
+  /// Stamped further ahead of this device's clock than sync allows: not applied yet.
+  public var waiting: Bool
 }
 
 extension Connection {
@@ -37,7 +44,7 @@ extension Connection {
       try storedDeviceIdentity(hostName: HostName.current)?.name ?? HostName.current
     try forEachRow(
       """
-      SELECT c.hlc, d.id, d.name, c.entity, c.field, c.old_value, c.new_value, c.lost
+      SELECT c.hlc, d.id, d.name, c.entity, c.field, c.old_value, c.new_value, c.lost, c.held
       FROM changes c JOIN sync_devices d ON d.seq = c.device
       WHERE c.row_id = ? ORDER BY c.hlc, d.id, c.seq
       """, [id.lowercasedText]
@@ -55,6 +62,7 @@ extension Connection {
         switch field {
         case "create": what = .created(title: try jsonField(new, "title") ?? "")
         case "delete": what = .deleted
+        case "restore": what = .restored(title: try jsonField(new, "title") ?? "")
         case "title": what = .title
         case "detail": what = .detail
         case "priority": what = .priority
@@ -67,7 +75,8 @@ extension Connection {
           when: HybridClock.date(hlc), stamp: hlc, deviceID: device,
           deviceName: device == local && recorded.isEmpty ? localName : recorded,
           isThisDevice: device == local, what: what,
-          old: old, new: new, lost: try row.get(7, as: Bool.self)))
+          old: old, new: new, lost: try row.get(7, as: Bool.self),
+          waiting: try row.get(8, as: Int.self) == 1))
     }
     return entries
   }
@@ -95,5 +104,41 @@ extension Connection {
   private func jsonField(_ value: DatabaseValue, _ key: String) throws -> String? {
     guard case .text(let json) = value else { return nil }
     return try fetchOne("SELECT json_extract(?, ?)", [json, "$." + key], as: String.self)
+  }
+}
+
+extension Connection {
+  /// The ids of deleted issues (a delete in the history, and no issue) whose id begins with
+  /// `prefix` (lower-case hex and dashes, as `IssueReference.canonicalPrefix` gives it).
+  public func deletedIssueIDs(withPrefix prefix: String, limit: Int) throws -> [UUID] {
+    try fetchAll(
+      """
+      SELECT DISTINCT c.row_id FROM changes c
+      WHERE c.row_id >= ? AND c.row_id < ? AND c.entity = 'issue' AND c.field = 'delete'
+        AND NOT EXISTS (SELECT 1 FROM issues WHERE id = c.row_id)
+      ORDER BY c.row_id LIMIT ?
+      """, [prefix, prefix + "\u{7F}", limit]
+    ) { try $0.get(0, as: UUID.self) }
+  }
+
+  /// The title a deleted issue had when it was deleted (its latest delete's record of it), or,
+  /// failing that, its latest title in the history.
+  public func deletedTitle(of id: UUID) throws -> String? {
+    if let title = try fetchOne(
+      """
+      SELECT json_extract(old_value, '$.title') FROM changes
+      WHERE row_id = ? AND field = 'delete' AND json_valid(old_value)
+      ORDER BY hlc DESC LIMIT 1
+      """, [id.lowercasedText], as: String?.self) ?? nil
+    {
+      return title
+    }
+    return try fetchOne(
+      """
+      SELECT CASE field WHEN 'title' THEN new_value
+        ELSE json_extract(new_value, '$.title') END FROM changes
+      WHERE row_id = ? AND field IN ('title', 'create', 'restore') AND held = 0
+      ORDER BY hlc DESC LIMIT 1
+      """, [id.lowercasedText], as: String?.self) ?? nil
   }
 }

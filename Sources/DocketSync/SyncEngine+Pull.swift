@@ -240,6 +240,11 @@ extension SyncEngine {
     _ snapshot: Package, covered: [String: Int64], present: [String: Set<Int64>],
     seen: Set<String>, rather: Int, myself: String
   ) -> Bool {
+    // A device that has read nothing here yet starts from a snapshot whenever there is one
+    // (SPEC §10: not by replaying every change ever made).
+    if covered.isEmpty, seen.isEmpty, snapshot.covers.contains(where: { $0.key != myself }) {
+      return true
+    }
     var behind = 0
     // This device's own changes are here already.
     for (device, through) in snapshot.covers where device != myself {

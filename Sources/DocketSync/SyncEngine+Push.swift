@@ -94,7 +94,7 @@ extension SyncEngine {
 
   /// The most bytes of changes a package is given (at least one change, however large): a file
   /// of 1 000 changes of the largest texts would be larger than any reader takes.
-  static let packageBytes = 8 << 20
+  public static let packageBytes = 8 << 20
 
   /// The changes of `batch` from its start that fit `bytes` as a package's lines (one at least).
   static func cut(_ batch: [(seq: Int64, change: Change)], bytes: Int) -> [(

@@ -95,12 +95,10 @@ extension Connection {
     }
   }
 
-  /// This device's changes not yet pushed (all it knows, before its first push to a remote).
+  /// This device's own changes not yet pushed: what it pulled is not waiting, nor (on a remote
+  /// that refuses its pushes) counted as its own.
   public func unpushedChangeCount() throws -> Int {
-    guard let pushed = try setting(Self.pushedKey).flatMap(Int64.init) else {
-      return try fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
-    }
-    return try localChangeCount(after: pushed)
+    try localChangeCount(after: try setting(Self.pushedKey).flatMap(Int64.init) ?? 0)
   }
 }
 

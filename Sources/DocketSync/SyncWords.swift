@@ -61,6 +61,8 @@ public enum SyncWords {
     switch entry.what {
     case .created(let title): text = l10n("history.created", .string(quoted(.text(title), l10n)))
     case .deleted: text = l10n("history.deleted")
+    case .restored(let title):
+      text = l10n("history.restored", .string(quoted(.text(title), l10n)))
     case .tag(let name, let on): text = l10n(on ? "history.tagOn" : "history.tagOff", .string(name))
     case .title, .detail, .priority, .completed, .createdDate:
       text = l10n(
@@ -68,6 +70,7 @@ public enum SyncWords {
         .string(value(entry.old, entry.what, l10n)), .string(value(entry.new, entry.what, l10n)))
     }
     if entry.lost { text += "  " + l10n("history.lost") }
+    if entry.waiting { text += "  " + l10n("history.waiting") }
     return text
   }
 
@@ -97,6 +100,7 @@ public enum SyncWords {
     case .createdDate: "created"
     case .created: "create"
     case .deleted: "delete"
+    case .restored: "restore"
     case .tag: "tag"
     }
   }

@@ -214,19 +214,19 @@ struct SyncCommands {
     let database = try context.database()
     let reference = context.arguments.arguments[0]
     let (issue, entries) = try database.read { db -> (Issue, [HistoryEntry]) in
-      // A deleted issue's history is reached by its full id.
-      if let id = UUID(text: reference), try db.fetchIssue(id: id) == nil {
+      // An issue that is there, else one that was deleted (by its full id or a prefix of it,
+      // as any reference), headed by the title it had when it was deleted.
+      let issue: Issue
+      do {
+        issue = try context.resolve(reference, in: db)
+      } catch let failure as CommandFailure {
+        guard let id = try deletedIssue(reference, in: db, failure: failure) else { throw failure }
         let entries = try db.history(ofIssue: id)
-        if !entries.isEmpty {
-          let title = entries.reversed().lazy.compactMap { entry -> String? in
-            if case .created(let title) = entry.what { return title }
-            if entry.what == .title, case .text(let title) = entry.new { return title }
-            return nil
-          }.first
-          return (Issue(id: id, title: title ?? "", created: entries[0].when), entries)
-        }
+        return (
+          Issue(id: id, title: try db.deletedTitle(of: id) ?? "", created: entries[0].when),
+          entries
+        )
       }
-      let issue = try context.resolve(reference, in: db)
       return (issue, try db.history(ofIssue: issue.id))
     }
     if context.json {
@@ -246,6 +246,26 @@ struct SyncCommands {
     for entry in entries {
       context.console.line(SafeText.sanitized(SyncWords.line(entry, l10n)))
     }
+  }
+
+  /// The deleted issue `reference` names: the only deleted one whose id starts with it, or nil
+  /// (and `failure` stands) when none does; several are an error that lists them.
+  private func deletedIssue(_ reference: String, in db: Connection, failure: CommandFailure)
+    throws -> UUID?
+  {
+    guard let prefix = IssueReference.canonicalPrefix(reference),
+      prefix.filter({ $0 != "-" }).count >= IssueReference.minimumLength
+    else { return nil }
+    let candidates = try db.deletedIssueIDs(withPrefix: prefix, limit: 11)
+    guard candidates.count > 1 else { return candidates.first }
+    var lines = [l10n("error.ref.ambiguous", .string(reference))]
+    for id in candidates.prefix(10) {
+      lines.append(
+        "  \(id.lowercasedText)  \(SafeText.sanitized(try db.deletedTitle(of: id) ?? ""))")
+    }
+    if candidates.count > 10 { lines.append("  …") }
+    lines.append(l10n("error.ref.useMoreDigits"))
+    throw CommandFailure.usage(lines.joined(separator: "\n"))
   }
 
   // MARK: - Paths

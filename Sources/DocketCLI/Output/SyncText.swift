@@ -95,6 +95,9 @@ enum SyncText {
       members.append(("title", .string(title)))
     case .deleted:
       members.append(("change", .string("delete")))
+    case .restored(let title):
+      members.append(("change", .string("restore")))
+      members.append(("title", .string(title)))
     case .tag(let name, let on):
       members.append(("change", .string(on ? "tagAdded" : "tagRemoved")))
       members.append(("tag", .string(name)))
@@ -105,6 +108,7 @@ enum SyncText {
       members.append(("new", jsonValue(entry.new)))
     }
     members.append(("lost", .bool(entry.lost)))
+    members.append(("waiting", .bool(entry.waiting)))
     return .object(members)
   }
 

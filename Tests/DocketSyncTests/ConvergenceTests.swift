@@ -191,23 +191,10 @@ import Testing
       }
       let tags = try replica.queue.read { try $0.fetchTags() }
       let roll = Int.random(in: 0..<106, using: &random)
-      let debugBefore = try replicas.map { r in
-        try r.queue.read {
-          try $0.fetchOne(
-            "SELECT count(*) FROM changes WHERE row_id LIKE '0f14f4d1%' AND field = 'create'",
-            as: Int.self)
-        }
-      }
       do {
         switch roll {
         case 0..<12:
-          let r = try replica.sync(compactAfter: compact, bulkFrom: bulkFrom, imageFrom: imageFrom)
-          if ProcessInfo.processInfo.environment["DBG"] != nil {
-            print(
-              "DBGSYNC", operation, replica.name, replica.device.prefix(4), r.pushed, r.pulled,
-              r.usedSnapshot, r.usedImage, r.wroteSnapshot, r.newDevice as Any,
-              r.skipped.map(\.path))
-          }
+          try replica.sync(compactAfter: compact, bulkFrom: bulkFrom, imageFrom: imageFrom)
         case 12..<27:
           let id = random.uuid()
           try replica.issue("issue \(random.next() % 1000)", id: id)
@@ -278,16 +265,6 @@ import Testing
         default:
           break
         }
-        let debugAfter = try replicas.map { r in
-          try r.queue.read {
-            try $0.fetchOne(
-              "SELECT count(*) FROM changes WHERE row_id LIKE '0f14f4d1%' AND field = 'create'",
-              as: Int.self)
-          }
-        }
-        if debugAfter != debugBefore {
-          print("DBGOP", operation, roll, replica.name, debugBefore, debugAfter)
-        }
       } catch let error as TagError {
         // A name taken on this device: refused here as it would be for a person.
         _ = error
@@ -302,15 +279,6 @@ import Testing
     for _ in 0..<3 {
       for replica in replicas {
         try replica.sync(compactAfter: compact, bulkFrom: bulkFrom, imageFrom: imageFrom)
-      }
-    }
-    if ProcessInfo.processInfo.environment["DBG"] != nil {
-      for replica in replicas {
-        print(
-          "DBGDEV", replica.name, replica.device,
-          try replica.queue.read {
-            try $0.fetchAll("SELECT id FROM sync_devices") { try $0.get(0, as: String.self) }
-          })
       }
     }
     let expected = try replicas[0].dump()
@@ -363,20 +331,6 @@ import Testing
         try $0.fetchOne("SELECT count(*) FROM changes WHERE held = 1", as: Int.self)
       }
       #expect(held == 0, "seed \(seed): \(replica.name) still holds changes back")
-      if held != 0, ProcessInfo.processInfo.environment["DBG"] != nil {
-        print(
-          "DBGHELD", replica.name, replica.device, replica.time.now.timeIntervalSince1970,
-          try replica.queue.read { db in
-            try db.fetchAll(
-              "SELECT d.id, count(*), min(c.hlc >> 16), max(c.hlc >> 16) FROM changes c JOIN sync_devices d ON d.seq = c.device WHERE c.held = 1 GROUP BY d.id"
-            ) { r in try (0..<4).map { String(describing: try r.get($0, as: DatabaseValue.self)) } }
-          },
-          try replica.queue.read { db in
-            try db.fetchAll(
-              "SELECT d.id, c.row_id, c.new_value, c.hlc >> 16 FROM changes c JOIN sync_devices d ON d.seq = c.device WHERE c.entity = 'device'"
-            ) { r in try (0..<4).map { String(describing: try r.get($0, as: DatabaseValue.self)) } }
-          })
-      }
     }
     // Nothing lost on all of them at once: every issue made and not deleted is there, and no
     // other (a restore of deleted issues aside, which brings back issues deleted before it).

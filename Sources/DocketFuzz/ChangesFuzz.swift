@@ -4,12 +4,14 @@ import DocketTransfer
 import Foundation
 
 @testable import DocketSync
+@testable import DocketWeb
 
 /// What a remote holds: a change file or a snapshot, read as the file its header says it is (so
 /// that the fuzzer reaches past the check of the name), and a file name as a folder lists it. A
 /// package that reads must write back to the same bytes' meaning, and its changes must apply to
 /// a database (rolled back after) or fail with words; a database error from a change that read
-/// is a fault of the merge.
+/// is a fault of the merge. What they leave in the database must be what every reader can show:
+/// each value within `Limits`, and the list, the detail, every export and the web page read it.
 enum ChangesFuzz {
   struct RollBack: Error {}
 
@@ -46,6 +48,7 @@ enum ChangesFuzz {
         do {
           try db.transaction {
             _ = try db.applyChanges(package.changes, deviceNames: [device: package.deviceName])
+            readEverything(db)
             throw RollBack()
           }
         } catch is RollBack {
@@ -56,6 +59,59 @@ enum ChangesFuzz {
     } catch {
       // Refused as a whole (a change the merge cannot take): fine, as long as it is not the
       // database failing.
+    }
+  }
+}
+
+extension ChangesFuzz {
+  /// Every value a reader takes is one it can show, and every face's reading of it goes through.
+  static func readEverything(_ db: Connection) {
+    do {
+      try db.forEachRow(
+        "SELECT title, detail, priority, completed, created, modified FROM issues"
+      ) { row in
+        let title = try row.get(0, as: String.self)
+        let detail = try row.get(1, as: String.self)
+        require(Limits.problem(title: title, detail: detail) == nil, "a text past its limit")
+        require((0...2).contains(try row.get(2, as: Int.self)), "a priority out of range")
+        require((0...1).contains(try row.get(3, as: Int.self)), "completed out of range")
+        require(Limits.isDate(try row.get(4, as: Double.self)), "a created no date")
+        if let modified = try row.get(5, as: Double?.self) {
+          require(Limits.isDate(modified), "a modified no date")
+        }
+      }
+      try db.forEachRow("SELECT name FROM tags") { row in
+        let name = try row.get(0, as: String.self)
+        require(
+          (try? TagName.checked(name)) == name,
+          "a tag name that is no tag's: \(name.debugDescription)")
+      }
+      let now = SearchFuzz.now
+      let l10n = SearchFuzz.l10n
+      let issues = try db.fetchIssues(IssueRequest(filter: .all, now: now), limit: 20)
+      for issue in issues {
+        for date in [issue.created, issue.modified ?? issue.created] {
+          _ = l10n.compact(RowDate(date, now: now))
+          _ = l10n.spoken(RowDate(date, now: now))
+          _ = LocalTime.minutes(date) + ISOTime.string(date) + l10n.relativeTime(date, now: now)
+        }
+        _ = try db.history(ofIssue: issue.id).map { SyncWords.line($0, l10n) }
+      }
+      for format in [TransferFormat.docket, .taskwarrior, .csv] {
+        var output = OutputBytes(write: { _ in })
+        try Exporter.write(format, from: db, exported: now, to: &output)
+      }
+      for location in [WebLocation(filter: .all)]
+        + issues.prefix(3).map({
+          WebLocation(filter: .all, issue: $0.id)
+        })
+      {
+        let data = try PageData.load(location, from: db, now: now, localizer: l10n)
+        _ = PageRenderer(data: data, l10n: l10n, csrf: "c", readOnly: false, said: nil, draft: nil)
+          .page()
+      }
+    } catch {
+      fatalError("what the changes left could not be read: \(error)")
     }
   }
 }

@@ -38,6 +38,7 @@ func syncTimings(database path: String, size: Int) {
     docket: docket
   ) { round in [scratch + "/remote-\(round)"] }
   postgresSyncTimings(file: file, changes: changes, scratch: scratch, docket: docket)
+  hostileAndJoiningTimings(scratch: scratch, docket: docket)
 
   // A new device catching up on the benchmark's database. The budget is for 100 000 issues (the
   // image grows with the database: at a million it is ten times the copy and the check), and
@@ -155,4 +156,66 @@ func exchangeTimings(
   table.add(
     name: "\(label) with nothing new", size: changes,
     samples: idleRuns.map(\.milliseconds), budget: 20)
+}
+
+/// A change file of 100 MB in the folder, under another device's name (a hostile one: Docket
+/// writes at most 8 MiB to one): the sync refuses it by its size. And a device joining after
+/// 5 000 changes pushed in 50 files.
+@MainActor
+func hostileAndJoiningTimings(
+  scratch: String, docket: (_: [String], _: String) -> ProcessRun
+) {
+  let remote = scratch + "/remote-hostile"
+  let reader = scratch + "/hostile-reader.sqlite"
+  _ = docket(["remote", "set", remote], reader)
+  _ = docket(["sync"], reader)
+  let device = UUID().uuidString.lowercased()
+  try? FileManager.default.createDirectory(
+    atPath: remote + "/" + device, withIntermediateDirectories: true)
+  let hostile = remote + "/" + device + "/00000001.changes"
+  _ = FileManager.default.createFile(atPath: hostile, contents: nil)
+  if let handle = FileHandle(forWritingAtPath: hostile) {
+    let header = Array(
+      "{\"docket\":\"changes\",\"version\":1,\"device\":\"\(device)\",\"name\":\"X\",\"number\":\"1\",\"count\":1}\n"
+        .utf8)
+    handle.write(Data(header))
+    let piece = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+    for _ in 0..<100 { handle.write(piece) }
+    try? handle.close()
+  }
+  var refusals: [ProcessRun] = []
+  for _ in 0..<3 { refusals.append(docket(["sync"], reader)) }
+  table.add(
+    name: "docket sync: a 100 MB change file refused", size: 1,
+    samples: refusals.map(\.milliseconds), budget: 1000)
+  memory.append(("docket sync: a 100 MB change file", refusals.map(\.peakMemoryMiB).max() ?? 0, 64))
+
+  // 5 000 changes in 50 files, then a new device.
+  let shared = scratch + "/remote-join"
+  let sender = scratch + "/join-sender.sqlite"
+  _ = docket(["remote", "set", shared], sender)
+  for file in 0..<50 {
+    var lines = ["{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":["]
+    for index in 0..<100 {
+      lines.append(
+        (index == 0 ? "" : ",")
+          + "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"Change \(file * 100 + index)\","
+          + "\"detail\":\"\",\"priority\":\"low\",\"completed\":false,"
+          + "\"created\":\"2026-11-30T09:00:00Z\",\"modified\":null,\"tags\":[]}")
+    }
+    lines.append("]}")
+    let batch = scratch + "/join-\(file).json"
+    try? lines.joined(separator: "\n").write(toFile: batch, atomically: true, encoding: .utf8)
+    _ = docket(["import", batch], sender)
+    _ = docket(["sync"], sender)
+  }
+  var joins: [ProcessRun] = []
+  for round in 0..<3 {
+    let newcomer = scratch + "/joiner-\(round).sqlite"
+    _ = docket(["remote", "set", shared], newcomer)
+    joins.append(docket(["sync"], newcomer))
+  }
+  table.add(
+    name: "docket sync: a device joins after 5 000 changes in 50 files", size: 5_000,
+    samples: joins.map(\.milliseconds), budget: 500)
 }

@@ -1,5 +1,6 @@
 import DocketCore
 import DocketFeatures
+import DocketSync
 import Foundation
 import Localization
 import Terminal
@@ -95,7 +96,13 @@ public struct ScreenView {
     // The time alone today; the date too on another day.
     let when = LocalTime.minutes(last)
     let today = when.prefix(10) == LocalTime.minutes(now).prefix(10)
-    return (l10n("tui.sync.synced", .string(today ? LocalTime.clock(last) : when)), false)
+    let synced = l10n("tui.sync.synced", .string(today ? LocalTime.clock(last) : when))
+    // What the last sync had to say besides (a clock that is wrong, changes held back, this
+    // database become a new device), as a warning after it.
+    if let report = sync.lastReport, let note = SyncWords.notes(report, l10n).first {
+      return (synced + " · " + note, true)
+    }
+    return (synced, false)
   }
 
   /// The hint bar, made from the key table: what the keys that work now do, the mode's or the

@@ -54,6 +54,26 @@ import Testing
       }.hasSuffix("Server unreachable, retrying: Connection refused"))
   }
 
+  /// What the last sync had to say besides stays on the line after the time, as a warning.
+  @Test func theLastSyncsNoteFollowsTheTime() throws {
+    let sameDay = snapshotNow.addingTimeInterval(-60)
+    var report = SyncReport()
+    report.newDevice = .copied
+    let line = try status {
+      $0.remote = "/r"
+      $0.lastSync = sameDay
+      $0.lastReport = report
+    }
+    #expect(line.contains("✓ Synced \(LocalTime.clock(sameDay)) · This database is a copy"))
+    #expect(
+      try status {
+        $0.remote = "/r"
+        $0.lastSync = sameDay
+        $0.lastReport = SyncReport()
+      }
+      .hasSuffix("✓ Synced \(LocalTime.clock(sameDay))"))
+  }
+
   /// `H`: the history under the detail, newest first, a lost value marked.
   @Test func theHistoryUnderTheDetail() throws {
     var state = try fixture.state(

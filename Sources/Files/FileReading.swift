@@ -96,16 +96,17 @@ public enum FileReading {
     #else
       let changed = status.st_mtim
     #endif
+    // As the file system keeps it: a time past 2262 does not fit nanoseconds in 64 bits.
     return Entry(
-      kind: kind, size: Int64(status.st_size),
-      modified: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec))
+      kind: kind, size: Int64(status.st_size), modified: "\(changed.tv_sec).\(changed.tv_nsec)")
   }
 
   public struct Entry: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case file, folder, link, other }
     public var kind: Kind
     public var size: Int64
-    /// Nanoseconds since 1970.
-    public var modified: Int64
+    /// When its content last changed, as seconds and nanoseconds since 1970: compared, not
+    /// counted with.
+    public var modified: String
   }
 }

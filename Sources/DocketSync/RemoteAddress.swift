@@ -88,7 +88,14 @@ public enum RemoteAddress: Equatable, Sendable {
         }
         guard closed else { return [] }
       } else {
-        while index < text.endIndex, !text[index].isWhitespace { index = text.index(after: index) }
+        // Unquoted, a backslash takes the character after it (`\ ` a space), as libpq reads it.
+        while index < text.endIndex, !text[index].isWhitespace {
+          if text[index] == "\\" {
+            index = text.index(after: index)
+            if index == text.endIndex { break }
+          }
+          index = text.index(after: index)
+        }
       }
       pairs.append((key, valueStart..<index, keyStart..<index))
     }
@@ -124,20 +131,34 @@ public enum RemoteAddress: Equatable, Sendable {
     }
     guard let scheme = address.range(of: "://") else { return address }
     var text = address
-    // The user information ends at the last `@` before the parameters: a password may hold `/`.
-    let authorityEnd = text[scheme.upperBound...].firstIndex(of: "?") ?? text.endIndex
-    if let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
-      let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+    // The user information ends where libpq ends it: at the first `@`, unless a `/` comes first
+    // (then there is none). A password may hold `?`, `:` and `&`; a `/` or `@` in it is written
+    // percent-encoded. Words shown to a person hide more: a password typed with a bare `/` or `@`
+    // makes an address libpq refuses, and the error that says so must not show it, so there the
+    // user information runs to the last `@` before the parameters.
+    let afterScheme = text[scheme.upperBound...]
+    let end =
+      replacement == nil
+      ? afterScheme.firstIndex { $0 == "@" || $0 == "/" }
+      : afterScheme[..<(afterScheme.firstIndex(of: "?") ?? afterScheme.endIndex)].lastIndex(of: "@")
+    if let end, text[end] == "@",
+      let colon = text[scheme.upperBound..<end].firstIndex(of: ":")
     {
       text.replaceSubrange(
-        replacement == nil ? colon..<at : text.index(after: colon)..<at, with: replacement ?? "")
+        replacement == nil ? colon..<end : text.index(after: colon)..<end, with: replacement ?? "")
     }
-    // And a `password=` among the parameters.
-    if let query = text.firstIndex(of: "?") {
+    // And a `password=` among the parameters (its key percent-encoded or not).
+    guard let start = text.range(of: "://")?.upperBound else { return text }
+    let userEnd = text[start...].firstIndex { $0 == "@" || $0 == "/" }
+    let hostStart = userEnd.flatMap { text[$0] == "@" ? text.index(after: $0) : nil } ?? start
+    if let query = text[hostStart...].firstIndex(of: "?") {
       let parameters = text[text.index(after: query)...].split(
         separator: "&", omittingEmptySubsequences: false
       ).compactMap { parameter -> String? in
-        guard parameter.lowercased().hasPrefix("password=") else { return String(parameter) }
+        let key = parameter.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+        guard (key.removingPercentEncoding ?? key).lowercased() == "password" else {
+          return String(parameter)
+        }
         return replacement.map { "password=" + $0 }
       }
       text =

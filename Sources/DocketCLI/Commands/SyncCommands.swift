@@ -92,6 +92,14 @@ struct SyncCommands {
       var kept = address
       var passwordFile: String?
       if parameters["password"] != nil {
+        kept = RemoteAddress.withoutPassword(address)
+        // Read again as libpq reads it: an address that still holds a password (a form this
+        // did not take apart) is neither kept nor shown.
+        if case .success(let left) = PostgresConnection.parameters(of: kept),
+          left["password"] != nil
+        {
+          throw CommandFailure.usage(l10n("error.remote.password"))
+        }
         let file = PostgresPasswordFile.path(environment: context.environment)
         do {
           try PostgresPasswordFile.store(
@@ -102,7 +110,6 @@ struct SyncCommands {
               "error.remote.passwordFile", .string(SafeText.sanitized(file)),
               .string(l10n.message(for: error))))
         }
-        kept = RemoteAddress.withoutPassword(address)
         passwordFile = file
       }
       try context.database().write { try $0.setRemote(kept, space: space) }

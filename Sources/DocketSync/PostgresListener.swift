@@ -32,16 +32,17 @@ public enum PostgresListener {
   public static let silence: Duration = .seconds(10)
 
   /// Events until the stream is dropped (the app closing, the remote changed).
-  public static func events(address: String, space: String, device: String)
-    -> AsyncStream<LiveEvent>
-  {
+  public static func events(
+    address: String, space: String, device: String, pingAfter: Duration = pingAfter
+  ) -> AsyncStream<LiveEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self)
     let stopped = StopFlag()
     continuation.onTermination = { _ in stopped.flag.withLock { $0 = true } }
     let thread = Thread {
       listen(
         address: address, channel: PostgresRemote.schemaName(space: space), device: device,
-        stopped: { stopped.flag.withLock { $0 } }, send: { continuation.yield($0) })
+        stopped: { stopped.flag.withLock { $0 } }, send: { continuation.yield($0) },
+        pingAfter: pingAfter)
       continuation.finish()
     }
     thread.name = "docket-listen"

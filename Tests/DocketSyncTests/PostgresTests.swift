@@ -258,6 +258,14 @@ import Testing
       RemoteAddress.withoutPassword(keywords)
         == "host=db.example.org dbname=tracker user=ben port=5432")
     #expect(RemoteAddress.withoutPassword("password=x host=h") == "host=h")
+    // An unquoted value with an escaped space; a URL's key percent-encoded; a password with `?`.
+    #expect(RemoteAddress.withoutPassword(#"host=h password=a\ b user=u"#) == "host=h user=u")
+    #expect(RemoteAddress.withoutPassword("postgres://h/db?pass%77ord=x") == "postgres://h/db")
+    #expect(RemoteAddress.withoutPassword("postgres://u:a?b@h/db") == "postgres://u@h/db")
+    // Where libpq finds no user information (a `/` first), the settings keep what it would read.
+    #expect(
+      RemoteAddress.withoutPassword("postgres://h/db?user=ana@srv")
+        == "postgres://h/db?user=ana@srv")
     #expect(RemoteAddress("  PostgreSQL://h/db") == .postgres("  PostgreSQL://h/db"))
     // Anything else is a folder, an `=` in its path included.
     for folder in ["~/Sync/docket", "/mnt/a=b", "hosting=x", "host = ", "My Sync", "pg://h/db"] {
@@ -395,8 +403,11 @@ import Testing
   @Test func theListenerSaysWhenTheConnectionGoesAndComesBack() async throws {
     let (remote, a, _) = try Replica.pair(.postgres)
     try a.sync()
+    // No ping in between: the backend is found by its last statement, the LISTEN (a test held up
+    // for 15 s by the others would otherwise find `SELECT 1` there).
     let log = EventLog(
-      PostgresListener.events(address: address, space: remote.space!, device: a.device))
+      PostgresListener.events(
+        address: address, space: remote.space!, device: a.device, pingAfter: .seconds(3600)))
     defer { log.stop() }
     #expect(await log.wait(for: 1) == [.connected])
     let ended = try admin.execute(

@@ -125,39 +125,44 @@ PGresult *docket_PQexecParams(PGconn *connection, const char *command, int count
                               const char *const *values) {
   return api.execParams(connection, command, count, NULL, values, NULL, NULL, 0);
 }
-/// Waits until the socket is ready for `events`, for at most `silence` ms: 1 ready, 0 not.
-static int await_socket(PGconn *connection, short events, int silence) {
+/// Waits up to 100 ms for the socket to be ready for `events`; 1 ready, 0 not (or interrupted).
+static int await_socket(PGconn *connection, short events) {
   struct pollfd descriptor = {.fd = api.socket(connection), .events = events, .revents = 0};
-  for (;;) {
-    int ready = poll(&descriptor, 1, silence);
-    if (ready >= 0) return ready > 0;
-    if (errno != EINTR) return 0;
-  }
+  int ready = poll(&descriptor, 1, 100);
+  return ready > 0;
 }
 
 PGresult *docket_PQexecParamsWithin(PGconn *connection, const char *command, int count,
                                     const char *const *values, int silence, int *timedOut) {
   *timedOut = 0;
-  // Without blocking: every wait, for sending as for the answer, is a poll that gives up after
-  // `silence` ms in which nothing moved.
+  // Without blocking: every wait, for sending as for the answer, is a short poll, and the call
+  // gives up once `silence` ms have gone by with the socket never ready. libpq is asked again
+  // after each poll whether or not the socket looked ready: TLS may hold bytes already read
+  // from it, which no poll of the socket shows.
   if (api.setnonblocking(connection, 1) != 0) return NULL;
   if (!api.sendQueryParams(connection, command, count, NULL, values, NULL, NULL, 0)) {
     return NULL;
   }
+  int quiet = 0;
   for (;;) {
     int left = api.flush(connection);
     if (left < 0) return NULL;
     if (left == 0) break;
-    if (!await_socket(connection, POLLOUT | POLLIN, silence)) {
+    if (await_socket(connection, POLLOUT | POLLIN)) {
+      quiet = 0;
+    } else if ((quiet += 100) >= silence) {
       *timedOut = 1;
       return NULL;
     }
     if (!api.consumeInput(connection)) return NULL;
   }
   PGresult *last = NULL;
+  quiet = 0;
   for (;;) {
     while (api.isBusy(connection)) {
-      if (!await_socket(connection, POLLIN, silence)) {
+      if (await_socket(connection, POLLIN)) {
+        quiet = 0;
+      } else if ((quiet += 100) >= silence) {
         *timedOut = 1;
         if (last) api.clear(last);
         return NULL;
@@ -171,6 +176,9 @@ PGresult *docket_PQexecParamsWithin(PGconn *connection, const char *command, int
     if (!result) return last;
     if (last) api.clear(last);
     last = result;
+    // COPY (which Docket does not use) hands over the connection: no further result comes.
+    int status = api.resultStatus(result);
+    if (status == 3 || status == 4 || status == 8) return last;
   }
 }
 

@@ -58,6 +58,8 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   static let partBytes = 1 << 20
   /// Parts fetched at a time through a package's cursor.
   static let fetchParts = 8
+  /// The largest part read (Docket writes about `partBytes`; images the same).
+  static let largestPart: Int64 = 4 << 20
   /// The longest header read (a snapshot's names every device it covers).
   static let headerLimit = 1 << 20
 
@@ -111,7 +113,12 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       """
       SELECT set_config('idle_in_transaction_session_timeout', $1, true),
         set_config('statement_timeout', '60s', true), set_config('lock_timeout', '30s', true)
-      """, ["\(Int(serverIdleLimit.components.seconds))s"])
+      """, ["\(max(1, Self.milliseconds(serverIdleLimit)))ms"])
+  }
+
+  static func milliseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }
 
   // MARK: - SyncRemote
@@ -287,11 +294,13 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       }
     }
     let file = NSTemporaryDirectory() + "docket-snapshot-\(UUID().lowercasedText)"
-    temporaryFiles.withLock { $0.append(file) }
     let descriptor = FileWriting.createPrivate(file)
     guard descriptor >= 0 else {
       throw RemoteError(location: file, problem: .system(String(cString: strerror(errno))))
     }
+    // Gone from the folder at once: the descriptor alone reads it, and nothing is left behind
+    // however the process ends.
+    unlink(file)
     var written: Int64 = 0
     do {
       try packageParts(of: name) { part in
@@ -343,19 +352,22 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   public var writesTogether: (([Package]) throws -> Void)? { { try self.write($0) } }
 
   func write(_ packages: [Package]) throws {
+    // Encoded before the transaction: a large snapshot takes seconds to encode, and the server
+    // ends a transaction left idle for `serverIdleLimit`.
+    let encoded = packages.map { ($0.name, $0.deviceName, PackageFormat.encode($0)) }
     try transaction { db throws(PostgresError) in
-      for package in packages { try insert(package, db) }
+      for (name, deviceName, bytes) in encoded { try insert(name, deviceName, bytes, db) }
       try db.execute(
         "SELECT pg_notify($1, $2)", [Self.schemaName(space: space), device])
     }
   }
 
   /// Inserts a package and its parts, in the caller's transaction.
-  private func insert(_ package: Package, _ db: PostgresConnection) throws(PostgresError) {
-    precondition(package.name.device == device, "a device writes only its own packages")
-    let bytes = PackageFormat.encode(package)
+  private func insert(
+    _ name: PackageName, _ deviceName: String, _ bytes: [UInt8], _ db: PostgresConnection
+  ) throws(PostgresError) {
+    precondition(name.device == device, "a device writes only its own packages")
     let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
-    let name = package.name
     let key = [name.device, name.kind.rawValue, String(name.number)]
     // A snapshot of the same stamp again replaces the old one whole. A change package's number
     // is never written twice: the primary key refuses a second writer of it.
@@ -369,7 +381,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       VALUES ($1, $2, $3, $4, $5, $6)
       """,
       key + [
-        package.deviceName, String(decoding: bytes[..<headerEnd], as: UTF8.self),
+        deviceName, String(decoding: bytes[..<headerEnd], as: UTF8.self),
         String(bytes.count),
       ])
     var start = bytes.startIndex
@@ -537,10 +549,17 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
         try limitTransaction(db)
         if limit < .max {
           // What the rows hold, as the server counts it: none of it fetched when too large.
+          // And no part larger than Docket writes (about a mebibyte), which a fetch of a few
+          // would hold whole.
           let size = try db.execute(
-            "SELECT coalesce(sum(octet_length(\(column))), 0) FROM \(schema).\(table) WHERE \(condition)",
-            key)
-          if (size[0, 0].flatMap(Int64.init) ?? 0) > limit {
+            """
+            SELECT coalesce(sum(octet_length(\(column))), 0),
+              coalesce(max(octet_length(\(column))), 0)
+            FROM \(schema).\(table) WHERE \(condition)
+            """, key)
+          if (size[0, 0].flatMap(Int64.init) ?? 0) > limit
+            || (size[0, 1].flatMap(Int64.init) ?? 0) > Self.largestPart
+          {
             tooLarge = true
             try db.execute("COMMIT")
             return

@@ -60,6 +60,21 @@ import Testing
         ALTER TABLE tags ADD COLUMN sync_key TEXT NOT NULL DEFAULT '';
         UPDATE tags SET sync_key = name_key;
         CREATE INDEX tags_by_sync_key ON tags (sync_key);
+        DROP TRIGGER tags_capture_insert; DROP TRIGGER tags_capture_rename;
+        DROP TRIGGER tags_capture_delete;
+        CREATE TRIGGER tags_capture_insert AFTER INSERT ON tags
+        WHEN (SELECT applying FROM sync_clock) = 0 BEGIN
+          UPDATE sync_clock SET hlc = docket_hlc_tick(hlc);
+          UPDATE tags SET sync_key = docket_tag_key(new.name) WHERE seq = new.seq;
+        END;
+        CREATE TRIGGER tags_capture_rename AFTER UPDATE OF name ON tags
+        WHEN (SELECT applying FROM sync_clock) = 0 AND old.name IS NOT new.name BEGIN
+          UPDATE sync_clock SET hlc = docket_hlc_tick(hlc);
+        END;
+        CREATE TRIGGER tags_capture_delete AFTER DELETE ON tags
+        WHEN (SELECT applying FROM sync_clock) = 0 BEGIN
+          DELETE FROM sync_tag_aliases WHERE canonical = old.id;
+        END;
         """)
     }
     try pretendEarlierVersion()

@@ -58,6 +58,34 @@ public enum Limits {
     return String(scalars)
   }
 
+  /// The first `limit` scalars of `text`.
+  public static func cut(_ text: String, _ limit: Int) -> String {
+    fits(text, limit) ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit)))
+  }
+
+  /// A value an older version may have stored, brought within the limits the same way on every
+  /// device (`kind`: `title`, `detail`, `tag`, `created`, or `created text`, a create's time as
+  /// text): what the migration to them does to a database's history and its rows, so that no
+  /// change of theirs is refused by another device.
+  public static func within(_ kind: String, _ value: Any?) -> Any? {
+    switch (kind, value) {
+    case ("title", let text as String): return cut(oneLine(text), titleCharacters)
+    case ("detail", let text as String): return cut(text, detailCharacters)
+    case ("tag", let text as String):
+      return TagName.normalized(text).map { cut($0, tagNameCharacters) } ?? text
+    case ("created", let seconds as Double): return clamp(seconds)
+    case ("created text", let text as String):
+      guard let seconds = Double(text), !isDate(seconds) else { return text }
+      return String(clamp(seconds))
+    default: return value
+    }
+  }
+
+  /// A time brought into the years Docket keeps (no number at all, to 1970).
+  static func clamp(_ seconds: Double) -> Double {
+    seconds.isNaN ? earliestDate : min(max(seconds, earliestDate), latestDate)
+  }
+
   /// Why `title` and `detail` cannot be stored, or nil when they can.
   public static func problem(title: String, detail: String) -> IssueError? {
     if title.unicodeScalars.contains(where: isLineBreak) { return .titleNotOneLine }

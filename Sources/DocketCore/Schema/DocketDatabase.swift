@@ -89,10 +89,16 @@ public enum DocketDatabase {
       guard case .text(let text) = arguments[0] else { return .text("") }
       return .text(SortKey.fold(text))
     }
-    try connection.createFunction("docket_one_line", argumentCount: 1, deterministic: true) {
+    try connection.createFunction("docket_within_limits", argumentCount: 2, deterministic: true) {
       arguments in
-      guard case .text(let text) = arguments[0] else { return arguments[0] }
-      return .text(Limits.oneLine(text))
+      guard case .text(let kind) = arguments[0] else { return arguments[1] }
+      switch arguments[1] {
+      case .text(let text):
+        return (Limits.within(kind, text) as? String).map { .text($0) } ?? arguments[1]
+      case .real(let number):
+        return (Limits.within(kind, number) as? Double).map { .real($0) } ?? arguments[1]
+      default: return arguments[1]
+      }
     }
     try connection.createFunction("docket_tag_key", argumentCount: 1, deterministic: true) {
       arguments in

@@ -18,7 +18,47 @@ extension Schema {
     try db.executeScript(
       """
       ALTER TABLE changes ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
-      CREATE INDEX changes_held ON changes (hlc) WHERE held != 0;
+      CREATE INDEX changes_held ON changes (hlc) WHERE held = 1;
+
+      -- What an older version stored beyond the limits every device now holds to (a title of two
+      -- lines, a date before 1970), brought within them in place, in the history and in the
+      -- rows, the same way on every device: no change of its is refused by another.
+      UPDATE changes SET new_value = json_set(new_value,
+          '$.title', docket_within_limits('title', json_extract(new_value, '$.title')),
+          '$.detail', docket_within_limits('detail', json_extract(new_value, '$.detail')),
+          '$.created', docket_within_limits('created text', json_extract(new_value, '$.created')))
+        WHERE entity = 'issue' AND field IN ('create', 'restore') AND json_valid(new_value)
+          AND (json_extract(new_value, '$.title')
+                IS NOT docket_within_limits('title', json_extract(new_value, '$.title'))
+            OR json_extract(new_value, '$.detail')
+                IS NOT docket_within_limits('detail', json_extract(new_value, '$.detail'))
+            OR json_extract(new_value, '$.created')
+                IS NOT docket_within_limits('created text', json_extract(new_value, '$.created')));
+      UPDATE changes SET new_value = docket_within_limits(field, new_value)
+        WHERE entity = 'issue' AND field IN ('title', 'detail', 'created')
+          AND new_value IS NOT docket_within_limits(field, new_value);
+      UPDATE changes SET new_value = json_set(new_value,
+          '$.name', docket_within_limits('tag', json_extract(new_value, '$.name')))
+        WHERE entity = 'tag' AND field = 'create' AND json_valid(new_value)
+          AND json_extract(new_value, '$.name')
+            IS NOT docket_within_limits('tag', json_extract(new_value, '$.name'));
+      UPDATE changes SET new_value = docket_within_limits('tag', new_value)
+        WHERE entity = 'tag' AND field = 'name'
+          AND new_value IS NOT docket_within_limits('tag', new_value);
+      UPDATE changes SET modified = NULL
+        WHERE modified IS NOT NULL AND NOT (modified BETWEEN 0 AND \(Limits.latestDate));
+      UPDATE sync_clock SET applying = 1;
+      UPDATE issues SET title = docket_within_limits('title', title),
+          detail = docket_within_limits('detail', detail),
+          created = docket_within_limits('created', created),
+          modified = CASE WHEN modified BETWEEN 0 AND \(Limits.latestDate) THEN modified END
+        WHERE title IS NOT docket_within_limits('title', title)
+          OR detail IS NOT docket_within_limits('detail', detail)
+          OR created IS NOT docket_within_limits('created', created)
+          OR (modified IS NOT NULL AND NOT (modified BETWEEN 0 AND \(Limits.latestDate)));
+      UPDATE tags SET name = docket_within_limits('tag', name)
+        WHERE name IS NOT docket_within_limits('tag', name);
+      UPDATE sync_clock SET applying = 0;
 
       CREATE TABLE sync_tag_names (
         id TEXT PRIMARY KEY NOT NULL,
@@ -30,7 +70,9 @@ extension Schema {
       CREATE INDEX sync_tag_names_by_key ON sync_tag_names (name_key);
       INSERT INTO sync_tag_names (id, name, name_key, hlc, device)
         SELECT row_id, name, docket_tag_key(name), hlc, device_id FROM (
-          SELECT c.row_id, CASE c.field WHEN 'create' THEN json_extract(c.new_value, '$.name')
+          SELECT c.row_id, CASE c.field
+              WHEN 'create' THEN CASE WHEN json_valid(c.new_value)
+                THEN json_extract(c.new_value, '$.name') END
               ELSE c.new_value END AS name, c.hlc, d.id AS device_id,
             row_number() OVER (PARTITION BY c.row_id ORDER BY c.hlc DESC, d.id DESC) AS rank
           FROM changes c JOIN sync_devices d ON d.seq = c.device
@@ -41,24 +83,28 @@ extension Schema {
               SELECT 1 FROM changes gone WHERE gone.row_id = c.row_id AND gone.field = 'delete'))
         WHERE rank = 1 AND typeof(name) = 'text';
 
-      -- Tags merged by the name they were made with, before names decided: an id of a tag that
-      -- bears another name than its tag (renamed through its first id only) is renamed too, now.
+      -- Tags merged by the name they were made with, before names decided: an id of a tag (its
+      -- own, or one merged into it) that bears another name than its tag (a rename arrived
+      -- through one id only) is renamed too, now.
+      CREATE TEMPORARY TABLE members AS
+        SELECT id, canonical FROM sync_tag_aliases UNION SELECT id, id FROM tags;
       \(tick)
       INSERT INTO changes (hlc, device, entity, row_id, field, old_value, new_value)
         SELECT c.hlc, c.device, 'tag', n.id, 'name', n.name, t.name
-        FROM sync_tag_aliases a JOIN tags t ON t.id = a.canonical
-          JOIN sync_tag_names n ON n.id = a.id, sync_clock c
+        FROM members m JOIN tags t ON t.id = m.canonical
+          JOIN sync_tag_names n ON n.id = m.id, sync_clock c
         WHERE n.name IS NOT t.name;
       UPDATE sync_tag_names SET
-        name = (SELECT t.name FROM sync_tag_aliases a JOIN tags t ON t.id = a.canonical
-          WHERE a.id = sync_tag_names.id),
-        name_key = (SELECT t.name_key FROM sync_tag_aliases a JOIN tags t ON t.id = a.canonical
-          WHERE a.id = sync_tag_names.id),
+        name = (SELECT t.name FROM members m JOIN tags t ON t.id = m.canonical
+          WHERE m.id = sync_tag_names.id),
+        name_key = (SELECT t.name_key FROM members m JOIN tags t ON t.id = m.canonical
+          WHERE m.id = sync_tag_names.id),
         hlc = (SELECT hlc FROM sync_clock),
         device = (SELECT d.id FROM sync_clock c JOIN sync_devices d ON d.seq = c.device)
         WHERE EXISTS (
-          SELECT 1 FROM sync_tag_aliases a JOIN tags t ON t.id = a.canonical
-          WHERE a.id = sync_tag_names.id AND t.name IS NOT sync_tag_names.name);
+          SELECT 1 FROM members m JOIN tags t ON t.id = m.canonical
+          WHERE m.id = sync_tag_names.id AND t.name IS NOT sync_tag_names.name);
+      DROP TABLE members;
       DROP TRIGGER tags_capture_insert;
       DROP TRIGGER tags_capture_rename;
       DROP TRIGGER tags_capture_delete;
@@ -119,13 +165,6 @@ extension Schema {
         after INTEGER NOT NULL,
         PRIMARY KEY (remote, kind, number)
       ) WITHOUT ROWID;
-      """)
-    // A title is one line on every device now: one an older version stored with line breaks
-    // is given spaces instead, as an edit of this device's, which the others take.
-    try db.execute(
-      """
-      UPDATE issues SET title = docket_one_line(title)
-      WHERE title GLOB ('*[' || char(10, 11, 12, 13, 133, 8232, 8233) || ']*')
       """)
   }
 }

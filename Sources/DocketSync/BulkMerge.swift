@@ -75,11 +75,24 @@ extension Merger {
     var issues: [BulkIssueRow] = []
     issues.reserveCapacity(rows.count)
     for (row, changes) in rows.sorted(by: { $0.key < $1.key }) {
-      // The same change twice in one package counts once.
-      var seen = Set<String>()
-      let changes = changes.filter {
-        seen.insert("\($0.field) \($0.stamp.hlc) \($0.stamp.device)").inserted
+      // The same change twice in one package counts once; two of one stamp and other values
+      // (twins), as the merge a change at a time keeps them: the one whose line sorts later.
+      var kept: [String: (index: Int, line: [UInt8])] = [:]
+      var order: [String] = []
+      for (index, change) in changes.enumerated() {
+        let key = "\(change.field) \(change.stamp.hlc) \(change.stamp.device)"
+        let line = Self.encoded(change)
+        guard let held = kept[key] else {
+          kept[key] = (index, line)
+          order.append(key)
+          continue
+        }
+        if held.line != line {
+          summary.twins[change.stamp.device, default: 0] += 1
+          if held.line.lexicographicallyPrecedes(line) { kept[key] = (index, line) }
+        }
       }
+      let changes = order.map { changes[kept[$0]!.index] }
       var fields: [String: (stamp: Stamp, value: DatabaseValue, change: Int)] = [:]
       var lost = [Bool](repeating: false, count: changes.count)
       for (index, change) in changes.enumerated() where change.entity == .issue {

@@ -158,10 +158,22 @@ extension Change {
     } catch {
       throw fail(error)
     }
+    // A device retires only itself, from the drift past the retirement's own stamp at most
+    // (`SyncEngine+Clock`): one that names another device, or a stamp long past, would set aside
+    // changes it has no say over.
+    if entity == .device {
+      guard row.lowercased() == device.lowercased(), case .text(let text) = new,
+        let after = Int64(text), after >= hlc, after - hlc <= Self.retireReach
+      else { throw fail(.value(field: known)) }
+    }
     self.init(
       stamp: Stamp(hlc: hlc, device: device.lowercased()), entity: entity, row: row.lowercased(),
       field: known, old: old, new: new, modified: modified)
   }
+
+  /// How far past its own stamp a retirement may reach: twice the drift a clock is allowed.
+  static let retireReach: Int64 =
+    HybridClock.stamp(Date(timeIntervalSince1970: 2 * HybridClock.maxDrift))
 
   /// About the year 4200: no clock gets there, and stamps that high still have room to count.
   static let latestStamp: Int64 = 1 << 62

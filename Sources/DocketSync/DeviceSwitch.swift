@@ -24,13 +24,13 @@ extension Connection {
   static let previousDeviceKey = "sync_retired_device"
 
   /// Makes this database a new device: a new id, stamped on its changes from now on, under the
-  /// same name. Its own changes recorded after the row `relabelAfter` go with the new id (those
-  /// a copy made since it was copied, which the other copy does not have); what it pushed and
-  /// read is forgotten but for the old id's own files up to `ownThrough`, which it holds. Returns
-  /// the new id.
-  func becomeNewDevice(relabelAfter: Int64?, remote key: String?, ownThrough: Int64) throws
-    -> String
-  {
+  /// same name. Its own changes recorded in the `relabel` ranges of rows go with the new id
+  /// (those a copy made since it was copied, which the other copy does not have); what it pushed
+  /// and read is forgotten but for the old id's own files up to `ownThrough`, which it holds.
+  /// Returns the new id.
+  func becomeNewDevice(
+    relabel ranges: [(after: Int64, through: Int64?)], remote key: String?, ownThrough: Int64
+  ) throws -> String {
     let old = try localDeviceID()
     let oldRow = try fetchOne("SELECT device FROM sync_clock", as: Int64.self)!
     let new = UUID().lowercasedText
@@ -40,13 +40,13 @@ extension Connection {
     let newRow = try fetchOne("SELECT seq FROM sync_devices WHERE id = ?", [new], as: Int64.self)!
     try execute("UPDATE sync_clock SET device = ?", [newRow])
     try setSetting(Self.deviceIDKey, new)
-    if let relabelAfter {
+    for (after, through) in ranges {
       try execute(
-        "UPDATE changes SET device = ? WHERE device = ? AND seq > ?",
-        [newRow, oldRow, relabelAfter])
+        "UPDATE changes SET device = ? WHERE device = ? AND seq > ? AND seq <= ?",
+        [newRow, oldRow, after, through ?? .max])
     }
     // The new device has pushed nothing: its changes from here on (and those relabeled) go.
-    try setSetting(Self.pushedKey, relabelAfter.map { _ in "0" } ?? String(try latestChangeSeq()))
+    try setSetting(Self.pushedKey, ranges.isEmpty ? String(try latestChangeSeq()) : "0")
     try setSetting(Self.fileNumberKey, nil)
     try setSetting(Self.compactedKey, nil)
     try execute("DELETE FROM sync_own_files")

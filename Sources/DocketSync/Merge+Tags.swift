@@ -170,7 +170,10 @@ extension Merger {
     var issues = Set<String>()
     for id in through {
       try db.forEachRow(
-        "SELECT DISTINCT row_id FROM changes WHERE entity = 'link' AND field = ? AND held = 0",
+        """
+        SELECT DISTINCT row_id FROM changes
+        WHERE entity = 'link' AND entity != 'issue' AND field = ? AND held = 0
+        """,
         [id]
       ) { row in issues.insert(try row.get(0, as: String.self)) }
     }

@@ -273,15 +273,19 @@ public struct Merger {
   /// The stamp after which the changes of the device row `device` are void: the earliest
   /// retirement it made of itself, or `Int64.max`.
   mutating func retiredAfter(_ device: Int64) throws -> Int64 {
-    if let known = retiredAfter[device] { return known }
-    let after =
-      try db.fetchOne(
+    if retiredAfter.isEmpty {
+      // Every retirement at once (they are few), through the index of tags' and links' fields;
+      // a device without one is marked as such.
+      try db.forEachRow(
         """
-        SELECT coalesce(min(CAST(new_value AS INTEGER)), 9223372036854775807) FROM changes
-        WHERE entity = 'device' AND field = 'retire' AND device = ? AND held = 0
-        """, [device], as: Int64.self) ?? .max
-    retiredAfter[device] = after
-    return after
+        SELECT device, min(CAST(new_value AS INTEGER)) FROM changes
+        WHERE entity = 'device' AND entity != 'issue' AND field = 'retire' AND held = 0
+        GROUP BY device
+        """
+      ) { row in retiredAfter[try row.get(0, as: Int64.self)] = try row.get(1, as: Int64.self) }
+      retiredAfter[-1] = .max
+    }
+    return retiredAfter[device] ?? .max
   }
 
   /// A device that retired itself (its clock had run ahead; it goes on under a new id): its

@@ -45,6 +45,8 @@ public struct Package: Sendable {
   /// The lines read that held no change Docket could make, each with why: skipped, and the
   /// rest applied without them.
   public var rejected: [ChangeFormatError] = []
+  /// Lines skipped beyond the first `PackageFormat.rejectedNamed`, counted, not named.
+  public var rejectedMore = 0
 
   public init(
     name: PackageName, deviceName: String, covers: [String: Int64] = [:], changes: [Change]
@@ -80,9 +82,11 @@ public enum PackageProblem: Error, Equatable, Sendable {
   /// Read, but the database would not take it (the system's or SQLite's reason); read again next
   /// time.
   case rejected(String)
-  /// Larger than a package of its kind may be (`PackageFormat.changesLimit`, `snapshotLimit`):
-  /// not read at all.
+  /// Larger than a package of its kind may be (`PackageFormat.changesLimit`, `snapshotLimit`), or
+  /// with a line longer than Docket writes: not read at all.
   case tooLarge(limit: Int64)
+  /// So many more lines of it skipped, beyond those named.
+  case moreBadLines(Int)
 }
 
 /// The format: a header line, a change per line, an end line with the count, so that a file cut
@@ -101,6 +105,9 @@ public enum PackageFormat {
   /// The largest snapshot read: 4 GiB, which holds about four million issues. A snapshot is read
   /// from its file a part at a time, so its size bounds the time it takes, not the memory.
   public static let snapshotLimit: Int64 = 4 << 30
+  /// How many skipped lines of one package are named; more are counted.
+  public static let rejectedNamed = 100
+
   /// The largest package of each kind read.
   public static func limit(_ kind: PackageName.Kind) -> Int64 {
     kind == .changes ? changesLimit : snapshotLimit
@@ -246,6 +253,8 @@ public enum PackageFormat {
     // Bounded: the count is the header's word, checked only at the end.
     part.changes.reserveCapacity(min(partSize, count, 1 << 16))
     var handedOn = false
+    var named = 0
+    var skippedInPart = 0
     for number in stride(from: 2, through: count + 1, by: 1) {
       guard let line = try lines.nextLine() else { throw PackageProblem.partial }
       // The end line where a change should be: fewer changes than the header says, which is
@@ -261,19 +270,27 @@ public enum PackageFormat {
         }
         part.changes.append(change)
       } catch {
-        part.rejected.append(error)
+        if named < rejectedNamed {
+          part.rejected.append(error)
+          named += 1
+        } else {
+          part.rejectedMore += 1
+        }
+        skippedInPart += 1
       }
-      if part.changes.count + part.rejected.count == partSize {
+      if part.changes.count + skippedInPart == partSize {
         try body(part)
         handedOn = true
         part.changes.removeAll(keepingCapacity: true)
         part.rejected.removeAll()
+        part.rejectedMore = 0
+        skippedInPart = 0
       }
     }
     guard let end = try lines.nextLine(), isEnd(end, count: count),
       try lines.nextLine() == nil
     else { throw PackageProblem.partial }
-    if !part.changes.isEmpty || !part.rejected.isEmpty || !handedOn { try body(part) }
+    if !part.changes.isEmpty || skippedInPart > 0 || !handedOn { try body(part) }
   }
 
   /// The change on the line of `number` (from 1, the header's).

@@ -49,6 +49,10 @@ struct HeldLines: PackageLines {
 /// The lines of a file, read a mebibyte at a time: a snapshot of 100 000 issues is 95 MB, and of
 /// a million about ten times that.
 final class FileLines: PackageLines {
+  /// The longest line read: 32 MiB, twice the longest change of the largest texts `Limits`
+  /// allows; a snapshot's line longer than that would hold its reader's memory for nothing.
+  static let longestLine = 32 << 20
+
   private let descriptor: Int32
   /// Read and not yet handed on: `buffer[start..<end]`. It grows only for a line longer than it.
   private var buffer: [UInt8]
@@ -106,7 +110,13 @@ final class FileLines: PackageLines {
         }
         (start, end, searched) = (0, count, count)
       }
-      if end == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+      if end == buffer.count {
+        // A line longer than any Docket writes (at most about 16 MiB) is none of Docket's.
+        guard buffer.count < Self.longestLine else {
+          throw PackageProblem.tooLarge(limit: Int64(Self.longestLine))
+        }
+        buffer += [UInt8](repeating: 0, count: min(buffer.count, Self.longestLine - buffer.count))
+      }
       var count = -1
       while count < 0 {
         count = buffer.withUnsafeMutableBytes { bytes in

@@ -35,6 +35,7 @@ extension SyncEngine {
           """
           PRAGMA secure_delete = ON;
           DELETE FROM settings; DELETE FROM sync_covered; DELETE FROM sync_pulled;
+          DELETE FROM sync_warned; DELETE FROM sync_own_files;
           UPDATE sync_clock SET applying = 0;
           PRAGMA journal_mode = DELETE;
           """)
@@ -130,6 +131,9 @@ extension SyncEngine {
         """, [state.clock, device])
       try image.execute("DELETE FROM sync_covered")
       try image.execute("DELETE FROM sync_pulled")
+      // What the image's writer noted of its own files and warnings is not this device's.
+      try image.execute("DELETE FROM sync_warned")
+      try image.execute("DELETE FROM sync_own_files")
       try image.recordSnapshotRead(snapshot, remote: key, myself: device)
       return try image.fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
     }
@@ -177,8 +181,15 @@ extension Connection {
         ON CONFLICT (remote, device) DO UPDATE SET through = max(through, excluded.through)
         """, [key, device, through])
     }
-    try recordSnapshotCovers(snapshot.covers)
-    if let mine = snapshot.covers[myself] {
+    // Of this device's own files, at most those it wrote: a snapshot that claims more would
+    // have it remove files no snapshot holds.
+    var covers = snapshot.covers
+    if let mine = covers[myself] {
+      let written = try setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0
+      covers[myself] = min(mine, written)
+    }
+    try recordSnapshotCovers(covers)
+    if let mine = covers[myself], mine > 0 {
       try setSetting(
         Connection.compactedKey,
         String(max(mine, try setting(Connection.compactedKey).flatMap(Int64.init) ?? 0)))

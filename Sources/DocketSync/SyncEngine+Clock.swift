@@ -108,7 +108,7 @@ extension Connection {
     let pushed = try setting(Self.pushedKey) ?? "0"
     let number = try setting(Self.fileNumberKey) ?? "0"
     try setSetting(Self.previousDeviceKey, "\(old) \(pushed) \(number)")
-    let new = try becomeNewDevice(relabelAfter: nil, remote: key, ownThrough: 0)
+    let new = try becomeNewDevice(relabel: [], remote: key, ownThrough: 0)
     try execute(
       """
       UPDATE sync_clock SET hlc = max(?, (SELECT coalesce(max(hlc), 0) FROM changes WHERE held = 0))
@@ -122,20 +122,20 @@ extension Connection {
     try execute("UPDATE sync_clock SET applying = 0")
 
     // And again what this device's own had made, as edits of the new device.
+    // Tags through the rules every tag write keeps (names unique ignoring case).
     let tagsAfter = Dictionary(uniqueKeysWithValues: try fetchTags().map { ($0.id, $0) })
     for tag in tagsBefore where ownTags.contains(tag.id.lowercasedText) {
       if let after = tagsAfter[tag.id] {
-        if after.name != tag.name {
-          try execute("UPDATE tags SET name = ? WHERE id = ?", [tag.name, tag.id])
-        }
-      } else if try fetchTag(named: tag.name) == nil {
-        try execute("INSERT INTO tags (id, name) VALUES (?, ?)", [tag.id, tag.name])
+        if after.name != tag.name { _ = try? renameTag(id: tag.id, to: tag.name) }
+      } else {
+        _ = try createTag(named: tag.name, id: tag.id)
       }
     }
     let kept = Set(tagsBefore.map(\.id))
     for (id, tag) in tagsAfter where !kept.contains(id) && ownTags.contains(id.lowercasedText) {
-      try execute("DELETE FROM tags WHERE id = ?", [tag.id])
+      _ = try deleteTag(id: tag.id)
     }
+    let deleted = try deletedIssueIDs(among: ownIssues.compactMap { UUID(text: $0) })
     for id in ownIssues.sorted() {
       guard let uuid = UUID(text: id) else { continue }
       let after = try fetchIssue(id: uuid)
@@ -146,12 +146,12 @@ extension Connection {
       // Times stamped by the clock that ran ahead are brought back to now.
       before.created = min(before.created, now)
       before.modified = before.modified.map { min($0, now) }
-      before.tags = try before.tags.filter { try fetchTag(id: $0.id) != nil }
+      // Its tags as they are now (a tag it had may go by another id since).
+      before.tags = try before.tags.compactMap { try fetchTag(named: $0.name) }
       guard let after else {
         // Made again; over a delete that counts, as a restore (a create would lose to it).
-        let deleted = try !deletedIssueIDs(among: [uuid]).isEmpty
         try insertIssue(before)
-        if deleted { try recordAsRestore(issue: uuid) }
+        if deleted.contains(uuid) { try recordAsRestore(issue: uuid) }
         continue
       }
       if after.title != before.title || after.detail != before.detail

@@ -6,14 +6,22 @@ import Foundation
 /// disk, a restored backup) syncing under the same id is seen by what it leaves there, a change
 /// file this database did not write, and this database becomes a new device; and what it reports
 /// of the others: their clocks, and files it was told about before.
+/// What a copy of this database left under its id, and what of this database's changes go again
+/// under its new id: those in each range of rows (`after`, `through`], `through` nil for all after.
+struct CopyFound {
+  var ranges: [(after: Int64, through: Int64?)]
+  var ownThrough: Int64
+}
+
 extension SyncEngine {
-  /// This device's change files there that this database did not write: one numbered after the
-  /// last it wrote, or one whose size is not the size it wrote. Nil when there are none; else
-  /// where its own changes stop being in the remote (the row after which they go again under a
-  /// new id) and its last file that is its own.
-  func foreignPackages(_ listing: RemoteListing, remote key: String) throws -> (
-    after: Int64, ownThrough: Int64
-  )? {
+  /// What a copy of this database left under its id: a change file it did not write (not noted
+  /// as written, or noted with another size) whose changes it does not all have, or a snapshot
+  /// of its id that claims files it never wrote. A file under its id that is no package (bytes,
+  /// a forged one) is neither its own nor a copy's, and is left alone; one it does not remember
+  /// writing whose changes it has (written by an older Docket, or before it left this remote)
+  /// is its own, and noted as such. Nil when there is nothing of a copy's; else the rows of its
+  /// own changes to go again under a new id (`CopyFound`).
+  func foreignPackages(_ listing: RemoteListing, remote key: String) throws -> CopyFound? {
     let mine = listing.packages.filter {
       $0.device == device && ($0.kind == .changes || $0.kind == .snapshot)
     }
@@ -34,54 +42,63 @@ extension SyncEngine {
         try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0, written
       )
     }
-    // This database never wrote here: its id's packages are another database's.
-    if written.isEmpty, number == 0 { return (pushed, 0) }
-    // What an older Docket wrote here, before files were noted, is taken as this database's.
-    if written.isEmpty {
-      try database.write { db in
-        for name in mine where name.kind == .snapshot || name.number <= number {
+    var foreign: [Int64] = []
+    var foreignSnapshot = false
+    for name in mine {
+      if let own = written[name],
+        own.size < 0 || listing.sizes[name] == nil || listing.sizes[name] == own.size
+      {
+        continue
+      }
+      if name.kind == .snapshot {
+        // A snapshot of this id that holds files this database never wrote.
+        if let header = try? remote.header(name), (header.covers[device] ?? 0) > number {
+          foreignSnapshot = true
+        }
+        continue
+      }
+      guard let package = try? remote.read(name), package.rejected.isEmpty,
+        package.rejectedMore == 0
+      else { continue }
+      if try database.read({ db in try Self.hasAll(package.changes, db) }) {
+        // Its own, written before it noted its files: noted now.
+        try database.write { db in
           try db.execute(
             """
             INSERT OR REPLACE INTO sync_own_files (remote, kind, number, size, after)
-            VALUES (?, ?, ?, ?, 0)
-            """,
-            [
-              key, name.kind.rawValue, name.number,
-              name.kind == .changes ? listing.sizes[name] ?? -1 : -1,
-            ])
+            VALUES (?, 'changes', ?, ?, ?)
+            """, [key, name.number, listing.sizes[name] ?? -1, written[name]?.after ?? 0])
         }
-      }
-      return nil
-    }
-    // Only a package that reads whole, each change its device's own, is another database's:
-    // bytes or a forged package put there under such a name are left alone.
-    func reads(_ name: PackageName) -> Bool {
-      guard name.kind == .changes else { return (try? remote.header(name)) != nil }
-      guard let package = try? remote.read(name) else { return false }
-      return package.rejected.isEmpty
-    }
-    var foreign: [Int64] = []
-    var foreignSnapshot = false
-    for name in mine where written[name] != nil || reads(name) {
-      if let own = written[name] {
-        if own.size >= 0, let size = listing.sizes[name], size != own.size {
-          foreign.append(name.number)
-        }
-      } else if name.kind == .snapshot {
-        foreignSnapshot = true
-      } else if name.number > number {
+      } else {
         foreign.append(name.number)
       }
     }
-    if let first = foreign.min() {
-      // From the first file that is not this database's own, its changes go again.
-      let after =
-        written[PackageName(device: device, kind: .changes, number: first)].map {
-          min($0.after, pushed)
-        } ?? pushed
-      return (after, first - 1)
+    guard let first = foreign.min() else {
+      return foreignSnapshot ? CopyFound(ranges: [(pushed, nil)], ownThrough: number) : nil
     }
-    return foreignSnapshot ? (pushed, number) : nil
+    // The copy's file took the place of this database's own (both wrote number `first`, a sync
+    // tool kept the other): the changes this database had in it go again, with those not pushed.
+    var ranges: [(Int64, Int64?)] = [(pushed, nil)]
+    if let clobbered = written[PackageName(device: device, kind: .changes, number: first)] {
+      let next = written[PackageName(device: device, kind: .changes, number: first + 1)]?.after
+      ranges.append((clobbered.after, next ?? pushed))
+    }
+    return CopyFound(ranges: ranges, ownThrough: min(first - 1, number))
+  }
+
+  /// Whether this database has every one of `changes` (their stamps, rows and fields).
+  static func hasAll(_ changes: [Change], _ db: Connection) throws -> Bool {
+    for change in changes {
+      guard
+        try db.fetchOne(
+          """
+          SELECT 1 FROM changes c JOIN sync_devices d ON d.seq = c.device
+          WHERE c.row_id = ? AND c.field = ? AND c.hlc = ? AND d.id = ?
+          """, [change.row, change.field, change.stamp.hlc, change.stamp.device], as: Int.self)
+          != nil
+      else { return false }
+    }
+    return true
   }
 
   /// Makes this database a new device after a copy of it wrote under its id first: its changes
@@ -90,7 +107,7 @@ extension SyncEngine {
     try database.write { db in
       let pushed = try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0
       let number = try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0
-      return try db.becomeNewDevice(relabelAfter: pushed, remote: key, ownThrough: number)
+      return try db.becomeNewDevice(relabel: [(pushed, nil)], remote: key, ownThrough: number)
     }
   }
 

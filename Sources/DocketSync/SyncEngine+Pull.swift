@@ -33,12 +33,42 @@ extension SyncEngine {
     // A snapshot, when this device is behind what it holds and the changes it holds are gone
     // from the remote (compacted) or are many. Each device keeps its latest snapshot; clocks
     // differ, so each is looked at, by its header.
+    // What the folder shows of each device's files: its change files there, and what its own
+    // snapshot says it wrote. A snapshot that claims more of another device's files than that
+    // is believed only so far: a false claim would have every reader pass over that device's
+    // files for good.
+    var shown: [String: Int64] = [:]
+    for name in others where name.kind == .changes {
+      shown[name.device] = max(shown[name.device] ?? 0, name.number)
+    }
+    var headers: [PackageName: Package] = [:]
+    for snapshot in others where snapshot.kind == .snapshot {
+      guard let header = try? remote.header(snapshot) else { continue }
+      headers[snapshot] = header
+      if let own = header.covers[snapshot.device] {
+        shown[snapshot.device] = max(shown[snapshot.device] ?? 0, own)
+      }
+    }
+    func believed(_ covers: [String: Int64], of writer: String) -> [String: Int64] {
+      covers.reduce(into: [:]) { result, entry in
+        let (device, through) = entry
+        guard device != writer, let limit = shown[device] else {
+          result[device] = through
+          return
+        }
+        result[device] = min(through, max(limit, covered[device] ?? 0))
+      }
+    }
     for snapshot in others.filter({ $0.kind == .snapshot && !seen.contains($0.description) })
       .sorted(by: { $0.number > $1.number })
     {
-      guard let header = try fetch({ try remote.header(snapshot) }, snapshot, &report) else {
+      guard
+        var header = try fetch(
+          { try headers[snapshot] ?? remote.header(snapshot) }, snapshot, &report)
+      else {
         continue
       }
+      header.covers = believed(header.covers, of: snapshot.device)
       guard
         Self.needs(
           header, covered: covered, present: present, seen: seen, rather: snapshotRather,
@@ -67,6 +97,7 @@ extension SyncEngine {
       // header looked at above, if its device wrote it again meanwhile).
       var read = header
       var rejected: [ChangeFormatError] = []
+      var rejectedMore = 0
       let summary: ApplySummary?
       do {
         summary = try applying(
@@ -76,8 +107,9 @@ extension SyncEngine {
               var summary = ApplySummary()
               do {
                 try parts.forEach(partSize: snapshotPartSize) { part in
-                  read.covers = part.covers
+                  read.covers = believed(part.covers, of: snapshot.device)
                   rejected += part.rejected
+                  rejectedMore += part.rejectedMore
                   do {
                     summary.add(
                       try db.applyChanges(
@@ -101,7 +133,7 @@ extension SyncEngine {
         continue
       }
       guard let summary else { continue }
-      Self.note(rejected, of: snapshot, in: &report)
+      Self.note(rejected, more: rejectedMore, of: snapshot, in: &report)
       for (device, through) in read.covers where device != self.device {
         covered[device] = max(covered[device] ?? 0, through)
       }
@@ -157,7 +189,7 @@ extension SyncEngine {
             }
           })
       else { continue }
-      Self.note(package.rejected, of: name, in: &report)
+      Self.note(package.rejected, more: package.rejectedMore, of: name, in: &report)
       covered[name.device] = summary.1
       report.take(summary.0)
       if summary.0.received == 0 { report.duplicates += 1 }
@@ -181,11 +213,16 @@ extension SyncEngine {
   /// The lines of a package that were skipped, each named, once: the package was applied
   /// without them and is not read again.
   static func note(
-    _ rejected: [ChangeFormatError], of name: PackageName, in report: inout SyncReport
+    _ rejected: [ChangeFormatError], more: Int, of name: PackageName,
+    in report: inout SyncReport
   ) {
     for error in rejected {
       report.skipped.append(
         SkippedPackage(path: name.description, problem: .package(.badChange(error))))
+    }
+    if more > 0 {
+      report.skipped.append(
+        SkippedPackage(path: name.description, problem: .package(.moreBadLines(more))))
     }
   }
 

@@ -31,7 +31,17 @@ extension SyncEngine {
     // heard from devices elsewhere is missing there: as a snapshot, where others' changes are
     // (a device's change files hold its own changes only).
     let everything = cursor == nil
-    let existing = listing.packages.filter { $0.device == device && $0.kind == .changes }
+    // Its own files there (noted as written; one a push wrote just before it was cut off
+    // included): the next goes after them. A file of another kind under its id (bytes put
+    // there) is passed over when its number comes.
+    let noted = try database.read { db in
+      try db.fetchOne(
+        "SELECT coalesce(max(number), 0) FROM sync_own_files WHERE remote = ? AND kind = 'changes'",
+        [key], as: Int64.self) ?? 0
+    }
+    let existing = listing.packages.filter {
+      $0.device == device && $0.kind == .changes && $0.number <= noted
+    }
     number = max(number, existing.map(\.number).max() ?? 0)
     // Back at a remote it had left (its numbering forgotten), this device's files that its
     // snapshot holds may be gone: number on after them, or readers, past them already, would never
@@ -63,17 +73,31 @@ extension SyncEngine {
         bytes: Self.packageBytes)
       guard let last = batch.last else { break }
       number += 1
-      let package = Package(
+      var package = Package(
         name: PackageName(device: device, kind: .changes, number: number),
         deviceName: deviceName, changes: batch.map(\.change))
-      try noteWriting(package, after: cursor ?? 0, remote: key)
-      cursor = last.seq
-      waiting = 0
       if remote.writesTogether != nil {
+        try noteWriting(package, after: cursor ?? 0, remote: key)
+        cursor = last.seq
+        waiting = 0
         together.append(package)
         continue
       }
-      try remote.write(package)
+      // A number taken by something that is no package of this id (bytes, a link or a folder
+      // put there) is passed over; one taken by a package is a copy's (`.numberTaken`).
+      for attempt in 0... {
+        try noteWriting(package, after: cursor ?? 0, remote: key)
+        do {
+          try remote.write(package)
+          break
+        } catch let error as RemoteError where error.problem == .numberTaken && attempt < 100 {
+          guard (try? remote.header(package.name)) == nil else { throw error }
+          number += 1
+          package.name.number = number
+        }
+      }
+      cursor = last.seq
+      waiting = 0
       try notePushed(through: last.seq, fileNumber: number)
       report.pushed += batch.count
       files += 1

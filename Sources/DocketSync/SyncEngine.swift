@@ -164,11 +164,10 @@ public struct SyncEngine: Sendable {
     // this sync, and others' files that arrive meanwhile are read by the next.
     let listing = try remote.list()
     report.skipped += listing.skipped
-    if let relabel = try foreignPackages(listing, remote: id) {
+    if let copy = try foreignPackages(listing, remote: id) {
       throw DeviceSwitched(
         newID: try database.write { db in
-          try db.becomeNewDevice(
-            relabelAfter: relabel.after, remote: id, ownThrough: relabel.ownThrough)
+          try db.becomeNewDevice(relabel: copy.ranges, remote: id, ownThrough: copy.ownThrough)
         }, reason: .copied)
     }
     // A remote that refuses this device's writes (a role that may only read) is still pulled

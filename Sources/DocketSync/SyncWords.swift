@@ -149,6 +149,7 @@ public enum SyncWords {
       case .newerVersion(let version): l10n("sync.problem.newer", .integer(version))
       case .misplaced: l10n("sync.problem.misplaced")
       case .rejected(let reason): l10n("sync.problem.rejected", .string(reason))
+      case .moreBadLines(let count): l10n("sync.problem.moreBadLines", .integer(count))
       case .tooLarge(let limit):
         l10n("sync.problem.tooLarge", .integer(Int(min(limit >> 20, Int64(Int.max)))))
       }

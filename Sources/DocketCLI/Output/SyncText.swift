@@ -68,6 +68,7 @@ enum SyncText {
     case .notAFile: "notAFile"
     case .unreadable: "unreadable"
     case .package(.tooLarge): "tooLarge"
+    case .package(.moreBadLines): "badChange"
     case .package(.partial): "partial"
     case .package(.garbage): "garbage"
     case .package(.badChange): "badChange"

@@ -29,17 +29,20 @@ extension SyncEngine {
       guard clock > far else { return nil }
       // Its clock is far ahead of its wall clock: the wall clock was ahead and is set right,
       // or it is the one that is wrong now, behind the others. The others say which: when most
-      // of them stamp as far ahead as this device, this device's wall clock is behind, and its
-      // stamps are theirs (it says its clock looks wrong, `clockLooksBehind`).
+      // of their wall clocks are as far ahead, this device's wall clock is behind, and its
+      // stamps are theirs (it says its clock looks wrong, `clockLooksBehind`). A device's wall
+      // clock is read from the times its edits carry (`modified`), not its stamps: an older
+      // Docket let a device's stamps follow a far one it applied, its wall clock right.
       let latest = try db.fetchAll(
         """
-        SELECT max(hlc) FROM changes
+        SELECT max(hlc), max(modified) FROM changes
         WHERE held IN (0, 1) AND device != (SELECT device FROM sync_clock)
           AND entity != 'device'
         GROUP BY device
         """
-      ) { try $0.get(0, as: Int64.self) }
-      let ahead = latest.filter { $0 > far }.count
+      ) { (stamp: try $0.get(0, as: Int64.self), wall: try $0.get(1, as: Double?.self)) }
+      let farWall = now + 2 * HybridClock.maxDrift
+      let ahead = latest.filter { $0.wall.map { $0 > farWall } ?? ($0.stamp > far) }.count
       guard ahead * 2 <= latest.count || latest.isEmpty else { return nil }
       return try db.repairClock(bound: try Merger.bound(db), remote: key)
     }

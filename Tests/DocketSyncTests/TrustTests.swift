@@ -266,6 +266,42 @@ import Testing
     #expect(try a.dump() == b.dump())
   }
 
+  /// Both databases followed the far stamp an older Docket let in, and both edited after it,
+  /// their wall clocks right: the other's far stamps do not make this one think its clock is
+  /// behind. Each repairs its clock on its next sync, and both edits reach both.
+  @Test func twoDevicesAnOlderVersionMovedFarAheadBothRepair() throws {
+    let issue = try a.issue("Shared")
+    let other = try a.issue("Other")
+    try a.sync()
+    try b.sync()
+    let far = HybridClock.stamp(Date(timeIntervalSince1970: 64_060_588_800))
+    try b.queue.write { try $0.execute("UPDATE sync_clock SET hlc = ?", [far]) }
+    try b.edit(other.id) { $0.detail = "B after the poison" }
+    // B pushes as an older Docket did, its stamp far ahead and its wall clock right (the
+    // `modified` its edit carries): for that one sync its wall clock is taken to the stamp.
+    let toFar = HybridClock.date(far).timeIntervalSince(b.time.now)
+    b.time.advance(by: toFar)
+    #expect(try b.sync().newDevice == nil)
+    b.time.advance(by: -toFar)
+    #expect(try a.sync().held.first?.name == "Desktop")
+    // A's clock followed it too, and A edits: B's stamps as far ahead as A's do not make A
+    // think its own clock is behind, since B's edits carry times like A's.
+    try a.queue.write { try $0.execute("UPDATE sync_clock SET hlc = ?", [far + 1]) }
+    a.time.advance(by: 5)
+    try a.edit(issue.id) { $0.detail = "A after the poison" }
+    #expect(try a.sync().newDevice == .clockRepaired)
+    #expect(try b.sync().newDevice == .clockRepaired)
+    for replica in [a, b, a] { try replica.sync() }
+    for replica in [a, b] {
+      #expect(try replica.fetch(issue.id)?.detail == "A after the poison", "\(replica.name)")
+      #expect(try replica.fetch(other.id)?.detail == "B after the poison", "\(replica.name)")
+      #expect(
+        try replica.queue.read { try $0.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) }!
+          < far)
+    }
+    #expect(try a.dump() == b.dump())
+  }
+
   /// Most devices ahead of this one: its own clock is the one that looks wrong.
   @Test func whenMostDevicesLookAheadThisDevicesClockLooksWrong() throws {
     let c = try Replica("C", remote: folder.path)

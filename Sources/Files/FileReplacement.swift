@@ -77,16 +77,73 @@ public enum FileReplacement {
   public static func create(_ target: String, mode: mode_t = 0o600, _ write: (Int32) -> Int32?)
     throws(Failure)
   {
+    try create(target, mode: mode, linking: { link($0, $1) == 0 ? nil : errno }, write)
+  }
+
+  /// `create`, its link made by `linking` (the error number, or nil): a test's file system
+  /// without hard links.
+  static func create(
+    _ target: String, mode: mode_t, linking: (String, String) -> Int32?,
+    _ write: (Int32) -> Int32?
+  ) throws(Failure) {
     let (temporary, descriptor) = try makeTemporary(beside: target)
     defer { unlink(temporary) }
     var failure: Int32? = fchmod(descriptor, mode) == 0 ? nil : errno
     if failure == nil { failure = write(descriptor) }
     if failure == nil, fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0, failure == nil { failure = errno }
-    if failure == nil, link(temporary, target) != 0 { failure = errno }
+    if failure == nil { failure = place(temporary, at: target, linking: linking) }
     if let failure { throw Failure(code: failure) }
     syncFolder(of: target)
   }
+
+  /// Gives `temporary` the name `target` unless something has it: the error number, or nil.
+  static func place(_ temporary: String, at target: String, linking: (String, String) -> Int32?)
+    -> Int32?
+  {
+    switch linking(temporary, target) {
+    case nil: return nil
+    case EEXIST?:
+      // Over NFS a link the server made, its answer lost, is asked again and answered EEXIST:
+      // then the temporary file has two names.
+      var status = stat()
+      return lstat(temporary, &status) == 0 && status.st_nlink >= 2 ? nil : EEXIST
+    case EPERM?, ENOTSUP?, EOPNOTSUPP?, ENOSYS?, EMLINK?:
+      // A file system without hard links (FAT and exFAT on a memory stick, some network
+      // shares): a rename that replaces nothing where the system has one, else a look first.
+      // Two writers on such a folder at the same moment may then both succeed, the later's
+      // file in place: its changes are read again under its own number, nothing is lost.
+      if let code = renameWithoutReplacing(temporary, target), code != EINVAL, code != ENOSYS {
+        return code == 0 ? nil : code
+      }
+      var status = stat()
+      if lstat(target, &status) == 0 { return EEXIST }
+      return rename(temporary, target) == 0 ? nil : errno
+    case let code?: return code
+    }
+  }
+
+  /// `renameat2(…, RENAME_NOREPLACE)` where the C library has it (found when first asked for:
+  /// the Swift overlay does not declare it): 0, an error number, or nil where there is none.
+  private static func renameWithoutReplacing(_ from: String, _ to: String) -> Int32? {
+    #if os(Linux)
+      guard let function = renameat2 else { return nil }
+      return function(AT_FDCWD, from, AT_FDCWD, to, 1 /* RENAME_NOREPLACE */) == 0 ? 0 : errno
+    #else
+      return renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 ? 0 : errno
+    #endif
+  }
+
+  #if os(Linux)
+    private typealias RenameAt2 =
+      @convention(c) (
+        Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+      ) -> Int32
+    private static let renameat2: RenameAt2? = dlsym(
+      UnsafeMutableRawPointer(bitPattern: 0), "renameat2"
+    )
+    .map { unsafeBitCast($0, to: RenameAt2.self) }
+  #endif
 
   /// Writes the folder's entries to the disk (a name just renamed or linked in); best effort.
   public static func syncFolder(of path: String) {

@@ -1,6 +1,7 @@
-import Files
 import Foundation
 import Testing
+
+@testable import Files
 
 /// A file replaced whole: the new one whole, or the old one as it was, and nothing beside it.
 @Suite struct FileReplacementTests {
@@ -56,6 +57,37 @@ import Testing
     }
     #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
     #expect(try contents() == ["notes.txt"])
+  }
+
+  /// A file made only where there is none: a second writer of the name is refused and changes
+  /// nothing, on a file system with hard links, on one without (a memory stick's FAT), and over
+  /// NFS, whose link may answer "exists" for the link it has just made.
+  @Test func aFileIsMadeOnlyWhereThereIsNone() throws {
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let noLinks: (String, String) -> Int32? = { _, _ in EPERM }
+    let nfs: (String, String) -> Int32? = { link($0, $1) == 0 ? EEXIST : errno }
+    let systems: [(String, (String, String) -> Int32?)] = [
+      ("links", { link($0, $1) == 0 ? nil : errno }), ("no links", noLinks), ("nfs", nfs),
+    ]
+    for (name, linking) in systems {
+      let target = folder + "/" + name
+      try FileReplacement.create(target, mode: 0o640, linking: linking, write("first\n"))
+      #expect(try String(contentsOfFile: target, encoding: .utf8) == "first\n", "\(name)")
+      #expect(try mode(target) == 0o640, "\(name)")
+      #expect(throws: FileReplacement.Failure(code: EEXIST), "\(name)") {
+        try FileReplacement.create(
+          target, mode: 0o600, linking: name == "nfs" ? { _, _ in EEXIST } : linking,
+          self.write("second\n"))
+      }
+      #expect(try String(contentsOfFile: target, encoding: .utf8) == "first\n", "\(name)")
+    }
+    #expect(try contents() == ["links", "nfs", "no links"])
+    // Another error is said as it is.
+    #expect(throws: FileReplacement.Failure(code: EIO)) {
+      try FileReplacement.create(
+        self.folder + "/failed", mode: 0o600, linking: { _, _ in EIO }, self.write("x"))
+    }
+    #expect(try contents() == ["links", "nfs", "no links"])
   }
 
   /// A temporary file is made new, empty and private, beside the file, under a name that starts

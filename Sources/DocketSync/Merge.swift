@@ -173,7 +173,7 @@ public struct Merger {
         """
         INSERT INTO sync_devices (id, name) VALUES (?, ?)
         ON CONFLICT (id) DO UPDATE SET name = excluded.name
-        """, [id, name])
+        """, [id, Limits.deviceName(name)])
       devices[id] = nil
     }
     if let known = devices[id] { return known }

@@ -176,7 +176,7 @@ public enum PackageFormat {
     }
     return (
       Package(
-        name: expected, deviceName: header["name"]?.string ?? "", covers: covers, changes: []),
+        name: expected, deviceName: Limits.deviceName(header["name"]?.string ?? ""), covers: covers, changes: []),
       count
     )
   }

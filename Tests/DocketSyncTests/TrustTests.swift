@@ -342,6 +342,21 @@ import Testing
     #expect(try a.dump() == b.dump() && b.dump() == c.dump())
   }
 
+  /// A device's name is shown on terminals: one that arrives with an escape sequence or line
+  /// breaks in it, or longer than a name may be, is kept made safe.
+  @Test func aDevicesNameIsKeptSafeToShow() throws {
+    let mallory = UUID().lowercasedText
+    try plant(
+      [line(now, mallory, "issue", UUID().lowercasedText, "create", create(title: "Hello"))],
+      device: mallory, number: 1,
+      name: "Mal\\u001b[2Jlory\\n" + String(repeating: "y", count: Limits.deviceNameCharacters))
+    try b.sync()
+    let name = try #require(try b.queue.read { try $0.deviceNames()[mallory] })
+    #expect(name.hasPrefix("Mal [2Jlory y"))
+    #expect(name.unicodeScalars.count == Limits.deviceNameCharacters)
+    #expect(!name.unicodeScalars.contains { $0.value < 0x20 })
+  }
+
   // MARK: 7. Links
 
   @Test func linksInTheFolderAreNeverFollowed() throws {

@@ -59,6 +59,23 @@ public enum Limits {
   }
 
   /// The first `limit` scalars of `text`.
+  /// A device's name as another device gave it, made safe to show: a control character (an
+  /// escape sequence that would work on the terminal that prints it, a line break) becomes a
+  /// space, and it is cut to `deviceNameCharacters`.
+  public static func deviceName(_ name: String) -> String {
+    let control = { (scalar: Unicode.Scalar) in
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isLineBreak(scalar)
+    }
+    guard name.unicodeScalars.contains(where: control) || !fits(name, deviceNameCharacters) else {
+      return name
+    }
+    var scalars = String.UnicodeScalarView()
+    for scalar in name.unicodeScalars.prefix(deviceNameCharacters) {
+      scalars.append(control(scalar) ? " " : scalar)
+    }
+    return String(scalars)
+  }
+
   public static func cut(_ text: String, _ limit: Int) -> String {
     fits(text, limit) ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit)))
   }

@@ -105,7 +105,30 @@ extension SyncEngine {
       && image.fetchOne(
         "SELECT value FROM settings WHERE key = ?", [Self.imageOfKey], as: String.self)
         == Self.imageIdentity(snapshot.name, covers: snapshot.covers)
+      && image.fetchOne(Self.beyondLimits, as: Int.self) == 0
   }
+
+  /// Rows no device writes (beyond `Limits`, a device name with control characters): an image
+  /// that holds one was not made by Docket, and the snapshot's lines, each checked, are read
+  /// instead. (NUL is left out of the pattern, which it would end.)
+  static let beyondLimits: String = {
+    let breaks = "char(10, 11, 12, 13, 133, 8232, 8233)"
+    let controls =
+      "char("
+      + (Array(1..<32) + Array(127...159)).map(String.init).joined(
+        separator: ", ") + ")"
+    return """
+      SELECT (SELECT count(*) FROM issues
+          WHERE length(title) > \(Limits.titleCharacters)
+            OR length(detail) > \(Limits.detailCharacters)
+            OR title GLOB '*[' || \(breaks) || ']*'
+            OR NOT (created BETWEEN \(Limits.earliestDate) AND \(Limits.latestDate))
+            OR NOT (coalesce(modified, 0) BETWEEN \(Limits.earliestDate) AND \(Limits.latestDate)))
+        + (SELECT count(*) FROM tags WHERE length(name) > \(Limits.tagNameCharacters))
+        + (SELECT count(*) FROM sync_devices
+          WHERE length(name) > \(Limits.deviceNameCharacters) OR name GLOB '*[' || \(controls) || ']*')
+      """
+  }()
 
   /// Makes the image at `path` this device's: its settings, its device and clock, what it has
   /// read (the snapshot). Returns how many changes it holds.

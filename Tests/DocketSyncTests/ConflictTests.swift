@@ -450,6 +450,40 @@ extension ConflictTests {
     #expect(!caught.usedImage)
     #expect(try a.dump() == b.dump())
   }
+
+  /// An image with a row no Docket writes (a title of two lines, a device's name that would
+  /// work as a terminal's escape sequence) is passed over too: the snapshot's lines are each
+  /// checked, the image as a whole only.
+  @Test func anImageBeyondTheLimitsFallsBackToTheSnapshot() throws {
+    for (index, edit) in [
+      "UPDATE issues SET title = 'two' || char(10) || 'lines' WHERE seq = 1",
+      "UPDATE sync_devices SET name = 'Mallory' || char(27) || '[2J'",
+      "UPDATE issues SET created = -5 WHERE seq = 1",
+    ].enumerated() {
+      try use(.folder)
+      for number in 0..<12 { try a.issue("Issue \(number)") }
+      var engine = a.engine()
+      engine.snapshotPushFrom = 10
+      engine.imageFrom = 1
+      _ = try engine.run()
+      let image = try #require(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device)).first {
+          $0.hasSuffix(".sqlite")
+        })
+      do {
+        // Closed before B reads it, its log in the file.
+        let hostile = try DocketDatabase.connection(path: folder.path(a.device) + "/" + image)
+        try hostile.execute("UPDATE sync_clock SET applying = 1")
+        try hostile.execute(edit)
+        try hostile.execute("UPDATE sync_clock SET applying = 0")
+        try hostile.execute("PRAGMA journal_mode = DELETE")
+      }
+      let caught = try b.sync()
+      #expect(caught.usedSnapshot, "\(index)")
+      #expect(!caught.usedImage, "\(index)")
+      #expect(try a.dump() == b.dump(), "\(index)")
+    }
+  }
 }
 
 extension ConflictTests {

@@ -176,7 +176,8 @@ public enum PackageFormat {
     }
     return (
       Package(
-        name: expected, deviceName: Limits.deviceName(header["name"]?.string ?? ""), covers: covers, changes: []),
+        name: expected, deviceName: Limits.deviceName(header["name"]?.string ?? ""), covers: covers,
+        changes: []),
       count
     )
   }

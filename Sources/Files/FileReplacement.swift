@@ -128,7 +128,8 @@ public enum FileReplacement {
   private static func renameWithoutReplacing(_ from: String, _ to: String) -> Int32? {
     #if os(Linux)
       guard let function = renameat2 else { return nil }
-      return function(AT_FDCWD, from, AT_FDCWD, to, 1 /* RENAME_NOREPLACE */) == 0 ? 0 : errno
+      let noReplace: UInt32 = 1  // RENAME_NOREPLACE
+      return function(AT_FDCWD, from, AT_FDCWD, to, noReplace) == 0 ? 0 : errno
     #else
       return renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 ? 0 : errno
     #endif

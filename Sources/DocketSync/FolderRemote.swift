@@ -53,13 +53,8 @@ public struct FolderRemote: PackageStore {
         at: markerPath, replacingUnnamed: id == "")
       id = try readMarker(markerPath)
     }
-    try makeFolder(path + "/" + device)
     guard let id, !id.isEmpty else { throw RemoteError(location: markerPath, problem: .notARemote) }
-    // This device writes in its own folder: never through a link put in its place.
-    if FileReading.entry(path + "/" + device)?.kind != .folder {
-      throw RemoteError(
-        location: path + "/" + device, problem: .system(String(cString: strerror(ENOTDIR))))
-    }
+    try ownFolder(making: true)
     sweepLeftovers()
     return id
   }
@@ -328,7 +323,7 @@ public struct FolderRemote: PackageStore {
   /// replaces one of the same stamp.
   public func write(_ package: Package) throws {
     precondition(package.name.device == device, "a device writes only its own packages")
-    try makeFolder(path + "/" + device)
+    try ownFolder(making: true)
     let bytes = PackageFormat.encode(package)
     let target = filePath(package.name)
     guard package.name.kind == .changes else { return try writeAtomically(bytes, to: target) }
@@ -353,6 +348,7 @@ public struct FolderRemote: PackageStore {
 
   public func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {
     precondition(name.device == device, "a device writes only its own images")
+    try ownFolder(making: true)
     let target = filePath(name)
     try Self.naming(target) {
       // A name of its own, for `make` to create the image at (it makes the file itself).
@@ -377,15 +373,25 @@ public struct FolderRemote: PackageStore {
 
   public func remove(_ name: PackageName) throws {
     precondition(name.device == device, "a device removes only its own packages")
+    try ownFolder(making: false)
     if unlink(filePath(name)) != 0, errno != ENOENT {
       throw RemoteError(
         location: filePath(name), problem: .system(String(cString: strerror(errno))))
     }
   }
 
-  private func makeFolder(_ folder: String) throws {
-    if mkdir(folder, 0o700) != 0, errno != EEXIST {
+  /// This device's folder, made when `making` and it is not there, and checked to be a folder
+  /// of its own: a link put in its place (to another device's folder, to anywhere) is never
+  /// written or removed through.
+  private func ownFolder(making: Bool) throws {
+    let folder = path + "/" + device
+    if making, mkdir(folder, 0o700) != 0, errno != EEXIST {
       throw RemoteError(location: folder, problem: .system(String(cString: strerror(errno))))
+    }
+    switch FileReading.entry(folder)?.kind {
+    case .folder?: return
+    case nil where !making: return
+    default: throw RemoteError(location: folder, problem: .notOwnFolder)
     }
   }
 

@@ -67,6 +67,9 @@ public struct RemoteError: Error, Equatable, Sendable {
     /// A package of this device's of the number it was writing is there already, written by
     /// another database under the same device id (a copy of this one).
     case numberTaken
+    /// This device's folder in the remote folder is not a folder (a link, a file, in its place):
+    /// nothing is written or removed through it.
+    case notOwnFolder
   }
 
   /// The path or address, and the file where it failed when there is one.

@@ -196,6 +196,7 @@ public enum SyncWords {
       case .notARemote: return l10n("error.remote.notARemote", .string(place))
       case .replaced: return l10n("error.remote.replaced", .string(place))
       case .numberTaken: return l10n("error.remote.numberTaken", .string(place))
+      case .notOwnFolder: return l10n("error.remote.notOwnFolder", .string(place))
       }
     }
     if error is SyncBusy { return l10n("error.sync.busy") }

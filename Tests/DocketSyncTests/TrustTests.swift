@@ -359,6 +359,34 @@ import Testing
 
   // MARK: 7. Links
 
+  /// A link put in place of this device's own folder (to another device's folder, to anywhere)
+  /// is never written or removed through: the sync stops and says what to do.
+  @Test func aLinkInPlaceOfThisDevicesFolderIsNotWrittenThrough() throws {
+    try a.issue("First")
+    try a.sync()
+    try b.sync()
+    let own = folder.path(a.device)
+    let elsewhere = folder.path + "-elsewhere"
+    try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+    try FileManager.default.removeItem(atPath: own)
+    try FileManager.default.createSymbolicLink(atPath: own, withDestinationPath: elsewhere)
+    try a.issue("Second")
+    #expect {
+      try a.sync()
+    } throws: { error in
+      (error as? RemoteError)?.problem == .notOwnFolder
+        && SyncWords.failure(error, DocketStrings.localizer(language: "en")).contains(
+          "is not this device's folder")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+    // Taken away, the folder is made again and everything is pushed.
+    try FileManager.default.removeItem(atPath: own)
+    try a.sync()
+    try b.sync()
+    #expect(try b.queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) } == 2)
+  }
+
   @Test func linksInTheFolderAreNeverFollowed() throws {
     let mallory = UUID().lowercasedText
     let secret = folder.path + "-secret"

@@ -113,6 +113,33 @@ import Testing
     #expect(try box.docket(["history", "ffff"]).status == 2)
   }
 
+  /// A reference that two issues there share is ambiguous, as for any command, even when only
+  /// one deleted issue starts with it too: a deleted issue is found only when none there is.
+  @Test func aReferenceAmbiguousAmongIssuesThereIsNotTakenForADeletedOne() throws {
+    func issue(_ id: String, _ title: String) -> String {
+      "{\"id\":\"\(id)\",\"title\":\"\(title)\",\"detail\":\"\",\"priority\":\"low\","
+        + "\"completed\":false,\"created\":\"2026-01-01T00:00:00Z\",\"modified\":null,\"tags\":[]}"
+    }
+    let file = box.path("three.json")
+    try
+      ("{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":["
+      + [
+        issue("abcd1111-0000-4000-8000-000000000001", "One there"),
+        issue("abcd2222-0000-4000-8000-000000000002", "Two there"),
+        issue("abcd3333-0000-4000-8000-000000000003", "Deleted"),
+      ].joined(separator: ",") + "]}").write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(try box.docket(["import", file]).status == 0)
+    #expect(try box.docket(["delete", "abcd3333", "--yes"]).status == 0)
+    let ambiguous = try box.docket(["history", "abcd"])
+    #expect(ambiguous.status == 2)
+    #expect(ambiguous.error.contains("One there") && ambiguous.error.contains("Two there"))
+    #expect(!ambiguous.output.contains("Deleted"))
+    // A prefix only the deleted one has still finds it.
+    let deleted = try box.docket(["history", "abcd3"])
+    #expect(deleted.status == 0, "\(deleted.error)")
+    #expect(deleted.lines.first == "Deleted")
+  }
+
   /// An old backup imported where sync deleted one of its issues: it stays deleted, and the
   /// summary says so; asked to, the import brings it back.
   @Test func anImportKeepsDeletedWhatWasDeleted() throws {

@@ -221,13 +221,16 @@ struct SyncCommands {
     let database = try context.database()
     let reference = context.arguments.arguments[0]
     let (issue, entries) = try database.read { db -> (Issue, [HistoryEntry]) in
-      // An issue that is there, else one that was deleted (by its full id or a prefix of it,
-      // as any reference), headed by the title it had when it was deleted.
+      // An issue that is there, else, when none is (a reference several share stays
+      // ambiguous), one that was deleted (by its full id or a prefix of it, as any reference),
+      // headed by the title it had when it was deleted.
       let issue: Issue
       do {
         issue = try context.resolve(reference, in: db)
       } catch let failure as CommandFailure {
-        guard let id = try deletedIssue(reference, in: db, failure: failure) else { throw failure }
+        guard failure.message == l10n("error.ref.unknown", .string(reference)),
+          let id = try deletedIssue(reference, in: db, failure: failure)
+        else { throw failure }
         let entries = try db.history(ofIssue: id)
         return (
           Issue(id: id, title: try db.deletedTitle(of: id) ?? "", created: entries[0].when),

@@ -370,6 +370,16 @@ public struct Merger {
     }
   }
 
+  /// The order of `winner`'s `ORDER BY c.hlc, d.id` (ids compared as SQLite compares text, by
+  /// their bytes), the row recorded later after on a tie.
+  static func sortsBefore(_ a: Winner, _ b: Winner) -> Bool {
+    if a.stamp.hlc != b.stamp.hlc { return a.stamp.hlc < b.stamp.hlc }
+    if a.stamp.device != b.stamp.device {
+      return a.stamp.device.utf8.lexicographicallyPrecedes(b.stamp.device.utf8)
+    }
+    return a.seq < b.seq
+  }
+
   /// Whether `row` is deleted: a delete of it counts that no restore stamped later undoes.
   func isDeleted(_ row: String) throws -> Bool {
     try db.fetchOne(
@@ -514,16 +524,40 @@ public struct Merger {
   /// Makes an issue from every change recorded for it: each field from its latest change, its
   /// links from theirs.
   mutating func materializeIssue(_ id: String) throws {
+    // The row's changes that count, read once (an issue made anew has a few: its create, its
+    // links), and each field's winner picked from them as `winner` picks it.
+    var counted: [(change: Winner, link: Bool)] = []
+    try db.forEachRow(
+      """
+      SELECT c.seq, c.hlc, d.id, c.field, c.old_value, c.new_value, c.modified, c.entity
+      FROM changes c JOIN sync_devices d ON d.seq = c.device WHERE c.row_id = ? AND c.held = 0
+      """, [id]
+    ) { row in
+      counted.append(
+        (
+          Winner(
+            seq: try row.get(0, as: Int64.self),
+            stamp: Stamp(
+              hlc: try row.get(1, as: Int64.self), device: try row.get(2, as: String.self)),
+            field: try row.get(3, as: String.self), old: try row.get(4, as: DatabaseValue.self),
+            new: try row.get(5, as: DatabaseValue.self),
+            modified: try row.get(6, as: Double?.self)),
+          try row.get(7, as: String.self) == "link"
+        ))
+    }
+    func latest(_ counts: (String) -> Bool) -> Winner? {
+      counted.map(\.change).filter { counts($0.field) }.max { Self.sortsBefore($0, $1) }
+    }
     var values: [String: DatabaseValue] = [:]
     for field in Schema.syncedIssueFields {
-      guard let current = try winner(row: id, fields: [field, "create", "restore"]) else {
+      guard let current = latest({ $0 == field || $0 == "create" || $0 == "restore" }) else {
         continue
       }
       values[field] =
         current.field == "create" || current.field == "restore"
         ? try createValues(current.new)[field] : current.new
     }
-    let modified = try winner(row: id, fields: nil)?.modified
+    let modified = latest { $0 != "delete" }?.modified
     try db.execute(
       """
       INSERT INTO issues (id, title, detail, priority, completed, created, modified)
@@ -534,10 +568,7 @@ public struct Merger {
         values["priority"] ?? .integer(0), values["completed"] ?? .integer(0),
         values["created"] ?? .real(0), modified,
       ])
-    var tagFields: Set<String> = []
-    try db.forEachRow(
-      "SELECT DISTINCT field FROM changes WHERE row_id = ? AND entity = 'link' AND held = 0", [id]
-    ) { row in tagFields.insert(try row.get(0, as: String.self)) }
+    let tagFields = Set(counted.filter(\.link).map(\.change.field))
     var groups: Set<String> = []
     for field in tagFields { groups.insert(try canonicalTag(field)) }
     for group in groups { try settleLink(issue: id, tag: group) }

@@ -27,8 +27,12 @@ public enum RemoteAddress: Equatable, Sendable {
   /// libpq's keyword form: it starts with one of libpq's keywords and `=` (`host=db dbname=x`).
   /// A folder's path may hold `=` too (`~/sync/a=b`), but not start with a keyword of libpq's
   /// followed by it.
+  /// Decided by the first pair alone: the rest, a quote left open or a password with a quote in
+  /// it, is libpq's to refuse, never a folder made under a name with a password in it.
   public static func isKeywords(_ text: String) -> Bool {
-    guard let first = keywords(text).first, !first.value.isEmpty else { return false }
+    guard let first = keywords(text, firstOnly: true).first, !first.value.isEmpty else {
+      return false
+    }
     return libpqKeywords.contains(first.key.lowercased())
   }
 
@@ -47,7 +51,7 @@ public enum RemoteAddress: Equatable, Sendable {
   /// The keyword form's pairs, each with the range of its value in `text` (quotes included), as
   /// libpq splits them: `key = value`, a value in single quotes with `\'` and `\\` inside.
   /// Empty when `text` is not of that form.
-  static func keywords(_ text: String) -> [(
+  static func keywords(_ text: String, firstOnly: Bool = false) -> [(
     key: String, value: Range<String.Index>, pair: Range<String.Index>
   )] {
     var pairs: [(key: String, value: Range<String.Index>, pair: Range<String.Index>)] = []
@@ -98,6 +102,7 @@ public enum RemoteAddress: Equatable, Sendable {
         }
       }
       pairs.append((key, valueStart..<index, keyStart..<index))
+      if firstOnly { return pairs }
     }
   }
 
@@ -116,7 +121,14 @@ public enum RemoteAddress: Equatable, Sendable {
   static func replacingPassword(in address: String, with replacement: String?) -> String {
     if !isURL(address) {
       let pairs = keywords(address)
-      guard !pairs.isEmpty else { return address }
+      guard !pairs.isEmpty else {
+        // Keywords libpq will refuse: from a `password` on, nothing is known to be safe to show
+        // or keep.
+        guard let at = address.range(of: "password", options: .caseInsensitive) else {
+          return address
+        }
+        return String(address[..<at.lowerBound]) + (replacement.map { "password=" + $0 } ?? "")
+      }
       var text = address
       // From the end, so that the ranges before stay where they are.
       for pair in pairs.reversed() where pair.key.lowercased() == "password" {
@@ -136,11 +148,15 @@ public enum RemoteAddress: Equatable, Sendable {
     // percent-encoded. Words shown to a person hide more: a password typed with a bare `/` or `@`
     // makes an address libpq refuses, and the error that says so must not show it, so there the
     // user information runs to the last `@` before the parameters.
+    // (the last before the first `/`, else before the first `?`: a password may hold either).
     let afterScheme = text[scheme.upperBound...]
     let end =
       replacement == nil
       ? afterScheme.firstIndex { $0 == "@" || $0 == "/" }
-      : afterScheme[..<(afterScheme.firstIndex(of: "?") ?? afterScheme.endIndex)].lastIndex(of: "@")
+      : afterScheme[..<(afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex)].lastIndex(
+        of: "@")
+        ?? afterScheme[..<(afterScheme.firstIndex(of: "?") ?? afterScheme.endIndex)].lastIndex(
+          of: "@")
     if let end, text[end] == "@",
       let colon = text[scheme.upperBound..<end].firstIndex(of: ":")
     {

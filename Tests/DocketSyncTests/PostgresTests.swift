@@ -262,6 +262,13 @@ import Testing
     #expect(RemoteAddress.withoutPassword(#"host=h password=a\ b user=u"#) == "host=h user=u")
     #expect(RemoteAddress.withoutPassword("postgres://h/db?pass%77ord=x") == "postgres://h/db")
     #expect(RemoteAddress.withoutPassword("postgres://u:a?b@h/db") == "postgres://u@h/db")
+    // Words shown hide a password with `?` or `/` in it; keywords libpq will refuse are still a
+    // server's, and shown only up to their password.
+    #expect(PostgresRemote.redacted("postgres://u:pa?ss@h/db") == "postgres://u:***@h/db")
+    let unclosed = "host=db user=ben password='it's"
+    #expect(RemoteAddress(unclosed) == .postgres(unclosed))
+    #expect(RemoteAddress.redacted(unclosed) == "host=db user=ben password=***")
+    #expect(RemoteAddress.withoutPassword(unclosed) == "host=db user=ben ")
     // Where libpq finds no user information (a `/` first), the settings keep what it would read.
     #expect(
       RemoteAddress.withoutPassword("postgres://h/db?user=ana@srv")

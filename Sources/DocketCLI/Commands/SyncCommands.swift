@@ -95,8 +95,9 @@ struct SyncCommands {
         kept = RemoteAddress.withoutPassword(address)
         // Read again as libpq reads it: an address that still holds a password (a form this
         // did not take apart) is neither kept nor shown.
+        // A host with `@` in it is the rest of a password with a bare `@`.
         if case .success(let left) = PostgresConnection.parameters(of: kept),
-          left["password"] != nil
+          left["password"] != nil || left["host"]?.contains("@") == true
         {
           throw CommandFailure.usage(l10n("error.remote.password"))
         }

@@ -33,9 +33,15 @@ extension SyncEngine {
       // stamps are theirs (it says its clock looks wrong, `clockLooksBehind`). A device's wall
       // clock is read from the times its edits carry (`modified`), not its stamps: an older
       // Docket let a device's stamps follow a far one it applied, its wall clock right.
+      // Only an edit's time is its device's clock (a link or a delete carries the issue's time,
+      // an import the file's), and never later than its stamp's: a date from the future in an
+      // imported file says nothing of the clock that imported it.
       let latest = try db.fetchAll(
         """
-        SELECT max(hlc), max(modified) FROM changes
+        SELECT max(hlc), max(CASE
+            WHEN entity = 'issue' AND field IN ('title', 'detail', 'priority', 'completed')
+            THEN min(modified, (hlc >> \(HybridClock.counterBits)) / 1000.0) END)
+        FROM changes
         WHERE held IN (0, 1) AND device != (SELECT device FROM sync_clock)
           AND entity != 'device'
         GROUP BY device

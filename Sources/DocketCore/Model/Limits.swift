@@ -89,7 +89,9 @@ public enum Limits {
     case ("title", let text as String): return cut(oneLine(text), titleCharacters)
     case ("detail", let text as String): return cut(text, detailCharacters)
     case ("tag", let text as String):
-      return TagName.normalized(text).map { cut($0, tagNameCharacters) } ?? text
+      // Cut, then normalized again: a cut may end on a space, which no device takes.
+      return TagName.normalized(text).map { TagName.normalized(cut($0, tagNameCharacters)) ?? $0 }
+        ?? text
     case ("created", let seconds as Double): return clamp(seconds)
     case ("created text", let text as String):
       guard let seconds = Double(text), !isDate(seconds) else { return text }

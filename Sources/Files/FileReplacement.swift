@@ -105,14 +105,16 @@ public enum FileReplacement {
     case nil: return nil
     case EEXIST?:
       // Over NFS a link the server made, its answer lost, is asked again and answered EEXIST:
-      // then the temporary file has two names.
-      var status = stat()
-      return lstat(temporary, &status) == 0 && status.st_nlink >= 2 ? nil : EEXIST
+      // then the target is the temporary file, under a second name.
+      var made = stat()
+      var there = stat()
+      return lstat(temporary, &made) == 0 && lstat(target, &there) == 0 && made.st_nlink >= 2
+        && made.st_dev == there.st_dev && made.st_ino == there.st_ino ? nil : EEXIST
     case EPERM?, ENOTSUP?, EOPNOTSUPP?, ENOSYS?, EMLINK?:
       // A file system without hard links (FAT and exFAT on a memory stick, some network
       // shares): a rename that replaces nothing where the system has one, else a look first.
-      // Two writers on such a folder at the same moment may then both succeed, the later's
-      // file in place: its changes are read again under its own number, nothing is lost.
+      // Without such a rename, two writers of one name at the same moment may both succeed,
+      // the later's file in place of the earlier's.
       if let code = renameWithoutReplacing(temporary, target), code != EINVAL, code != ENOSYS {
         return code == 0 ? nil : code
       }

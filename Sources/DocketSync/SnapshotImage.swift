@@ -119,12 +119,15 @@ extension SyncEngine {
         separator: ", ") + ")"
     return """
       SELECT (SELECT count(*) FROM issues
-          WHERE length(title) > \(Limits.titleCharacters)
+          WHERE typeof(title) != 'text' OR typeof(detail) != 'text'
+            OR length(title) > \(Limits.titleCharacters)
             OR length(detail) > \(Limits.detailCharacters)
             OR title GLOB '*[' || \(breaks) || ']*'
             OR NOT (created BETWEEN \(Limits.earliestDate) AND \(Limits.latestDate))
             OR NOT (coalesce(modified, 0) BETWEEN \(Limits.earliestDate) AND \(Limits.latestDate)))
-        + (SELECT count(*) FROM tags WHERE length(name) > \(Limits.tagNameCharacters))
+        + (SELECT count(*) FROM tags
+          WHERE typeof(name) != 'text' OR length(name) > \(Limits.tagNameCharacters)
+            OR name GLOB '*[' || \(controls) || ']*' OR name != trim(name) OR name = '')
         + (SELECT count(*) FROM sync_devices
           WHERE length(name) > \(Limits.deviceNameCharacters) OR name GLOB '*[' || \(controls) || ']*')
       """

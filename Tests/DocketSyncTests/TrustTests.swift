@@ -510,6 +510,30 @@ import Testing
     #expect(try b.dump() == c.dump())
   }
 
+  /// The same for two creates of one new issue under one stamp, made at once with the other new
+  /// issues (the path a large pull takes): each device keeps the same of the two.
+  @Test func twoCreatesOfOneStampAreResolvedTheSameWhenMadeAtOnce() throws {
+    let c = try Replica("C", remote: folder.path)
+    let mallory = UUID().lowercasedText
+    let row = UUID().lowercasedText
+    let first = line(now, mallory, "issue", row, "create", create(title: "One"))
+    let second = line(now, mallory, "issue", row, "create", create(title: "Two"))
+    let other = line(now + 1, mallory, "issue", UUID().lowercasedText, "create", create())
+    try plant([first, other], device: mallory, number: 1)
+    try b.sync(bulkFrom: 1)
+    try FileManager.default.removeItem(atPath: folder.path(mallory) + "/00000001.changes")
+    try plant([second, other], device: mallory, number: 1)
+    try c.sync(bulkFrom: 1)
+    try plant([first], device: mallory, number: 2)
+    try plant([second], device: mallory, number: 3)
+    try b.sync(bulkFrom: 1)
+    try c.sync(bulkFrom: 1)
+    let id = try #require(UUID(uuidString: row))
+    let titles = try [b, c].map { try $0.fetch(id)?.title }
+    #expect(titles[0] != nil && titles[0] == titles[1])
+    #expect(try b.dump() == c.dump())
+  }
+
   // MARK: 10. Random bytes
 
   @Test func randomBytesAreNotADocketFileAndAreWarnedAboutOnce() throws {

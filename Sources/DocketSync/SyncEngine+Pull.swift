@@ -11,8 +11,12 @@ extension SyncEngine {
     step: () throws -> Void
   ) throws {
     // Changes held back whose time has come, first.
-    let released = try database.write { try $0.releaseHeldChanges() }
-    report.take(released)
+    // Looked for first: a write that finds nothing still takes the writer's lock.
+    if try database.read({
+      try $0.fetchOne("SELECT 1 FROM changes WHERE held = 1 LIMIT 1", as: Int.self) != nil
+    }) {
+      report.take(try database.write { try $0.releaseHeldChanges() })
+    }
     var (covered, seen) = try database.read { db in
       var covered: [String: Int64] = [:]
       try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in

@@ -211,8 +211,14 @@ public struct SyncEngine: Sendable {
       }
     }
     try noteHeld(listing, &report)
-    report.skipped = try database.write { db in
-      try db.onceEach(report.skipped, listing: listing, remote: id)
+    // Files warned about are remembered (and forgotten once gone) only where there are any.
+    let warned = try database.read {
+      try $0.fetchOne("SELECT 1 FROM sync_warned WHERE remote = ? LIMIT 1", [id], as: Int.self)
+    }
+    if !report.skipped.isEmpty || warned != nil {
+      report.skipped = try database.write { db in
+        try db.onceEach(report.skipped, listing: listing, remote: id)
+      }
     }
     return report
   }

@@ -52,6 +52,8 @@ public enum DatabaseOpenError: Error, Sendable, Equatable {
   /// write-ahead log lies beside it, which SQLite reads only where it can also write the
   /// shared-memory file: read without it, the latest changes would be missing.
   case logUnreadable(path: String)
+  /// The path is a folder (SQLite's words for it are "disk I/O error").
+  case folder(path: String)
 }
 
 /// A column could not be read as the Swift type asked for.

@@ -37,7 +37,7 @@ public struct DocketCommandLine {
   public func appRequest() -> AppRequest? {
     guard console.inputIsTerminal, console.outputIsTerminal,
       let parsed = try? ArgumentParser.parse(words), parsed.path.isEmpty, !parsed.has("help"),
-      !parsed.has("version"),
+      !parsed.has("version"), parsed.value("db") != "",
       // A theme that does not exist is reported by the command line, not ignored.
       parsed.value("theme").map({ ["default", "high-contrast"].contains($0) }) ?? true
     else { return nil }
@@ -198,6 +198,14 @@ final class CommandContext {
   }
 
   func dispatch() throws {
+    // An unset shell variable (`--db "$DB"`) gives an empty path: never taken for the default.
+    if arguments.value("db") == "" {
+      throw CommandFailure.usage(
+        l10n(
+          "error.db.empty",
+          .string(
+            SafeText.sanitized(DatabaseLocation.path(flag: nil, environment: environment)))))
+    }
     if arguments.path.isEmpty {
       if arguments.has("version") {
         console.line("docket \(DocketVersion.current) (SQLite \(Connection.sqliteVersion))")

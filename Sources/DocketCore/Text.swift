@@ -39,6 +39,9 @@ extension Localizer {
         return self("error.database.cannotOpen", .string(path), .string(systemReason(reason)))
       case .logUnreadable(let path):
         return self("error.database.logUnreadable", .string(path))
+      case .folder(let path):
+        let folder = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        return self("error.db.folder", .string(folder), .string(folder))
       }
     case let error as SQLiteError:
       if error.isBusy { return self("error.database.busy") }

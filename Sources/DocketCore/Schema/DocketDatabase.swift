@@ -10,6 +10,10 @@ public enum DocketDatabase {
     path: String, now: @escaping @Sendable () -> Date = { Date() },
     upgrading: (@Sendable () -> Void)? = nil
   ) throws -> DatabaseQueue {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+      throw DatabaseOpenError.folder(path: path)
+    }
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty, let reason = createFolder(folder) {
       throw DatabaseOpenError.cannotOpen(path: path, reason: reason)

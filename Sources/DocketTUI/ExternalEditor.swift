@@ -13,6 +13,12 @@ public struct ExternalEditor: Sendable {
     self.edit = edit
   }
 
+  /// What the editor is given: the text with a final newline, as a text file ends (a tool that
+  /// appends a line would glue it to the last one otherwise). Read back, trailing newlines go.
+  static func fileText(_ text: String) -> String {
+    text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
+  }
+
   /// Runs the editor on a temporary file with the session's terminal handed over meanwhile.
   @MainActor
   static func run(_ text: String, session: TerminalSession, environment: [String: String])
@@ -22,7 +28,7 @@ public struct ExternalEditor: Sendable {
       let file = FileManager.default.temporaryDirectory.appendingPathComponent(
         "docket-detail-\(UUID().uuidString).txt")
       defer { try? FileManager.default.removeItem(at: file) }
-      guard (try? Data(text.utf8).write(to: file)) != nil else { return nil }
+      guard (try? Data(fileText(text).utf8).write(to: file)) != nil else { return nil }
       let editor =
         environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 }
         ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"

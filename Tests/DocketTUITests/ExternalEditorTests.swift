@@ -51,6 +51,13 @@ import Testing
     #expect(try fixture.queue.read { try $0.fetchIssue(id: issue.id) }?.detail == edited)
   }
 
+  /// The file the editor is given ends with a newline, as a text file does.
+  @Test func theEditorsFileEndsWithANewline() {
+    #expect(ExternalEditor.fileText("One\ntwo") == "One\ntwo\n")
+    #expect(ExternalEditor.fileText("Kept\n") == "Kept\n")
+    #expect(ExternalEditor.fileText("") == "")
+  }
+
   @Test func anEditorThatFailsOrChangesNothingChangesNothing() async throws {
     let state = try fixture.state(
       columns: 120, rows: 30, select: "Export to CSV", focus: .detail)

@@ -24,6 +24,9 @@ enum UsageError: Error, Equatable {
   case tooManyArguments(command: String, usage: String)
   case badValue(option: String, value: String, allowed: String)
   case conflictingOptions(String, String)
+  /// A word that starts with `-` and holds a space (`-dash title`), which would read as a short
+  /// option with the rest joined as its value: a text meant as an argument, for after `--`.
+  case dashText(String, command: String)
 }
 
 /// Docket's own argument parser (no package can be fetched, and this one knows Docket's search
@@ -170,6 +173,8 @@ enum ArgumentParser {
       }
       if option.takesValue {
         if letters.count > 1 {
+          // `-phigh` is an option and its value; `-dash title` is a title typed with a dash.
+          if letters.contains(where: \.isWhitespace) { throw .dashText(word, command: commandLine) }
           try record(option, String(letters.dropFirst()))
         } else if index < words.endIndex, !isOption(words[index], of: spec) {
           try record(option, words[index])

@@ -29,6 +29,8 @@ enum UsageText {
       return l10n("error.usage.badValue", .string(option), .string(value), .string(allowed))
     case .conflictingOptions(let first, let second):
       return l10n("error.usage.conflicting", .string(first), .string(second))
+    case .dashText(let word, let command):
+      return l10n("error.usage.dashText", .string(word), .string(command))
     }
   }
 

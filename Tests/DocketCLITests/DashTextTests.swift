@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// A title that starts with `-`: read as an option and its joined value it would change the
+/// wrong field or nothing; such a word is refused with the way through, `--`.
+@Suite struct DashTextTests {
+  let box: Sandbox
+
+  init() throws { box = try Sandbox() }
+
+  @Test func aTitleThatStartsWithADashGoesAfterTheEndOfOptions() throws {
+    for words in [["add", "-dash title"], ["add", "Real", "-dash title"]] {
+      let run = try box.docket(words)
+      #expect(run.status == 2, "\(words)")
+      #expect(
+        run.error.contains(#"“-dash title” reads as an option"#)
+          && run.error.contains(#"docket add -- "-dash title""#), "\(run.error)")
+    }
+    #expect(try box.docket(["list", "--json"]).output.contains("ash title") == false)
+    let added = try box.docket(["add", "--", "-dash title"])
+    #expect(added.status == 0)
+    #expect(try box.docket(["list"]).output.contains("-dash title"))
+    // An option with its value joined still works.
+    #expect(try box.docket(["add", "Joined", "-phigh"]).status == 0)
+  }
+}

@@ -10,6 +10,7 @@ import Testing
 
   @Test func aTitleThatStartsWithADashGoesAfterTheEndOfOptions() throws {
     for words in [["add", "-dash title"], ["add", "Real", "-dash title"]] {
+      // (`-d` with "ash title" joined, the first time a title missing, the second said nothing.)
       let run = try box.docket(words)
       #expect(run.status == 2, "\(words)")
       #expect(
@@ -20,6 +21,9 @@ import Testing
     let added = try box.docket(["add", "--", "-dash title"])
     #expect(added.status == 0)
     #expect(try box.docket(["list"]).output.contains("-dash title"))
+    let degrees = try box.docket(["add", "-5 degrees outside"])
+    #expect(degrees.status == 2)
+    #expect(degrees.error.contains(#"docket add -- "-5 degrees outside""#), "\(degrees.error)")
     // An option with its value joined still works.
     #expect(try box.docket(["add", "Joined", "-phigh"]).status == 0)
   }

@@ -165,6 +165,7 @@ enum ArgumentParser {
           parsed.arguments.append(word)
           continue
         }
+        if letters.contains(where: \.isWhitespace) { throw .dashText(word, command: commandLine) }
         let names = (spec.options + CommandSpec.globalOptions).compactMap {
           $0.short.map { "-\($0)" }
         }

@@ -27,4 +27,21 @@ import Testing
     // An option with its value joined still works.
     #expect(try box.docket(["add", "Joined", "-phigh"]).status == 0)
   }
+
+  /// In `list`, a longer `-word` excludes the word; a single letter that is no option is a
+  /// mistyped option (`-o file` wrote nothing and ended well), and `--all` is a filter's value.
+  @Test func aSingleLetterThatIsNoOptionIsAMistake() throws {
+    try box.docket(["add", "Kept"])
+    let letter = try box.docket(["list", "-o", "file"])
+    #expect(letter.status == 2)
+    #expect(letter.error.contains("unknown option -o for docket list"), "\(letter.error)")
+    #expect(!FileManager.default.fileExists(atPath: box.path("file")))
+    let all = try box.docket(["list", "--all"])
+    #expect(all.status == 2)
+    #expect(all.error.contains("“--filter all”"), "\(all.error)")
+    // An exclusion still excludes.
+    let excluded = try box.docket(["list", "-kept"])
+    #expect(excluded.status == 0)
+    #expect(!excluded.output.contains("Kept"))
+  }
 }

@@ -130,6 +130,11 @@ enum ArgumentParser {
             parsed.arguments.append(word)
             continue
           }
+          // `--all` is one of an option's values (`--filter all`) more likely than a typo.
+          if let owner = spec.options.first(where: { $0.choices.contains(name.lowercased()) }) {
+            throw .unknownOption(
+              word, command: commandLine, suggestion: "--\(owner.name) \(name.lowercased())")
+          }
           let names = (spec.options + CommandSpec.globalOptions).map { "--" + $0.name }
           throw .unknownOption(
             word, command: commandLine, suggestion: Suggestion.nearest("--" + name, among: names))
@@ -161,7 +166,8 @@ enum ArgumentParser {
       guard let option = spec.option(short: letters[0]), letters.count == 1 || option.takesValue,
         joinedValueFits(option)
       else {
-        if spec.dashWordsAreArguments {
+        // A longer `-word` is an exclusion; a single letter is an option mistyped (`-o file`).
+        if spec.dashWordsAreArguments, letters.count > 1 {
           parsed.arguments.append(word)
           continue
         }

@@ -27,6 +27,9 @@ enum UsageError: Error, Equatable {
   /// A word that starts with `-` and holds a space (`-dash title`), which would read as a short
   /// option with the rest joined as its value: a text meant as an argument, for after `--`.
   case dashText(String, command: String)
+  /// The same word where its first letter is an option that takes a value (`-dash title`,
+  /// `-t"needs review"`): either reading is likely, so both are named.
+  case dashTextOrValue(String, command: String, option: String, value: String)
 }
 
 /// Docket's own argument parser (no package can be fetched, and this one knows Docket's search
@@ -166,8 +169,11 @@ enum ArgumentParser {
       guard let option = spec.option(short: letters[0]), letters.count == 1 || option.takesValue,
         joinedValueFits(option)
       else {
-        // A longer `-word` is an exclusion; a single letter is an option mistyped (`-o file`).
-        if spec.dashWordsAreArguments, letters.count > 1 {
+        // A longer `-word` is an exclusion, and so is one letter of a script without options
+        // (`-漢`); a single Latin letter is an option mistyped (`-o file`).
+        if spec.dashWordsAreArguments,
+          letters.count > 1 || !(letters[0].isASCII && letters[0].isLetter)
+        {
           parsed.arguments.append(word)
           continue
         }
@@ -180,8 +186,13 @@ enum ArgumentParser {
       }
       if option.takesValue {
         if letters.count > 1 {
-          // `-phigh` is an option and its value; `-dash title` is a title typed with a dash.
-          if letters.contains(where: \.isWhitespace) { throw .dashText(word, command: commandLine) }
+          // `-phigh` is an option and its value; `-dash title` may be a title typed with a dash
+          // as well as `-d "ash title"` written joined.
+          if letters.contains(where: \.isWhitespace) {
+            throw .dashTextOrValue(
+              word, command: commandLine, option: "-" + String(letters[0]),
+              value: String(letters.dropFirst()))
+          }
           try record(option, String(letters.dropFirst()))
         } else if index < words.endIndex, !isOption(words[index], of: spec) {
           try record(option, words[index])

@@ -31,6 +31,10 @@ enum UsageText {
       return l10n("error.usage.conflicting", .string(first), .string(second))
     case .dashText(let word, let command):
       return l10n("error.usage.dashText", .string(word), .string(command))
+    case .dashTextOrValue(let word, let command, let option, let value):
+      return l10n(
+        "error.usage.dashTextOrValue", .string(word), .string(command), .string(option),
+        .string(value))
     }
   }
 

@@ -360,7 +360,7 @@ public struct Merger {
     } else {
       sql += " AND c.field != 'delete'"
     }
-    sql += " ORDER BY c.hlc DESC, d.id DESC LIMIT 1"
+    sql += " ORDER BY c.hlc DESC, d.id DESC, c.field DESC, c.seq DESC LIMIT 1"
     return try db.fetchOne(sql, arguments) { row in
       Winner(
         seq: try row.get(0, as: Int64.self),
@@ -370,13 +370,15 @@ public struct Merger {
     }
   }
 
-  /// The order of `winner`'s `ORDER BY c.hlc, d.id` (ids compared as SQLite compares text, by
-  /// their bytes), the row recorded later after on a tie.
+  /// The order of `winner`'s `ORDER BY c.hlc, d.id, c.field` (text compared as SQLite compares
+  /// it, by its bytes), so that every device picks the same change however they arrived; the
+  /// row recorded later after only where all three are equal.
   static func sortsBefore(_ a: Winner, _ b: Winner) -> Bool {
     if a.stamp.hlc != b.stamp.hlc { return a.stamp.hlc < b.stamp.hlc }
     if a.stamp.device != b.stamp.device {
       return a.stamp.device.utf8.lexicographicallyPrecedes(b.stamp.device.utf8)
     }
+    if a.field != b.field { return a.field.utf8.lexicographicallyPrecedes(b.field.utf8) }
     return a.seq < b.seq
   }
 

@@ -302,6 +302,33 @@ import Testing
     #expect(try a.dump() == b.dump())
   }
 
+  /// A device's wall clock is read from its edits' times, but a time an import kept from its
+  /// file (a date from the future in it) is no clock's: it does not outvote a repair.
+  @Test func aFutureDateAnImportKeptDoesNotLookLikeAClockAhead() throws {
+    let issue = try a.issue("Shared")
+    let imported = try b.issue("Imported")
+    try a.sync()
+    try b.sync()
+    let year: TimeInterval = 365 * 86_400
+    // B writes an edit with the file's date, the year 2100, as an import does.
+    try b.queue.write {
+      try $0.execute(
+        "UPDATE issues SET title = 'From a file', modified = 4102444800 WHERE id = ?",
+        [imported.id])
+    }
+    try b.sync()
+    a.time.advance(by: year)
+    try a.edit(issue.id) { $0.title = "Edited a year ahead" }
+    try a.sync()
+    a.time.advance(by: -year + 60)
+    b.time.advance(by: 60)
+    let repaired = try a.sync()
+    #expect(!repaired.clockLooksBehind)
+    #expect(repaired.newDevice == .clockRepaired)
+    try b.sync()
+    #expect(try b.fetch(issue.id)?.title == "Edited a year ahead")
+  }
+
   /// Most devices ahead of this one: its own clock is the one that looks wrong.
   @Test func whenMostDevicesLookAheadThisDevicesClockLooksWrong() throws {
     let c = try Replica("C", remote: folder.path)

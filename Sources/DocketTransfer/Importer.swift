@@ -15,6 +15,8 @@ public struct ImportSummary: Equatable, Sendable {
   /// unless the import was asked to restore them, and then brought back everywhere.
   public var keptDeleted = 0
   public var restoredIssues = 0
+  /// Titles the file wrote on more than one line, written with a space for each break.
+  public var oneLinedTitles = 0
   public var dryRun = false
 
   public init(format: TransferFormat) { self.format = format }
@@ -81,7 +83,11 @@ extension Connection {
         // What every device keeps: a title on one line, texts within `Limits` (a format's
         // reader names the record; a batch made otherwise is held to the same).
         for index in batch.issues.indices {
-          batch.issues[index].title = Limits.oneLine(batch.issues[index].title)
+          let title = Limits.oneLine(batch.issues[index].title)
+          if title != batch.issues[index].title {
+            batch.issues[index].title = title
+            summary.oneLinedTitles += 1
+          }
           if let problem = Limits.problem(
             title: batch.issues[index].title, detail: batch.issues[index].detail)
           {

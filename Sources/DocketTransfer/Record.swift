@@ -50,14 +50,13 @@ struct Record {
     return date
   }
 
-  /// `issue` as Docket keeps it: its title on one line, its texts and tag names within
-  /// `Limits`, the fields named as the file names them.
+  /// `issue` as Docket keeps it: its texts and tag names within `Limits`, the fields named as the
+  /// file names them (its title is put on one line by the import, which counts them).
   func checked(_ issue: IncomingIssue, title: String, detail: String, tags: String)
     throws(ImportError) -> IncomingIssue
   {
-    var issue = issue
-    issue.title = Limits.oneLine(issue.title)
-    switch Limits.problem(title: issue.title, detail: issue.detail) {
+    let issue = issue
+    switch Limits.problem(title: Limits.oneLine(issue.title), detail: issue.detail) {
     case .titleTooLong(let limit)?: throw fail(.tooLong(field: title, limit: limit))
     case .detailTooLong(let limit)?: throw fail(.tooLong(field: detail, limit: limit))
     default: break

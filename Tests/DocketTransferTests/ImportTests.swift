@@ -623,6 +623,7 @@ import Testing
     let queue = try DocketDatabase.inMemory(now: { Date() })
     let summary = try queue.importBatch(batch)
     #expect(summary.createdIssues == 2 && summary.createdTags == 10_000)
+    #expect(summary.oneLinedTitles == 1)
     let first = try #require(try queue.read { try $0.fetchIssue(id: batch.issues[0].id) })
     // A title is one line: its line breaks (CR LF, NEL) became spaces; the rest is kept.
     let title = Limits.oneLine(strange)

@@ -12,7 +12,7 @@ struct AddCommand {
     let l10n = context.l10n
     let title = arguments.arguments.joined(separator: " ").trimmingCharacters(
       in: .whitespacesAndNewlines)
-    guard !title.isEmpty else { throw CommandFailure.usage(l10n("error.add.emptyTitle")) }
+    try TitleOption.check(title, l10n)
     let priority = try PriorityOption.read(arguments, l10n) ?? .low
     let tagNames = try arguments.values("tag").map { name in
       guard let normalized = TagName.normalized(name) else {
@@ -32,6 +32,17 @@ struct AddCommand {
       context.printJSON(IssueOutput.json(issue, reference: reference))
     } else {
       context.console.line(reference)
+    }
+  }
+}
+
+/// A title typed on the command line: never empty, and one line (a line break a shell let in,
+/// `"$(cat notes)"`, would be a title no form could show).
+enum TitleOption {
+  static func check(_ title: String, _ l10n: Localizer) throws {
+    guard !title.isEmpty else { throw CommandFailure.usage(l10n("error.add.emptyTitle")) }
+    if title.unicodeScalars.contains(where: Limits.isLineBreak) {
+      throw CommandFailure.usage(l10n("error.add.titleLineBreak"))
     }
   }
 }

@@ -64,7 +64,7 @@ struct EditFlags {
   init(_ arguments: ParsedArguments, _ l10n: Localizer) throws {
     if let title = arguments.value("title") {
       let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-      guard !trimmed.isEmpty else { throw CommandFailure.usage(l10n("error.add.emptyTitle")) }
+      try TitleOption.check(trimmed, l10n)
       self.title = trimmed
     }
     detail = arguments.value("detail")
@@ -116,7 +116,9 @@ struct EditedIssue: Equatable {
   var tagNames: [String]
 
   init(issue: Issue) {
-    title = issue.title
+    // A title is one line; one an older version stored with a break is shown, and edited, as
+    // one line (`edit(from:in:)` keeps it as stored when the form leaves it so).
+    title = Limits.oneLine(issue.title)
     detail = issue.detail
     priority = issue.priority
     completed = issue.completed
@@ -127,7 +129,7 @@ struct EditedIssue: Equatable {
   /// fields and tags the form changed. Tags named for the first time are created.
   func edit(from base: Issue, in db: Connection) throws -> IssueEdit {
     var edited = base
-    edited.title = title
+    if title != Limits.oneLine(base.title) { edited.title = title }
     edited.detail = detail
     edited.priority = priority
     edited.completed = completed
@@ -156,10 +158,52 @@ enum IssueTextForm {
         "Title: " + issue.title,
         "Priority: " + issue.priority.name,
         "Completed: " + (issue.completed ? "yes" : "no"),
-        "Tags: " + issue.tagNames.joined(separator: ", "),
+        "Tags: " + issue.tagNames.map(quotedTag).joined(separator: ", "),
         "",
       ]).joined(separator: "\n") + "\n" + issue.detail
       + (issue.detail.isEmpty || issue.detail.hasSuffix("\n") ? "" : "\n")
+  }
+
+  /// A tag name as the `Tags:` line writes it: in double quotes when it holds a comma or
+  /// starts with a quote (a quote inside doubled), so that it reads back as one name.
+  static func quotedTag(_ name: String) -> String {
+    guard name.contains(",") || name.hasPrefix("\"") else { return name }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// The names of a `Tags:` line: separated by commas, a name in double quotes kept whole.
+  static func tagNames(_ line: String) -> [String] {
+    var names: [String] = []
+    var current = ""
+    var quoted = false
+    var wasQuoted = false
+    var characters = line[...]
+    while let character = characters.popFirst() {
+      if quoted {
+        if character == "\"" {
+          if characters.first == "\"" {
+            current.append("\"")
+            characters.removeFirst()
+          } else {
+            quoted = false
+          }
+        } else {
+          current.append(character)
+        }
+      } else if character == "\"", current.allSatisfy(\.isWhitespace), !wasQuoted {
+        current = ""
+        quoted = true
+        wasQuoted = true
+      } else if character == "," {
+        names.append(current)
+        current = ""
+        wasQuoted = false
+      } else {
+        current.append(character)
+      }
+    }
+    names.append(current)
+    return names
   }
 
   static func parse(_ text: String, l10n: Localizer) throws(ParseError) -> EditedIssue {
@@ -174,6 +218,8 @@ enum IssueTextForm {
       number += 1
     }
     var fields: [String: String] = [:]
+    // Where each field was written, so that an error points at its line.
+    var fieldLines: [String: Int] = [:]
     while let line = lines.first, !line.trimmingCharacters(in: .whitespaces).isEmpty {
       lines.removeFirst()
       number += 1
@@ -187,17 +233,21 @@ enum IssueTextForm {
           line: number, reason: l10n("error.form.unknownField", .string(String(line[..<colon]))))
       }
       fields[key] = value
+      fieldLines[key] = number
     }
     if !lines.isEmpty { lines.removeFirst() }
     var detail = lines.joined(separator: "\n")
     while detail.hasSuffix("\n") { detail.removeLast() }
 
+    // A field that is missing is reported where the fields end.
+    let line = { (key: String) in fieldLines[key] ?? max(number, 1) }
     guard let title = fields["title"], !title.isEmpty else {
-      throw ParseError(line: number, reason: l10n("error.form.noTitle"))
+      throw ParseError(line: line("title"), reason: l10n("error.form.noTitle"))
     }
     let priorityText = fields["priority"] ?? "low"
     guard let priority = Priority(name: priorityText) else {
-      throw ParseError(line: number, reason: l10n("error.form.badPriority", .string(priorityText)))
+      throw ParseError(
+        line: line("priority"), reason: l10n("error.form.badPriority", .string(priorityText)))
     }
     let completedText = (fields["completed"] ?? "no").lowercased()
     let completed: Bool
@@ -206,11 +256,11 @@ enum IssueTextForm {
     case "no", "n", "false", "nein": completed = false
     default:
       throw ParseError(
-        line: number, reason: l10n("error.form.badCompleted", .string(completedText)))
+        line: line("completed"), reason: l10n("error.form.badCompleted", .string(completedText)))
     }
     var tagNames: [String] = []
-    for part in (fields["tags"] ?? "").split(separator: ",") {
-      guard let name = TagName.normalized(String(part)) else { continue }
+    for part in Self.tagNames(fields["tags"] ?? "") {
+      guard let name = TagName.normalized(part) else { continue }
       if !tagNames.contains(where: { TagName.key($0) == TagName.key(name) }) {
         tagNames.append(name)
       }

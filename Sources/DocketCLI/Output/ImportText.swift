@@ -33,6 +33,9 @@ enum ImportText {
     if summary.restoredIssues > 0 {
       parts.append(l10n("import.part.restored", .integer(summary.restoredIssues)))
     }
+    if summary.oneLinedTitles > 0 {
+      parts.append(l10n("import.part.oneLined", .integer(summary.oneLinedTitles)))
+    }
     let list = parts.joined(separator: ", ")
     return l10n(summary.dryRun ? "import.dryRun" : "import.done", .string(list))
   }
@@ -51,6 +54,7 @@ enum ImportText {
       ("keptDeleted", .number(summary.keptDeleted)),
       ("restored", .number(summary.restoredIssues)),
       ("unchanged", .number(summary.unchangedIssues)),
+      ("titlesPutOnOneLine", .number(summary.oneLinedTitles)),
       (
         "skipped",
         .object(SkipReason.allCases.map { ($0.rawValue, .number(summary.skipped[$0] ?? 0)) })

@@ -30,7 +30,7 @@ extension ScreenFeature {
       switch state.editField {
       case .title:
         state.input = .title
-        state.field = TextField(draft.title)
+        state.field = titleField(detail)
       case .detail:
         state.input = .detail
         state.area = TextArea(draft.detail)
@@ -64,6 +64,13 @@ extension ScreenFeature {
     return .none
   }
 
+  /// The title as a field to type in: a new issue's "New issue", untouched, is selected, so
+  /// the first key typed replaces it.
+  func titleField(_ detail: DetailFeature.State) -> TextField {
+    let title = detail.draft?.title ?? detail.issue.title
+    return TextField(title, selected: detail.isNew && title == detail.issue.title)
+  }
+
   /// A key that edits text, on the form's title or detail, starts editing the field with it.
   func startTyping(_ key: Key, _ state: inout State) -> Effect<Action> {
     guard let draft = state.app.detail?.draft, TextField.edit(for: key) != nil else {
@@ -72,7 +79,7 @@ extension ScreenFeature {
     switch state.editField {
     case .title:
       state.input = .title
-      state.field = TextField(draft.title)
+      state.field = titleField(state.app.detail!)
       return type(key, into: .title, &state)
     case .detail:
       state.input = .detail

@@ -29,7 +29,9 @@ extension ScreenView {
         let value = typing ? state.field : TextField(draft.title, cursor: 0)
         let shown = value.visible(width: max(1, width))
         buffer.draw(
-          shown.text, x: x, y: y, style: typing ? Theme.underline : .plain, maxWidth: width)
+          shown.text, x: x, y: y,
+          style: typing ? (value.selected ? Theme.selected : Theme.underline) : .plain,
+          maxWidth: width)
         if typing || focused { buffer.cursor = (x + (typing ? shown.cursorColumn : 0), y) }
       case .detail:
         // Several lines, below the label, to the bottom of the pane.

@@ -85,7 +85,7 @@ extension WebApp {
   {
     let form = IssueForm(request)
     guard !form.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-      return refusedForm(request, form, error: l10n("error.add.emptyTitle"), l10n)
+      return refusedForm(request, form, error: l10n("error.title.empty"), l10n)
     }
     let outcome: EditOutcome
     do {

@@ -4,10 +4,14 @@
 public struct TextField: Equatable, Hashable, Sendable {
   public private(set) var text: String
   public private(set) var cursor: Int
+  /// The whole text is selected (a placeholder title such as "New issue"): typing or deleting
+  /// replaces it, a move keeps it and ends the selection at the start or the end.
+  public private(set) var selected: Bool
 
-  public init(_ text: String = "", cursor: Int? = nil) {
+  public init(_ text: String = "", cursor: Int? = nil, selected: Bool = false) {
     self.text = text
     self.cursor = min(max(0, cursor ?? text.count), text.count)
+    self.selected = selected && !text.isEmpty
   }
 
   public enum Edit: Equatable, Sendable {
@@ -41,6 +45,23 @@ public struct TextField: Equatable, Hashable, Sendable {
   public mutating func apply(_ edit: Edit) -> Bool {
     var characters = Array(text)
     let before = text
+    if selected {
+      selected = false
+      switch edit {
+      case .insert, .backspace, .deleteForward, .deleteWordBackward, .deleteToStart, .deleteToEnd:
+        characters = []
+        cursor = 0
+        if case .insert = edit { break }
+        text = ""
+        return text != before
+      case .left, .home, .wordLeft:
+        cursor = 0
+        return false
+      case .right, .end, .wordRight:
+        cursor = characters.count
+        return false
+      }
+    }
     switch edit {
     case .insert(let inserted):
       // One line: line breaks in pasted text become spaces, and controls are dropped.
@@ -76,6 +97,7 @@ public struct TextField: Equatable, Hashable, Sendable {
 
   /// Replaces the whole text, the cursor at its end.
   public mutating func set(_ newText: String) {
+    selected = false
     text = newText
     cursor = newText.count
   }

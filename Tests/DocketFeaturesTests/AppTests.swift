@@ -125,7 +125,7 @@ import Testing
 
   @Test func aNewIssueStartsInEditModeWithTheCurrentTag() async throws {
     let store = makeStore(loaded(.tag(bug.id), issues: [crash]))
-    let fresh = Issue(id: generatedID(0), created: fx.now, tags: [bug])
+    let fresh = Issue(id: generatedID(0), title: "New issue", created: fx.now, tags: [bug])
     await store.send(.list(.newIssueTapped))
     await store.receive(.list(.delegate(.newIssueRequested))) {
       $0.list.selection = fresh.id
@@ -141,7 +141,7 @@ import Testing
 
   @Test func aNewIssueUnderCompletedGoesToOpen() async throws {
     let store = makeStore(loaded(.completed, issues: [shipped]))
-    let fresh = Issue(id: generatedID(0), created: fx.now)
+    let fresh = Issue(id: generatedID(0), title: "New issue", created: fx.now)
     await store.send(.list(.newIssueTapped))
     await store.receive(.list(.delegate(.newIssueRequested))) {
       $0.sidebar.selection = .open

@@ -59,6 +59,23 @@ import Testing
     await task.cancel()
   }
 
+  /// One rule in every face: a title is never empty. The form stays open, the draft as typed,
+  /// and says why.
+  @Test func anEmptyTitleIsNotSaved() async throws {
+    let store = makeStore()
+    let task = await start(store)
+    await store.send(.editTapped) {
+      $0.draft = self.issue
+      $0.editBase = self.issue
+    }
+    await store.send(.titleChanged("   ")) { $0.draft?.title = "   " }
+    await store.send(.saveTapped) { $0.errorMessage = "An issue needs a title." }
+    #expect(store.state.isEditing)
+    #expect(try fx.stored(issue.id) == issue)
+    await store.send(.titleChanged("Fixed")) { $0.draft?.title = "Fixed" }
+    await task.cancel()
+  }
+
   @Test func savingWithoutChangesWritesNothing() async throws {
     let store = makeStore()
     let task = await start(store)

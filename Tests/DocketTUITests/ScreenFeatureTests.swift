@@ -85,4 +85,36 @@ import Testing
     await store.skipInFlightEffects()
     #expect(try completedTitles() == ["Tmux test issue"])
   }
+
+  /// A new issue is titled "New issue", selected: saved as it is, it keeps that title; its
+  /// title erased, the form stays open and says a title is needed.
+  @Test func aNewIssueIsNeverUntitled() async throws {
+    let (store, queue, _) = try makeStore()
+    await store.send(.app(.task))
+    await store.skipReceivedActions()
+    await press(store, .character("n"))
+    await store.skipReceivedActions()
+    #expect(store.state.app.detail?.draft?.title == "New issue")
+    await press(store, .enter, .backspace, .control("s"))
+    await store.skipReceivedActions()
+    #expect(store.state.app.detail?.isEditing == true)
+    #expect(store.state.app.detail?.errorMessage == "An issue needs a title.")
+    await press(store, .escape)
+    await store.skipReceivedActions()
+    await press(store, .character("n"))
+    await store.skipReceivedActions()
+    await press(store, .control("s"))
+    await store.skipReceivedActions()
+    for _ in 0..<500
+    where try queue.read({ try $0.fetchIssues(IssueRequest(filter: .open, now: snapshotNow)) })
+      .count < 2
+    {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    await store.skipInFlightEffects()
+    let titles = try queue.read {
+      try $0.fetchIssues(IssueRequest(filter: .open, now: snapshotNow)).map(\.title)
+    }
+    #expect(titles.sorted() == ["Another issue", "New issue"])
+  }
 }

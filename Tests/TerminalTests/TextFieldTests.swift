@@ -120,3 +120,35 @@ import Testing
     #expect(shown.cursor.y == 1)
   }
 }
+
+@Suite struct SelectedTextFieldTests {
+  /// A placeholder shown selected gives way to what is typed over it.
+  @Test func typingReplacesASelectedText() {
+    var field = TextField("New issue", selected: true)
+    #expect(field.selected)
+    field.apply(.insert("F"))
+    field.apply(.insert("ix"))
+    #expect(field.text == "Fix" && field.cursor == 3 && !field.selected)
+  }
+
+  @Test func deletingClearsASelectedText() {
+    var field = TextField("New issue", selected: true)
+    let changed = field.apply(.backspace)
+    #expect(changed)
+    #expect(field.text.isEmpty && !field.selected)
+  }
+
+  /// A move ends the selection and keeps the text, the cursor at the side it moved to.
+  @Test func aMoveKeepsTheText() {
+    var field = TextField("New issue", selected: true)
+    let changed = field.apply(.left)
+    #expect(!changed)
+    #expect(field.text == "New issue" && field.cursor == 0 && !field.selected)
+    field.apply(.insert("A "))
+    #expect(field.text == "A New issue")
+    var end = TextField("New issue", selected: true)
+    end.apply(.end)
+    end.apply(.insert("!"))
+    #expect(end.text == "New issue!")
+  }
+}

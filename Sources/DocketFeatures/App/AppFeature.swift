@@ -213,7 +213,10 @@ public struct AppFeature: Reducer {
     {
       tags = [tag]
     }
-    let issue = Issue(id: uuid(), created: date.now, tags: tags)
+    // Titled as the seed titles it, never empty (every face holds a title to one line, and to
+    // some text): the title field starts with it selected, to type over.
+    let issue = Issue(
+      id: uuid(), title: localizer("issue.newTitle"), created: date.now, tags: tags)
     state.list.selection = issue.id
     state.detail = DetailFeature.State(
       issue: issue, editing: true, isNew: true, allTags: state.list.tags)

@@ -242,7 +242,14 @@ public struct DetailFeature: Reducer {
         .write(database, localizer, failed: Action.failed) { _ = try $0.deleteIssues([id]) })
 
     case .saveTapped:
-      guard let draft = state.draft else { return .none }
+      guard var typed = state.draft else { return .none }
+      // A title is one line, and never empty: the form stays open and says so.
+      typed.title = Limits.oneLine(typed.title).trimmingCharacters(in: .whitespaces)
+      guard !typed.title.isEmpty else {
+        state.errorMessage = localizer("error.title.empty")
+        return .none
+      }
+      let draft = typed
       let base = state.editBase ?? state.issue
       state.draft = nil
       state.editBase = nil

@@ -71,6 +71,32 @@ import Testing
     }
   }
 
+  /// Piped, a row is as long as its own content needs: one title of 1 000 characters is written
+  /// whole on its own line and pads no other, streamed or read whole.
+  @Test func oneLongTitleDoesNotWidenEveryPipedLine() throws {
+    let sandbox = try Sandbox()
+    let long = String(repeating: "very long ", count: 99)
+    try sandbox.docket(["add", long, "--tag", "wide"])
+    for index in 0..<30 { try sandbox.docket(["add", "Short \(index)", "--tag", "Bug"]) }
+    for options in [[], ["--limit", "1000"]] {
+      let run = try sandbox.docket(["list"] + options)
+      #expect(run.status == 0)
+      let lines = run.lines
+      #expect(lines.count == 32)
+      let longLine = try #require(lines.first { $0.contains("very long") })
+      #expect(longLine.contains(long.trimmingCharacters(in: .whitespaces) + "  wide"))
+      for line in lines where line != longLine {
+        #expect(line.count < 120, "\(options) \(line.count): \(line.prefix(80))")
+      }
+      // The short rows still line up with each other.
+      let tagColumns = Set(
+        lines.filter { $0.contains("Short") }.map {
+          $0.range(of: "Bug")!.lowerBound.utf16Offset(in: $0)
+        })
+      #expect(tagColumns.count == 1, "\(tagColumns)")
+    }
+  }
+
   @Test func streamedJSONIsOneValidArrayAndAnEmptyListIsEmpty() throws {
     let sandbox = try sandbox(issues: 1_500)
     let all = try sandbox.docket(["list", "--filter", "all", "--json"])

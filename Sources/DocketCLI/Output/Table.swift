@@ -65,6 +65,9 @@ struct Table {
     let columns: [Column]
     private(set) var widths: [Int]
     let colors: Bool
+    /// With a width (a terminal), a cell wider than its column is cut; without one (piped), it
+    /// is written whole and the rest of its row moves right.
+    let cuts: Bool
     // Each distinct text is measured once: priorities, statuses and dates repeat on every row.
     private var measured: [String: Int] = [:]
     /// Padding by length, made once for the usual widths: appending a ready string is the
@@ -72,13 +75,24 @@ struct Table {
     /// when needed, rather than a table of every length up to its width.
     private let paddings: [String]
 
+    /// The widest a column that may shrink is padded to without a width: one title of 2 000
+    /// characters must not make every line of `docket list | less` as long.
+    static let pipedColumnWidth = 60
+
     /// `contentWidths` are the widest content of each column, headers included. With `width`,
     /// the columns that may shrink are cut, the widest first, down to their minimum, until a
-    /// line fits.
+    /// line fits; without one, they are padded to no more than `pipedColumnWidth`.
     init(columns: [Column], contentWidths: [Int], width: Int?, colors: Bool) {
       self.columns = columns
       self.colors = colors
+      cuts = width != nil
       var widths = contentWidths
+      if width == nil {
+        for index in widths.indices where index < columns.count && columns[index].shrinks {
+          widths[index] = min(
+            widths[index], max(Self.pipedColumnWidth, columns[index].minimumWidth))
+        }
+      }
       if let width, !widths.isEmpty {
         var excess = widths.reduce(0, +) + 2 * (columns.count - 1) - width
         while excess > 0 {
@@ -164,9 +178,14 @@ struct Table {
         }
         return
       }
+      if !colors, !cuts {
+        // Wider than its column, piped: whole, and no padding after it.
+        output.append(text)
+        return
+      }
       var content = String(decoding: text, as: UTF8.self)
       var contentWidth = width
-      if contentWidth > widths[index] {
+      if cuts, contentWidth > widths[index] {
         content = DisplayWidth.truncate(content, to: widths[index])
         contentWidth = DisplayWidth.of(content)
       }

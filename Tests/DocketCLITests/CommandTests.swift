@@ -285,7 +285,9 @@ import Testing
     #expect(list[2]["unlocked"] as? Bool == false)
     #expect(
       list[0].keys.sorted() == ["criterion", "description", "id", "name", "unlocked", "value"])
-    #expect(try box.docket(["awards"]).lines.last == "4 of 19 awards unlocked.")
+    // Piped, the rows alone: 19 awards, no summary line.
+    let piped = try box.docket(["awards"]).lines
+    #expect(piped.count == 19 && piped.filter { $0.hasPrefix("★") }.count == 4, "\(piped)")
   }
 }
 

@@ -53,6 +53,15 @@ import Testing
     #expect(!TerminalInfo.wantsColor(isTerminal: true, environment: ["TERM": "dumb"]))
   }
 
+  /// On a terminal, awards end with how many are unlocked; piped, that line is left out.
+  @Test func theAwardsSummaryIsForATerminal() throws {
+    let box = try Sandbox()
+    _ = try box.add(["First"])
+    let text = run(["awards"], database: box.database, width: 100, colors: false)
+    #expect(text.hasSuffix("\n1 of 19 awards unlocked.\n"), "\(text)")
+    #expect(try !box.docket(["awards"]).output.contains("unlocked."))
+  }
+
   @Test func anEmptyListSaysWhatToDoOnATerminal() throws {
     let box = try Sandbox()
     #expect(

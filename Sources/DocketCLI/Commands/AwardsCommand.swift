@@ -41,8 +41,12 @@ struct AwardsCommand {
     }
     var lines = table.render(
       width: context.console.width, colors: context.console.colors, headers: false)
-    lines.append(
-      l10n("awards.summary", .integer(statuses.filter(\.unlocked).count), .integer(statuses.count)))
+    // A summary line for people; piped, the rows alone, as `list` writes them.
+    if context.console.outputIsTerminal {
+      lines.append(
+        l10n(
+          "awards.summary", .integer(statuses.filter(\.unlocked).count), .integer(statuses.count)))
+    }
     context.console.line(lines.joined(separator: "\n"))
   }
 }

@@ -12,6 +12,9 @@ public enum RowDate: Hashable, Sendable {
   /// Day of the month and month (1–12), in the local time zone.
   case date(day: Int, month: Int)
   case years(Int)
+  /// A date more than a minute after now (another device's clock ahead, an imported file), as
+  /// its day in full ("2031-10-29"): never "< 1 hour".
+  case ahead(String)
   /// A date Docket does not keep (`Date.isKept`: not in years 1970 to 9999), written by an older
   /// version or by hand: shown as unknown, never counted with.
   case unknown
@@ -39,6 +42,10 @@ public enum RowDate: Hashable, Sendable {
       return
     }
     let seconds = now.timeIntervalSince(date)
+    if seconds < -60 {
+      self = .ahead(String(LocalTime.minutes(date).prefix(10)))
+      return
+    }
     let hours = Int(seconds / 3600)
     let days = Int(seconds / 86_400)
     if hours < 1 {
@@ -66,6 +73,7 @@ extension Localizer {
     case .date(let day, let month):
       return self("time.row.date", .integer(day), .string(self("month.short.\(month)")))
     case .years(let years): return self("time.row.years", .integer(years))
+    case .ahead(let day): return day
     case .unknown: return self("time.row.unknown")
     }
   }
@@ -79,6 +87,7 @@ extension Localizer {
     case .date(let day, let month):
       return self("time.spoken.date", .integer(day), .string(self("month.long.\(month)")))
     case .years(let years): return self("time.spoken.years", .integer(years))
+    case .ahead(let day): return self("time.spoken.ahead", .string(day))
     case .unknown: return self("time.spoken.unknown")
     }
   }

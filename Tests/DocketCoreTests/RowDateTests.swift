@@ -45,5 +45,19 @@ import Testing
     #expect(rowDate(7 * 86_400) == .date(day: 23, month: 11))
     #expect(rowDate(364 * 86_400) == .date(day: 1, month: 12))
     #expect(rowDate(365 * 86_400) == .years(1))
+    #expect(rowDate(-61) != .underAnHour)
+  }
+
+  /// A date after now (another device's clock ahead, a file's) is shown as its day, never as
+  /// "< 1 hour": 2026-12-10 12:00 UTC, ten days ahead (the day is the same in any zone within
+  /// eleven hours of UTC).
+  @Test func aDateStillToComeIsShownAsItsDay() {
+    let date = RowDate(Self.now.addingTimeInterval(10 * 86_400), now: Self.now)
+    #expect(date == .ahead("2026-12-10"))
+    let english = DocketStrings.localizer(language: "en")
+    let german = DocketStrings.localizer(language: "de")
+    #expect(english.compact(date) == "2026-12-10")
+    #expect(english.spoken(date) == "on 2026-12-10, a date still to come")
+    #expect(german.spoken(date) == "am 2026-12-10, ein Datum in der Zukunft")
   }
 }

@@ -6,7 +6,23 @@ import Terminal
 /// then one for each mode (the help itself, the awards, questions, menus, the edit form and its
 /// fields, typing). Blocks stand side by side where the screen is wide enough.
 enum HelpText {
-  typealias Line = (text: String, heading: Bool)
+  /// A line of the help, and the headings on it, each drawn bold by itself: where two blocks
+  /// stand side by side, a heading in one column leaves the entry beside it plain.
+  struct Line: Equatable {
+    struct Heading: Equatable {
+      var column: Int
+      var text: String
+    }
+
+    var text: String
+    var headings: [Heading] = []
+    var heading: Bool { !headings.isEmpty }
+
+    init(_ text: String, heading: Bool = false) {
+      self.text = text
+      headings = heading ? [Heading(column: 0, text: text)] : []
+    }
+  }
 
   /// One block for each scope of the key table: its heading, then each binding's keys and what
   /// they do (wrapped under itself within `width`), in the reader's language.
@@ -23,13 +39,13 @@ enum HelpText {
         rows.append((l10n("tui.keyName.other"), l10n("tui.key.otherKeysClose")))
       }
       let labelWidth = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
-      var block: [Line] = [(l10n("tui.keys.\(scope.rawValue)"), true)]
+      var block: [Line] = [Line(l10n("tui.keys.\(scope.rawValue)"), heading: true)]
       for (keys, what) in rows {
         let described = Paragraph.lines(what, width: max(10, room - labelWidth - 2))
         for (index, part) in described.enumerated() {
           let label = index == 0 ? keys : ""
           let padding = String(repeating: " ", count: labelWidth - DisplayWidth.of(label) + 2)
-          block.append((label + padding + part, false))
+          block.append(Line(label + padding + part))
         }
       }
       blocks.append(block)
@@ -53,21 +69,25 @@ enum HelpText {
       var right: [Line] = []
       for block in blocks {
         if left.count <= right.count {
-          left += (left.isEmpty ? [] : [("", false)]) + block
+          left += (left.isEmpty ? [] : [Line("")]) + block
         } else {
-          right += (right.isEmpty ? [] : [("", false)]) + block
+          right += (right.isEmpty ? [] : [Line("")]) + block
         }
       }
       let leftWidth = width(left)
       for row in 0..<max(left.count, right.count) {
-        let first: Line = row < left.count ? left[row] : ("", false)
-        let second: Line = row < right.count ? right[row] : ("", false)
+        let first = row < left.count ? left[row] : Line("")
+        let second = row < right.count ? right[row] : Line("")
         let padding = String(repeating: " ", count: leftWidth - DisplayWidth.of(first.text) + 3)
-        lines.append((first.text + padding + second.text, first.heading || second.heading))
+        var line = Line(first.text + padding + second.text)
+        line.headings =
+          first.headings
+          + second.headings.map { Line.Heading(column: $0.column + leftWidth + 3, text: $0.text) }
+        lines.append(line)
       }
     } else {
       for block in blocks {
-        if !lines.isEmpty { lines.append(("", false)) }
+        if !lines.isEmpty { lines.append(Line("")) }
         lines += block
       }
     }

@@ -16,9 +16,12 @@ extension ScreenView {
     // A screen reader reads from the cursor: it sits at the help's first line shown.
     buffer.cursor = (inner.x + 1, inner.y)
     for (row, line) in lines.dropFirst(first).prefix(inner.height).enumerated() {
-      buffer.draw(
-        line.text, x: inner.x + 1, y: inner.y + row, style: line.heading ? Theme.bold : .plain,
-        maxWidth: inner.width - 1)
+      buffer.draw(line.text, x: inner.x + 1, y: inner.y + row, maxWidth: inner.width - 1)
+      for heading in line.headings where heading.column < inner.width - 1 {
+        buffer.draw(
+          heading.text, x: inner.x + 1 + heading.column, y: inner.y + row, style: Theme.bold,
+          maxWidth: inner.width - 1 - heading.column)
+      }
     }
     // More below, or above: said at the frame's edge.
     if first + inner.height < lines.count, !plainMode {

@@ -59,4 +59,33 @@ import Testing
     }
     await store.finish()
   }
+
+  /// Side by side, a heading is bold and the entry beside it in the other column is not.
+  @Test func boldStaysOnTheHeading() throws {
+    let fixture = try ScreenFixture()
+    var state = try fixture.state(columns: 160, rows: 60)
+    state.helpShown = true
+    let l10n = DocketStrings.localizer(language: "en")
+    let buffer = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
+    let lines = HelpText.lines(l10n: l10n, columns: 160)
+    // A line holding a heading of one column and an entry of the other.
+    let mixed = try #require(
+      lines.first { line in
+        line.headings.count == 1 && line.text.count > line.headings[0].text.count + 10
+      })
+    let heading = mixed.headings[0]
+    let y = try #require(
+      buffer.lines.firstIndex { $0.contains(mixed.text.trimmingCharacters(in: .whitespaces)) })
+    let row = buffer.lines[y]
+    let start = try #require(row.range(of: heading.text)).lowerBound.utf16Offset(in: row)
+    // The heading's cells are bold; every other visible letter on the line is not.
+    var boldLetters = 0
+    for x in 0..<buffer.width where buffer[x, y].text.first?.isLetter == true {
+      let bold = buffer[x, y].style.attributes.contains(.bold)
+      let inHeading = x >= start && x < start + heading.text.count
+      #expect(bold == inHeading, "column \(x) of “\(row)”")
+      if bold { boldLetters += 1 }
+    }
+    #expect(boldLetters > 0)
+  }
 }

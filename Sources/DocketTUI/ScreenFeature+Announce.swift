@@ -24,6 +24,15 @@ extension ScreenFeature {
       state.announcement = localizer("tui.announce.tagCreated", .string(tag.name))
     case .sidebar(.delegate(.tagDeleted)):
       state.announcement = localizer("tui.announce.tagDeleted")
+    case .sidebar(.delegate(.tagRenamed(let tag))):
+      state.announcement = localizer("tui.announce.tagRenamed", .string(tag.name))
+    case .list(.delegate(.newIssueRequested)):
+      state.announcement = localizer("tui.announce.newIssue")
+    case .detail(.deleteTapped), .list(.delegate(.deleteRequested)):
+      guard let detail = state.app.detail, detail.confirmingDelete else { break }
+      state.announcement = localizer("tui.announce.deleteAsked", .string(detail.issue.title))
+    case .detail(.deleteCancelled):
+      state.announcement = localizer("tui.announce.deleteCancelled")
     case .sidebar(.delegate(.filterChanged(let filter))):
       let name = localizer.filterName(filter, tags: state.app.sidebar.tags.map(\.tag))
       state.announcement = localizer("tui.announce.filter", .string(name))

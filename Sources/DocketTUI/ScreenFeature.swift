@@ -187,6 +187,9 @@ public struct ScreenFeature: Reducer {
       }
       return .none
     }
+    // What the status line said was about the last action: the next one clears it (and says
+    // its own, if it has something to say). A question stays said until it is answered.
+    if state.app.detail?.confirmingDelete != true { state.announcement = nil }
     if case .mouse(let event) = key { return mouse(event, &state) }
     if let command = KeyTable.command(
       for: key, in: state.keyScopes, language: localizer.language)

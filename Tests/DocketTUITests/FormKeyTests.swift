@@ -29,27 +29,32 @@ import Testing
       $0.announcement = "Editing: Export to CSV"
     }
     // Priority: l m h pick, ← → step and stop at the ends.
-    await store.send(.key(.down)) { $0.editField = .priority }
+    await store.send(.key(.down)) {
+      $0.editField = .priority
+      $0.announcement = nil
+    }
     await store.send(.key(.character("h")))
     await store.receive(.app(.detail(.priorityChanged(.high)))) {
       $0.app.detail?.draft?.priority = .high
       $0.announcement = "Priority: High"
     }
-    await store.send(.key(.right))
-    await store.receive(.app(.detail(.priorityChanged(.high))))
+    await store.send(.key(.right)) { $0.announcement = nil }
+    await store.receive(.app(.detail(.priorityChanged(.high)))) {
+      $0.announcement = "Priority: High"
+    }
     // Said again: a screen reader hears that the end is reached.
-    await store.send(.key(.left))
+    await store.send(.key(.left)) { $0.announcement = nil }
     await store.receive(.app(.detail(.priorityChanged(.medium)))) {
       $0.app.detail?.draft?.priority = .medium
       $0.announcement = "Priority: Medium"
     }
-    await store.send(.key(.character("l")))
+    await store.send(.key(.character("l"))) { $0.announcement = nil }
     await store.receive(.app(.detail(.priorityChanged(.low)))) {
       $0.app.detail?.draft?.priority = .low
       $0.announcement = "Priority: Low"
     }
     // A key the field does not bind does nothing (it types only into text fields).
-    await store.send(.key(.character("q")))
+    await store.send(.key(.character("q"))) { $0.announcement = nil }
     // Completed: Space and x switch it.
     await store.send(.key(.tab)) { $0.editField = .completed }
     await store.send(.key(.character("x")))
@@ -58,7 +63,10 @@ import Testing
       $0.announcement = "Marked as completed (not saved yet)."
     }
     // Tags: ← → move between them, Space takes the tag off or puts it on, t makes a new one.
-    await store.send(.key(.tab)) { $0.editField = .tags }
+    await store.send(.key(.tab)) {
+      $0.editField = .tags
+      $0.announcement = nil
+    }
     await store.send(.key(.right)) { $0.tagChip = 1 }
     await store.send(.key(.left)) { $0.tagChip = 0 }
     await store.send(.key(.left))
@@ -70,6 +78,7 @@ import Testing
       $0.announcement = "Tag removed: \(chip.tag.name)"
     }
     await store.send(.key(.character("t"))) {
+      $0.announcement = nil
       $0.input = .newTagName
       $0.field = TextField()
     }
@@ -108,16 +117,27 @@ import Testing
     let store = screenStore(state, fixture: fixture, clock: clock) {
       $0.locale = LanguageCode(language)
     }
+    let question =
+      language == "de"
+      ? "„Export to CSV“ löschen? j oder Eingabe löscht ihn, jede andere Taste behält ihn."
+      : "Delete “Export to CSV”? y or Enter deletes it, any other key keeps it."
     await store.send(.key(.character("d")))
-    await store.receive(.app(.detail(.deleteTapped))) { $0.app.detail?.confirmingDelete = true }
-    // Keys that answer nothing leave the question open.
+    await store.receive(.app(.detail(.deleteTapped))) {
+      $0.app.detail?.confirmingDelete = true
+      $0.announcement = question
+    }
+    // Keys that answer nothing leave the question open, and said.
     await store.send(.key(.character("x")))
     await store.send(.key(.escape))
     await store.receive(.app(.detail(.deleteCancelled))) {
       $0.app.detail?.confirmingDelete = false
+      $0.announcement = language == "de" ? "Es wurde nichts gelöscht." : "Nothing was deleted."
     }
-    await store.send(.key(.character("d")))
-    await store.receive(.app(.detail(.deleteTapped))) { $0.app.detail?.confirmingDelete = true }
+    await store.send(.key(.character("d"))) { $0.announcement = nil }
+    await store.receive(.app(.detail(.deleteTapped))) {
+      $0.app.detail?.confirmingDelete = true
+      $0.announcement = question
+    }
     // `j` (ja) answers yes in German; in English it leaves the question open.
     await store.send(.key(.character("j")))
     if language == "de" {
@@ -128,6 +148,7 @@ import Testing
     } else {
       await store.send(.key(.character("n")))
       await store.receive(.app(.detail(.deleteCancelled))) {
+        $0.announcement = "Nothing was deleted."
         $0.app.detail?.confirmingDelete = false
       }
     }
@@ -214,6 +235,7 @@ import Testing
     await store.send(.key(.character("!"))) {
       $0.input = .title
       $0.field = TextField(issue.title + "!")
+      $0.announcement = nil
     }
     await store.receive(.app(.detail(.titleChanged(issue.title + "!")))) {
       $0.app.detail?.draft?.title = issue.title + "!"
@@ -241,6 +263,7 @@ import Testing
     await store.skipReceivedActions()
     // Ctrl-C quits whatever has the keys.
     await store.send(.key(.character("/"))) {
+      $0.announcement = nil
       $0.focus = .list
       $0.input = .search
       $0.field = TextField($0.app.list.search.text)

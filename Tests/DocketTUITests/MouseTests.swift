@@ -198,7 +198,10 @@ import Testing
     await store.send(.key(.escape)) { $0.input = nil }
     await store.receive(.app(.list(.searchCleared))) { $0.announcement = "Search cleared." }
     // A click closes the help, and does nothing else.
-    await store.send(.key(.character("?"))) { $0.helpShown = true }
+    await store.send(.key(.character("?"))) {
+      $0.helpShown = true
+      $0.announcement = nil
+    }
     await store.send(Self.click(spot.x, spot.y)) { $0.helpShown = false }
     await store.send(.app(.stop))
     await store.finish()

@@ -120,7 +120,7 @@ import Testing
     await store.receive(.app(.detail(.historyLoaded(history)))) {
       $0.app.detail?.history = history
     }
-    await store.send(.key(.character("H")))
+    await store.send(.key(.character("H"))) { $0.announcement = nil }
     await store.receive(.app(.detail(.historyToggled))) {
       $0.app.detail?.historyShown = false
       $0.app.detail?.history = []
@@ -181,7 +181,10 @@ import Testing
       $0.announcement =
         "Showing completed issues applies to Recent and the tags; choose one of them first."
     }
-    await store.send(.key(.tab)) { $0.focus = .filters }
+    await store.send(.key(.tab)) {
+      $0.focus = .filters
+      $0.announcement = nil
+    }
     await store.send(.key(.character("s"))) { $0.isTagSortMenuShown = true }
     await store.send(.key(.character("c"))) { $0.isTagSortMenuShown = false }
     let byCount = TagSort(field: .count)
@@ -190,7 +193,10 @@ import Testing
       $0.app.sidebar.tags = byCount.sorted($0.app.sidebar.tags, showCompleted: false)
       $0.announcement = "Tags sorted by Count, descending"
     }
-    await store.send(.key(.character("s"))) { $0.isTagSortMenuShown = true }
+    await store.send(.key(.character("s"))) {
+      $0.isTagSortMenuShown = true
+      $0.announcement = nil
+    }
     await store.send(.key(.character("c"))) { $0.isTagSortMenuShown = false }
     let fewestFirst = TagSort(field: .count, ascending: true)
     await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
@@ -281,5 +287,33 @@ import Testing
     await store.receive(.app(.list(.issueTapped(issues[0].id))))
     await store.send(.app(.stop))
     await store.finish()
+  }
+
+  /// Every action says what it did on the status line, and the next action clears what the
+  /// last one said: a rename is announced, and "History shown." does not stay through the
+  /// awards.
+  @Test func eachActionSaysItselfAndClearsTheLast() async throws {
+    var state = try fixture.state(
+      columns: 120, rows: 30, select: "Fix login layout on narrow screens")
+    state.focus = .filters
+    state.sidebarRow = ScreenFeature.State.smartFilters.count
+    let store = makeStore(state)
+    store.exhaustivity = .off
+    let tag = try #require(store.state.highlightedTag)
+    await store.send(.key(.character("r")))
+    await store.send(.key(.control("u")))
+    for character in "Renamed tag" { await store.send(.key(.character(character))) }
+    await store.send(.key(.enter))
+    await store.skipReceivedActions()
+    #expect(store.state.announcement == "Tag renamed: Renamed tag", "\(tag.name)")
+    await store.send(.key(.tab))
+    await store.send(.key(.character("H")))
+    await store.skipReceivedActions()
+    #expect(store.state.announcement == "History shown.")
+    await store.send(.key(.character("a")))
+    await store.skipReceivedActions()
+    #expect(store.state.app.awards != nil && store.state.announcement == nil)
+    await store.send(.app(.stop))
+    await store.skipInFlightEffects()
   }
 }

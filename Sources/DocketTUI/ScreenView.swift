@@ -38,6 +38,9 @@ public struct ScreenView {
     drawStatus(&buffer, layout.status)
     drawHints(&buffer, layout.hints)
     drawOverlays(&buffer, layout.body)
+    // The cursor stands where text is typed. A screen reader follows it, so in that mode it
+    // also sits on the focused item; otherwise it would only blink on the selected row.
+    if !plainMode, state.input == nil { buffer.cursor = nil }
     return buffer
   }
 

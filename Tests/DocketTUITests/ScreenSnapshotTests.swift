@@ -196,11 +196,19 @@ import Testing
     #expect(reader.paneCount == 1)
   }
 
-  @Test func theCursorStandsOnTheFocusedItem() throws {
-    let state = try ScreenFixture().state(columns: 160, rows: 40, select: "Export to CSV")
-    let buffer = ScreenView(
-      state: state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
-    ).render()
+  /// For a screen reader, which follows it, the cursor stands on the focused item; otherwise it
+  /// is hidden but where text is typed.
+  @Test func theCursorStandsOnTheFocusedItemForAScreenReaderOnly() throws {
+    var state = try ScreenFixture().state(columns: 160, rows: 40, select: "Export to CSV")
+    let l10n = DocketStrings.localizer(language: "en")
+    #expect(ScreenView(state: state, l10n: l10n, now: snapshotNow).render().cursor == nil)
+    state.input = .search
+    let searching = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
+    let typed = try #require(searching.cursor)
+    #expect(searching.lines[typed.y].contains("Search"))
+    state.input = nil
+    state.screenReader = true
+    let buffer = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
     let cursor = try #require(buffer.cursor)
     #expect(buffer.lines[cursor.y].contains("Export to CSV"))
   }

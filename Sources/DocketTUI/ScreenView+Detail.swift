@@ -21,10 +21,14 @@ extension ScreenView {
     }
     let issue = detail.issue
     var y = inner.y
-    buffer.draw(
-      issue.title.isEmpty ? l10n("issue.untitled") : issue.title, x: inner.x, y: y,
-      style: Theme.bold, maxWidth: inner.width)
-    y += 2
+    // The title whole, wrapped: the list cuts a long one, so here is where it is read (leaving
+    // room for the fields below it).
+    let title = issue.title.isEmpty ? l10n("issue.untitled") : issue.title
+    for line in Paragraph.lines(title, width: inner.width, limit: max(1, inner.height - 7)) {
+      buffer.draw(line, x: inner.x, y: y, style: Theme.bold, maxWidth: inner.width)
+      y += 1
+    }
+    y += 1
     let fields: [(String, String)] = [
       (
         l10n("show.priority"),
@@ -46,10 +50,14 @@ extension ScreenView {
       ),
     ]
     let labelWidth = (fields.map { DisplayWidth.of($0.0) }.max() ?? 0) + 2
+    // A value wraps under itself rather than being cut ("(15 days ago)" whole at 100 columns).
+    let valueWidth = max(1, inner.width - labelWidth)
     for (label, value) in fields where y < inner.maxY {
       buffer.draw(label + ":", x: inner.x, y: y, style: Theme.dim)
-      buffer.draw(value, x: inner.x + labelWidth, y: y, maxWidth: inner.width - labelWidth)
-      y += 1
+      for line in Paragraph.lines(value, width: valueWidth, limit: max(1, inner.maxY - y)) {
+        buffer.draw(line, x: inner.x + labelWidth, y: y, maxWidth: valueWidth)
+        y += 1
+      }
     }
     y += 1
     for line in Paragraph.lines(issue.detail, width: inner.width, limit: max(0, inner.maxY - y)) {

@@ -213,6 +213,27 @@ import Testing
     #expect(buffer.lines[cursor.y].contains("Export to CSV"))
   }
 
+  /// The detail pane wraps what does not fit rather than cutting it: a long title is read whole
+  /// there, and the dates keep their "(2 months ago)".
+  @Test func theDetailWrapsTheTitleAndTheDates() throws {
+    let fixture = try ScreenFixture()
+    let long = "A title long enough that no pane at a hundred columns holds it on one line"
+    try fixture.queue.write { db in
+      try db.execute("UPDATE issues SET title = ? WHERE title = 'Export to CSV'", [long])
+    }
+    let state = try fixture.state(columns: 100, rows: 30, select: long, focus: .detail)
+    let screen = ScreenView(
+      state: state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+    ).render().lines
+    let pane = screen.map { String($0.split(separator: "│").last ?? "") }
+      .joined(separator: " ").split(separator: " ").joined(separator: " ")
+    #expect(pane.contains(long), "\(pane)")
+    #expect(
+      pane.range(of: #"Created: \S+ \S+ \(\d+ \w+ ago\)"#, options: .regularExpression) != nil,
+      "\(pane)")
+    #expect(!screen.contains { $0.contains("a…│") })
+  }
+
   @Test func aTinyTerminalSaysSo() throws {
     let state = try ScreenFixture().state(columns: 15, rows: 4)
     let buffer = ScreenView(

@@ -61,6 +61,10 @@ extension ScreenView {
     let shown = state.listScroll.shown(height: area.height, count: list.issues.count)
     let issues = list.issues[shown]
     let showExtras = area.width >= 50
+    if state.screenReader {
+      drawSpokenRows(&buffer, area, list, shown: shown, showExtras: showExtras)
+      return
+    }
     let rows = issues.map { issue -> [Table.Cell] in
       let rowDate = RowDate(issue.lastActivity, now: now)
       return [
@@ -72,15 +76,60 @@ extension ScreenView {
           issue.completed ? Theme.dim : .plain),
         Table.Cell(issue.tags.map(\.name).joined(separator: ", "), Theme.dim),
         Table.Cell(
-          state.screenReader ? l10n.spoken(rowDate) : l10n.compact(rowDate), Theme.dim),
+          l10n.compact(rowDate), Theme.dim),
+      ]
+    }
+    // A narrow pane shows the titles alone.
+    let columns: [Table.Width] = [
+      .fixed(2), .rest, .fit(max: showExtras ? area.width / 4 - 1 : 0),
+      showExtras ? .fixed(11) : .fixed(0),
+    ]
+    drawIssueTable(&buffer, area, list, shown: shown, rows: rows, columns: columns)
+  }
+
+  /// The rows for a screen reader, which reads a line from its start: the title first, then
+  /// the priority and the status in words (it reads "▲○" as symbols, or not at all), the tags
+  /// and the date as said aloud.
+  func drawSpokenRows(
+    _ buffer: inout Buffer, _ area: Rect, _ list: IssueListFeature.State, shown: Range<Int>,
+    showExtras: Bool
+  ) {
+    let issues = list.issues[shown]
+    let rows = issues.map { issue -> [Table.Cell] in
+      let state = l10n(
+        "tui.reader.row.state", .string(l10n.name(of: issue.priority)),
+        .string(l10n(issue.completed ? "tui.reader.completed" : "tui.reader.open")))
+      return [
+        Table.Cell(
+          issue.title.isEmpty ? l10n("issue.untitled") : issue.title,
+          issue.completed ? Theme.dim : .plain),
+        Table.Cell(state, Theme.priority(issue.priority)),
+        Table.Cell(
+          issue.tags.isEmpty
+            ? ""
+            : l10n(
+              "tui.reader.row.tags",
+              .string(
+                issue.tags.map(\.name).joined(separator: ", "))), Theme.dim),
+        Table.Cell(l10n.spoken(RowDate(issue.lastActivity, now: now)), Theme.dim),
       ]
     }
     // Dates read aloud need more room than compact ones: as wide as the longest shown, a third
-    // of the pane at most. A narrow pane shows the titles alone.
+    // of the pane at most.
     let columns: [Table.Width] = [
-      .fixed(2), .rest, .fit(max: showExtras ? area.width / 4 - 1 : 0),
-      showExtras ? (state.screenReader ? .fit(max: area.width / 3) : .fixed(11)) : .fixed(0),
+      .rest, .fit(max: area.width / 3),
+      .fit(max: showExtras ? area.width / 4 - 1 : 0),
+      showExtras ? .fit(max: area.width / 3) : .fixed(0),
     ]
+    drawIssueTable(&buffer, area, list, shown: shown, rows: rows, columns: columns)
+  }
+
+  /// The rows of `shown` in `columns`, the selected one highlighted, the cursor on it.
+  func drawIssueTable(
+    _ buffer: inout Buffer, _ area: Rect, _ list: IssueListFeature.State, shown: Range<Int>,
+    rows: [[Table.Cell]], columns: [Table.Width]
+  ) {
+    let issues = list.issues[shown]
     let widths = Table.widths(columns, rows: rows, width: area.width)
     Table.draw(&buffer, area, widths: widths, rows: rows) { row in
       guard issues[shown.lowerBound + row].id == list.selection else { return nil }

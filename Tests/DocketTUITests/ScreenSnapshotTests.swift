@@ -234,6 +234,21 @@ import Testing
     #expect(!screen.contains { $0.contains("a…│") })
   }
 
+  /// A screen reader reads a row from its start: the title, then the priority and the status
+  /// in words, never the symbols alone.
+  @Test func aRowForAScreenReaderIsInWords() throws {
+    for (language, words) in [("en", "Medium priority, open"), ("de", "Priorität Mittel, offen")] {
+      var state = try ScreenFixture().state(columns: 100, rows: 30)
+      state.screenReader = true
+      let screen = ScreenView(
+        state: state, l10n: DocketStrings.localizer(language: language), now: snapshotNow
+      ).render().lines
+      let row = try #require(screen.first { $0.hasPrefix("Export to CSV") }, "\(screen)")
+      #expect(row.contains(words), "\(row)")
+      #expect(!screen.contains { $0.contains("■○") || $0.contains("▲○") })
+    }
+  }
+
   @Test func aTinyTerminalSaysSo() throws {
     let state = try ScreenFixture().state(columns: 15, rows: 4)
     let buffer = ScreenView(

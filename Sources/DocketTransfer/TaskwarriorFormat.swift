@@ -11,13 +11,21 @@ import Foundation
 /// would make tags that mean nothing alone). Every other attribute (due, wait, recur, depends, a
 /// user's own) is kept in a block at the end of the detail, `Taskwarrior:` and a line each, which
 /// an export reads back, so that a task makes the round trip whole.
+///
+/// What Taskwarrior cannot hold goes out in one attribute of Docket's own, `docket` (a JSON text:
+/// the times to the fraction of a second, whether the issue was ever modified, a detail the
+/// annotations cannot give back, tag names with spaces), which Taskwarrior keeps as it keeps any
+/// attribute it does not know. Read back, each part counts only where the task still says what
+/// it said when written (a time edited in Taskwarrior, an annotation added, wins), so that an
+/// issue makes the round trip whole too, and a second import of the same file changes nothing.
 public enum TaskwarriorFormat {
   /// The attributes read into the issue itself; the rest go to the detail's block. `id` and
   /// `urgency` are Taskwarrior's own working numbers, made again on every export, and dropped.
   static let readAttributes: Set<String> = [
     "uuid", "description", "status", "entry", "modified", "end", "priority", "tags",
-    "annotations", "id", "urgency",
+    "annotations", "id", "urgency", docketAttribute,
   ]
+  static let docketAttribute = "docket"
   static let blockHeading = "Taskwarrior:"
 
   static func read(_ bytes: [UInt8], progress: ((Int) -> Void)? = nil) throws(ImportError)
@@ -46,18 +54,33 @@ public enum TaskwarriorFormat {
       case "H": priority = .high
       case let other?: throw record.fail(.badValue(field: "priority", value: other))
       }
-      var tags = try record.strings("tags").map { IncomingTag(name: $0) }
+      let kept = DocketPart(record)
+      var tags = try record.strings("tags").map { IncomingTag(name: kept.tagName(for: $0)) }
       if let project = try record.string("project") {
         tags.insert(IncomingTag(name: project), at: 0)
       }
-      let created = try record.requiredDate("entry")
+      let entry = try record.requiredDate("entry")
+      let created = kept.time(kept.entry, standingFor: entry) ?? entry
       let end = try record.date("end")
+      var modified = try record.date("modified") ?? end
+      if let written = kept.modified, let time = modified {
+        // Never modified, or modified at a time Taskwarrior holds to the second only.
+        modified =
+          written.map { kept.time($0, standingFor: time) ?? time }
+          ?? (DateText.compact(time) == DateText.compact(entry) ? nil : time)
+      }
+      var detail = try detail(record)
+      if let exact = kept.detail,
+        detailAsRead(exact, created: entry, priorityLetter: priorityText) == detail
+      {
+        detail = exact
+      }
       batch.issues.append(
         try record.checked(
           IncomingIssue(
             id: try record.uuid("uuid"), title: try record.requiredString("description"),
-            detail: try detail(record), priority: priority, completed: status == "completed",
-            created: created, modified: try record.date("modified") ?? end, tags: tags),
+            detail: detail, priority: priority, completed: status == "completed",
+            created: created, modified: modified, tags: tags),
           title: "description", detail: "annotations", tags: "tags"))
     }
     return batch
@@ -65,26 +88,85 @@ public enum TaskwarriorFormat {
 
   /// The annotations, a line each (`2026-11-30 06:40:30  text`, UTC), then the other attributes.
   static func detail(_ record: Record) throws(ImportError) -> String {
-    var lines: [String] = []
+    var notes: [(date: Date, text: String)] = []
     for annotation in try record.array("annotations") {
       let note = try Record(annotation, line: record.line, number: record.number)
-      let date = try note.requiredDate("entry")
-      let text = try note.requiredString("description")
-      lines.append(DateText.spreadsheet(date) + "  " + oneLine(text))
+      notes.append((try note.requiredDate("entry"), try note.requiredString("description")))
     }
+    return detailText(
+      notes: notes, attributes: record.members, priorityLetter: record.value("priority")?.string)
+  }
+
+  /// The detail made of annotations and attributes, as an import writes it.
+  static func detailText(
+    notes: [(date: Date, text: String)], attributes: [(String, JSON)], priorityLetter: String?
+  ) -> String {
+    var lines = notes.map { DateText.spreadsheet($0.date) + "  " + oneLine($0.text) }
     var block: [String] = []
-    for (key, value) in record.members where !readAttributes.contains(key) && value != .null {
+    for (key, value) in attributes where !readAttributes.contains(key) && value != .null {
       block.append(key + ": " + (value.string ?? JSONWriter.text(value)))
     }
     // Low is Docket's default and no priority Taskwarrior's: a task that said L says so here, so
     // that it goes back as L.
-    if record.value("priority")?.string == "L" { block.append("priority: L") }
+    if priorityLetter == "L" { block.append("priority: L") }
     if !block.isEmpty {
       if !lines.isEmpty { lines.append("") }
       lines.append(blockHeading)
       lines += block
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The detail an import makes of the task an export makes of `detail`: where that is not
+  /// `detail` itself, the export keeps it whole (`DocketPart`).
+  static func detailAsRead(_ detail: String, created: Date, priorityLetter: String?) -> String {
+    let (annotations, attributes) = parseDetail(detail, created: created)
+    return detailText(notes: annotations, attributes: attributes, priorityLetter: priorityLetter)
+  }
+
+  /// What the `docket` attribute of a task holds, read leniently: a part missing or of the
+  /// wrong kind (a task another tool wrote) is as if not there.
+  struct DocketPart {
+    var entry: Date?
+    /// nil: not said; `.some(nil)`: never modified.
+    var modified: Date??
+    var detail: String?
+    /// By the word Taskwarrior holds (`UI_Design`), the tag's name (`UI Design`).
+    var tagNames: [String: String] = [:]
+
+    init(_ record: Record) {
+      guard let text = record.value(TaskwarriorFormat.docketAttribute)?.string,
+        let value = try? JSONReader.document(Array(text.utf8)), let members = value.members
+      else { return }
+      for (key, member) in members {
+        switch key {
+        case "entry": entry = member.string.flatMap(DateText.parse)
+        case "modified":
+          if member == .null {
+            modified = .some(nil)
+          } else if let date = member.string.flatMap(DateText.parse) {
+            modified = .some(date)
+          }
+        case "detail": detail = member.string
+        case "tags":
+          for name in member.array ?? [] {
+            guard let name = name.string else { continue }
+            tagNames[TaskwarriorFormat.tagWord(name)] = name
+          }
+        default: break
+        }
+      }
+    }
+
+    func tagName(for word: String) -> String { tagNames[word] ?? word }
+
+    /// `exact`, where Taskwarrior's `time` is it to the second (not edited since).
+    func time(_ exact: Date?, standingFor time: Date) -> Date? {
+      guard let exact, exact.isKept, DateText.compact(exact) == DateText.compact(time) else {
+        return nil
+      }
+      return exact
+    }
   }
 
   /// `text` on one line: each run of line breaks (LF, CR, VT, FF, NEL, U+2028, U+2029) becomes
@@ -179,6 +261,20 @@ public enum TaskwarriorFormat {
     for (key, value) in attributes where !members.contains(where: { $0.0 == key }) {
       members.append((key, value))
     }
+    // What Taskwarrior cannot hold, for an import to read back.
+    var kept: [(String, JSON)] = [
+      ("entry", .string(DateText.exact(issue.created))),
+      ("modified", issue.modified.map { .string(DateText.exact($0)) } ?? .null),
+    ]
+    let priorityLetter = members.first { $0.0 == "priority" }?.1.string
+    if detailAsRead(issue.detail, created: issue.created, priorityLetter: priorityLetter)
+      != issue.detail
+    {
+      kept.append(("detail", .string(issue.detail)))
+    }
+    let spaced = issue.tags.map(\.name).filter { $0 != project && tagWord($0) != $0 }
+    if !spaced.isEmpty { kept.append(("tags", .array(spaced.map(JSON.string)))) }
+    members.append((docketAttribute, .string(JSONWriter.text(.object(kept)))))
     return .object(members)
   }
 

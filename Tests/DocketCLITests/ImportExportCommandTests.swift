@@ -303,4 +303,27 @@ import Testing
     _ = try task(["import"], data: back, input: written)
     #expect(try taskList(in: back).count == before.count)
   }
+
+  /// Docket's issues through the real Taskwarrior and back change nothing: a detail of several
+  /// lines, a tag with a space, exact times and an issue never modified come back as they were,
+  /// and importing the same tasks again reports nothing updated.
+  @Test func fromDocketThroughTaskwarriorAndBack() throws {
+    try box.docket(["sample-data"])
+    try box.docket(
+      ["add", "Several lines", "--detail", "first\nsecond\n\nthird", "--tag", "UI Design"])
+    let before = try box.docket(["list", "--filter", "all", "--json"]).output
+    let written = try box.docket(["export", "--format", "taskwarrior"]).output
+    let tasks = box.path("round")
+    _ = try task(["import"], data: tasks, input: written)
+    let exported = try task(["export"], data: tasks)
+    for _ in 0..<2 {
+      let imported = try box.docket(["import", "-"], input: exported)
+      #expect(imported.status == 0, "\(imported.error)")
+      #expect(
+        imported.output == "Imported: 0 issues and 0 tags new, 13 unchanged.\n",
+        "\(imported.output)")
+    }
+    #expect(try box.docket(["list", "--filter", "all", "--json"]).output == before)
+    #expect(try box.docket(["tag", "list"]).output.contains("UI_Design") == false)
+  }
 }

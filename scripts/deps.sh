@@ -4,7 +4,7 @@
 set -euo pipefail
 
 debian_packages=(libsqlite3-dev sqlite3 pkg-config tmux groff-base taskwarrior libpq-dev postgresql openssl
-  libmicrohttpd-dev chromium chromium-driver wrk python3-pip curl)
+  libmicrohttpd-dev chromium chromium-driver wrk python3-pip curl zsh fish)
 
 # The browser tests' Python packages (Selenium, and axe-core with its Selenium binding).
 python_packages() {

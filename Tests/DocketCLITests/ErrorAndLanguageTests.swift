@@ -229,8 +229,7 @@ import Testing
     let zsh = try box.docket(["completions", "zsh"])
     #expect(zsh.output.hasPrefix("#compdef docket"))
     let fish = try box.docket(["completions", "fish"])
-    #expect(
-      fish.output.contains("complete -c docket -n '__fish_seen_subcommand_from list' -l filter"))
+    #expect(fish.output.contains("complete -c docket -n '__docket_at list' -l filter"))
     // The bash script is valid bash.
     let script = box.path("docket.bash")
     try Data(bash.output.utf8).write(to: URL(fileURLWithPath: script))

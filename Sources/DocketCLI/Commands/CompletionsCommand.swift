@@ -1,13 +1,26 @@
-/// `docket completions bash|zsh|fish`: a completion script made from the command table.
+import DocketCore
+import Foundation
+import Terminal
+
+/// `docket completions bash|zsh|fish`: a completion script made from the command table. Each
+/// command offers its own options, each option its own values (a file name after `-o`, a tag
+/// name after `--tag`, `tag:` and a name after `--filter`), and `docket completions tags` is
+/// what the scripts call for the tag names of the database the command line names.
 struct CompletionsCommand {
   let context: CommandContext
 
   func run() throws {
-    let shell = context.arguments.arguments[0]
+    let shell = context.arguments.arguments[0].lowercased()
     switch shell {
     case "bash": context.console.write(Self.bash())
     case "zsh": context.console.write(Self.zsh())
     case "fish": context.console.write(Self.fish())
+    case "tags":
+      // The scripts' own call: the names, one a line, made safe for a terminal. A tab never
+      // makes a database: where there is none, there are no names.
+      guard FileManager.default.fileExists(atPath: context.databasePath) else { return }
+      let names = try context.database().read { try $0.fetchTags().map(\.name) }
+      for name in names { context.console.line(SafeText.sanitized(name)) }
     default:
       throw CommandFailure.usage(
         UsageText.message(
@@ -16,103 +29,279 @@ struct CompletionsCommand {
     }
   }
 
+  /// Every command and subcommand, by its words (`list`, `tag rename`).
+  static var paths: [(words: String, spec: CommandSpec)] {
+    CommandSpec.all.flatMap { spec in
+      [(spec.name, spec)] + spec.subcommands.map { ("\(spec.name) \($0.name)", $0) }
+    }
+  }
+
   static func options(of spec: CommandSpec) -> [String] {
     (spec.options + CommandSpec.globalOptions).map { "--" + $0.name }
   }
 
-  static func bash() -> String {
-    var cases = ""
-    for spec in CommandSpec.all {
-      if spec.subcommands.isEmpty {
-        let words = (options(of: spec) + spec.argumentChoices).joined(separator: " ")
-        cases += "    \(spec.name)) words=\"\(words)\" ;;\n"
-      } else {
-        cases +=
-          "    \(spec.name))\n      if [ \"$COMP_CWORD\" -eq 2 ]; then words=\"\(spec.subcommands.map(\.name).joined(separator: " "))\"\n"
-        cases += "      else case \"${COMP_WORDS[2]}\" in\n"
-        for sub in spec.subcommands {
-          cases += "        \(sub.name)) words=\"\(options(of: sub).joined(separator: " "))\" ;;\n"
-        }
-        cases += "      esac; fi ;;\n"
-      }
+  /// The shell function call that offers `values` (bash).
+  static func bashReply(_ values: CompletedValues) -> String? {
+    switch values {
+    case .nothing: return nil
+    case .choices(let words): return "_docket_words '\(words.joined(separator: " "))'"
+    case .files: return "_docket_files"
+    case .tags: return "_docket_tags ''"
+    case .tagChanges: return "_docket_tags '' + -"
+    case .filter: return "_docket_words 'open completed recent all'; _docket_tags tag:"
     }
+  }
+
+  static func bash() -> String {
+    var values = ""
+    var arguments = ""
+    var optionLists = ""
+    let beforeCommand = [("", CommandSpec(name: "", summary: "", usage: ""))]
+    for (words, spec) in beforeCommand + paths {
+      // What follows each option that takes a value.
+      for option in spec.options + CommandSpec.globalOptions where option.takesValue {
+        guard let reply = bashReply(option.completion) else { continue }
+        let names = ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
+        let patterns = names.map { "\"\(words)|\($0)\"" }.joined(separator: "|")
+        values += "      \(patterns)) \(reply); return ;;\n"
+      }
+      if words.isEmpty { continue }
+      if !spec.subcommands.isEmpty {
+        let subs = spec.subcommands.map(\.name).joined(separator: " ")
+        arguments += "      \"\(words)\") _docket_words '\(subs)' ;;\n"
+      } else if let reply = bashReply(spec.argumentCompletion) {
+        arguments += "      \"\(words)\") \(reply) ;;\n"
+      }
+      optionLists +=
+        "      \"\(words)\") _docket_words '\(options(of: spec).joined(separator: " "))' ;;\n"
+    }
+    let withSubcommands = CommandSpec.all.filter { !$0.subcommands.isEmpty }.map(\.name)
+    let globalsWithValues = CommandSpec.globalOptions.filter(\.takesValue).map { "--" + $0.name }
     return """
       # bash completion for docket. Load it with: source <(docket completions bash)
-      _docket() {
-        local current="${COMP_WORDS[COMP_CWORD]}" words=""
-        if [ "$COMP_CWORD" -eq 1 ]; then
-          words="\(CommandSpec.commandNames.joined(separator: " ")) --help --version"
-        else
-          case "${COMP_WORDS[1]}" in
-      \(cases)    esac
+      # The same function serves zsh, through bashcompinit (docket completions zsh).
+      _docket_words() {
+        local word
+        for word in $1; do
+          [[ "$word" == "$_docket_current"* ]] && COMPREPLY+=("$word")
+        done
+      }
+      _docket_files() {
+        local file files
+        if [[ -n "$ZSH_VERSION" ]]; then
+          # zsh's bash layer finds no files under a folder: its own pattern does.
+          for file in "$_docket_current"*; do
+            [[ -e "$file" ]] || continue
+            [[ -d "$file" ]] && file="$file/"
+            COMPREPLY+=("$file")
+          done
+          return
         fi
-        case "${COMP_WORDS[COMP_CWORD-1]}" in
-          --priority|-p) words="low medium high" ;;
-          --filter|-f) words="open completed recent all" ;;
-          --sort|-s) words="priority date title name count" ;;
-          --lang) words="en de" ;;
-          --db) COMPREPLY=($(compgen -f -- "$current")); return ;;
+        type compopt >/dev/null 2>&1 && compopt -o filenames 2>/dev/null
+        files="$(compgen -f -- "$_docket_current")"
+        [[ -z "$files" ]] && return
+        while IFS= read -r file; do
+          COMPREPLY+=("$file")
+        done <<< "$files"
+      }
+      # Tag names from the database the command line names, each after the prefixes given.
+      _docket_tags() {
+        local name prefix prefixes=("${@}") cut=""
+        # The shell replaces only what follows the last ":" of the word (tag:Bu).
+        [[ "$COMP_WORDBREAKS" == *:* && "$_docket_current" == *:* ]] && cut="${_docket_current%"${_docket_current##*:}"}"
+        local names
+        names="$(command docket "${_docket_dbflag[@]}" completions tags 2>/dev/null)"
+        [[ -z "$names" ]] && return
+        while IFS= read -r name; do
+          for prefix in "${prefixes[@]}"; do
+            if [[ "$prefix$name" == "$_docket_current"* ]]; then
+              local full="$prefix$name"
+              COMPREPLY+=("$(printf '%q' "${full#"$cut"}")")
+            fi
+          done
+        done <<< "$names"
+      }
+      _docket() {
+        COMPREPLY=()
+        # Written for bash and for zsh's bash layer alike (arrays from 0, words split here, and
+        # no variable named path, which zsh ties to PATH).
+        local line="${COMP_LINE:0:$COMP_POINT}" index=1 at="" previous="" subcommand=0
+        local IFS=$' \t\n'
+        set -f
+        local words=($line)
+        set +f
+        _docket_current=""
+        if [[ "$line" != *[[:space:]] && ${#words[@]} -gt 0 ]]; then
+          _docket_current="${words[${#words[@]}-1]}"
+          words=("${words[@]:0:${#words[@]}-1}")
+        fi
+        _docket_db=""
+        # The command (and subcommand) words, past options and the values of global ones.
+        while (( index < ${#words[@]} )); do
+          local word="${words[index]}"
+          case "$word" in
+            \(globalsWithValues.joined(separator: "|")))
+              [[ "$word" == --db ]] && _docket_db="${words[index+1]}"
+              # The value as typed, its quotes and a leading ~ taken as the shell would.
+              _docket_db="${_docket_db//\\'/}"; _docket_db="${_docket_db//\\"/}"
+              [[ "$_docket_db" == "~/"* ]] && _docket_db="$HOME/${_docket_db#"~/"}"
+              (( index += 2 )); continue ;;
+            --db=*) _docket_db="${word#--db=}" ;;
+            -*) ;;
+            *)
+              if [[ -z "$at" ]]; then
+                at="$word"
+                case "$word" in \(withSubcommands.joined(separator: "|"))) subcommand=1 ;; esac
+              elif (( subcommand == 1 )); then
+                at="$at $word"; subcommand=2
+              fi ;;
+          esac
+          (( index += 1 ))
+        done
+        _docket_dbflag=()
+        [[ -n "$_docket_db" ]] && _docket_dbflag=(--db "$_docket_db")
+        (( ${#words[@]} > 1 )) && previous="${words[${#words[@]}-1]}"
+        if [[ "$_docket_current" == --*=* ]]; then
+          # --sort=ti: the value after the =.
+          previous="${_docket_current%%=*}"; _docket_current="${_docket_current#*=}"
+        fi
+        case "$at|$previous" in
+      \(values)      *"|--db") _docket_files; return ;;
         esac
-        COMPREPLY=($(compgen -W "$words" -- "$current"))
+        if [[ -z "$at" ]]; then
+          _docket_words '\(CommandSpec.commandNames.joined(separator: " ")) --help --version \(globalsWithValues.joined(separator: " "))'
+        elif [[ "$_docket_current" == -* ]]; then
+          case "$at" in
+      \(optionLists)      esac
+        else
+          case "$at" in
+      \(arguments)      esac
+        fi
       }
       complete -F _docket docket
 
       """
   }
 
+  /// zsh runs the bash function through its bash completion layer, so both offer the same.
   static func zsh() -> String {
-    var lines = [
-      "#compdef docket",
-      "# zsh completion for docket. Put it on $fpath as _docket, or: source <(docket completions zsh)",
-      "_docket() {", "  local -a commands", "  commands=(",
-    ]
-    for spec in CommandSpec.all {
-      lines.append("    '\(spec.name):\(spec.usage.replacingOccurrences(of: "'", with: ""))'")
+    """
+    #compdef docket
+    # zsh completion for docket. Put it on $fpath as _docket, or: source <(docket completions zsh)
+    autoload -U +X bashcompinit && bashcompinit
+
+    """ + bash()
+  }
+
+  /// The fish call that offers `values`, for `-a`, and whether file names are offered instead.
+  static func fishValues(_ values: CompletedValues) -> (arguments: String?, files: Bool) {
+    switch values {
+    case .nothing: return (nil, false)
+    case .choices(let words): return ("'\(words.joined(separator: " "))'", false)
+    case .files: return (nil, true)
+    case .tags: return ("'(__docket_tags)'", false)
+    case .tagChanges: return ("'(__docket_tags) (__docket_tags +) (__docket_tags -)'", false)
+    case .filter: return ("'open completed recent all (__docket_tags tag:)'", false)
     }
-    lines += [
-      "  )", "  if (( CURRENT == 2 )); then", "    _describe 'command' commands", "    return",
-      "  fi",
-      "  case $words[2] in",
-    ]
-    for spec in CommandSpec.all {
-      let words =
-        spec.subcommands.isEmpty
-        ? options(of: spec) + spec.argumentChoices : spec.subcommands.map(\.name) + ["--help"]
-      lines.append("    \(spec.name)) compadd -- \(words.joined(separator: " ")) ;;")
-    }
-    lines += ["  esac", "}", "compdef _docket docket 2>/dev/null || _docket \"$@\"", ""]
-    return lines.joined(separator: "\n")
   }
 
   static func fish() -> String {
     var lines = [
       "# fish completion for docket. Load it with: docket completions fish | source",
       "complete -c docket -f",
+      "# The command and subcommand words, past options and the values of global ones.",
+      "function __docket_words",
+      "    set -l words (commandline -opc)",
+      "    set -e words[1]",
+      "    set -l skip 0",
+      "    for word in $words",
+      "        if test $skip = 1",
+      "            set skip 0",
+      "            continue",
+      "        end",
+      "        switch $word",
+      "            case "
+        + CommandSpec.globalOptions.filter(\.takesValue).map { "--" + $0.name }.joined(
+          separator: " "),
+      "                set skip 1",
+      "            case '-*'",
+      "            case '*'",
+      "                echo $word",
+      "        end",
+      "    end",
+      "end",
+      "# Whether the command line is at the command (and subcommand) given, and no further.",
+      "function __docket_at",
+      "    set -l words (__docket_words)",
+      "    for index in (seq (count $argv))",
+      "        test \"$words[$index]\" = \"$argv[$index]\"; or return 1",
+      "    end",
+      "    set -l subcommands "
+        + CommandSpec.all.filter { !$0.subcommands.isEmpty }.map(\.name)
+        .joined(separator: " "),
+      "    if test (count $argv) -eq 1; and contains -- \"$argv[1]\" $subcommands",
+      "        test (count $words) -eq 1; or return 1",
+      "    end",
+      "end",
+      "# The tag names of the database the command line names, each after the prefix given.",
+      "function __docket_tags",
+      "    set -l words (commandline -opc)",
+      "    set -l db",
+      "    for index in (seq (count $words))",
+      "        if test \"$words[$index]\" = --db; and set -q words[(math $index + 1)]",
+      "            set db --db $words[(math $index + 1)]",
+      "        end",
+      "    end",
+      "    for name in (command docket $db completions tags 2>/dev/null)",
+      "        echo \"$argv[1]$name\"",
+      "    end",
+      "end",
+      "complete -c docket -n 'test (count (__docket_words)) -eq 0' -l help -l version",
     ]
-    let commands = CommandSpec.commandNames.joined(separator: " ")
+    for option in CommandSpec.globalOptions {
+      lines.append(fishOption(option, condition: "test (count (__docket_words)) -eq 0"))
+    }
     for spec in CommandSpec.all {
       let usage = spec.usage.replacingOccurrences(of: "'", with: "")
       lines.append(
-        "complete -c docket -n 'not __fish_seen_subcommand_from \(commands)' -a \(spec.name) -d '\(usage)'"
+        "complete -c docket -n 'test (count (__docket_words)) -eq 0' -a \(spec.name) -d '\(usage)'"
       )
       for sub in spec.subcommands {
+        let subUsage = sub.usage.replacingOccurrences(of: "'", with: "")
         lines.append(
-          "complete -c docket -n '__fish_seen_subcommand_from \(spec.name)' -a \(sub.name)")
-      }
-      for option in spec.options + CommandSpec.globalOptions {
-        var line =
-          "complete -c docket -n '__fish_seen_subcommand_from \(spec.name)' -l \(option.name)"
-        if let short = option.short { line += " -s \(short)" }
-        if !option.choices.isEmpty { line += " -x -a '\(option.choices.joined(separator: " "))'" }
-        if option.name == "db" { line += " -r -F" }
-        lines.append(line)
-      }
-      if !spec.argumentChoices.isEmpty {
-        lines.append(
-          "complete -c docket -n '__fish_seen_subcommand_from \(spec.name)' -a '\(spec.argumentChoices.joined(separator: " "))'"
+          "complete -c docket -n '__docket_at \(spec.name); and test (count (__docket_words)) -eq 1' -a \(sub.name) -d '\(subUsage)'"
         )
       }
     }
+    for (words, spec) in paths {
+      let condition = "__docket_at \(words)"
+      for option in spec.options + CommandSpec.globalOptions {
+        lines.append(fishOption(option, condition: condition))
+      }
+      guard spec.subcommands.isEmpty else { continue }
+      let (arguments, files) = fishValues(spec.argumentCompletion)
+      if let arguments {
+        lines.append("complete -c docket -n '\(condition)' -a \(arguments)")
+      } else if files {
+        lines.append("complete -c docket -n '\(condition)' -F")
+      }
+    }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func fishOption(_ option: OptionSpec, condition: String) -> String {
+    var line = "complete -c docket -n '\(condition)' -l \(option.name)"
+    if let short = option.short { line += " -s \(short)" }
+    if option.takesValue {
+      let (arguments, files) = fishValues(option.completion)
+      if let arguments {
+        line += " -x -a \(arguments)"
+      } else if files {
+        line += " -r -F"
+      } else {
+        line += " -x"
+      }
+    }
+    return line
   }
 }

@@ -16,11 +16,33 @@ struct OptionSpec: Sendable {
   var help: String
   /// Values offered by shell completion.
   var choices: [String] = []
+  /// What shell completion offers for the value, where it is not `choices`.
+  var values: CompletedValues?
+
+  /// What shell completion offers after this option.
+  var completion: CompletedValues {
+    if let values { return values }
+    return choices.isEmpty ? .nothing : .choices(choices)
+  }
 
   var takesValue: Bool {
     if case .value = kind { return true }
     return false
   }
+}
+
+/// What shell completion offers for a value or an argument.
+enum CompletedValues: Equatable, Sendable {
+  case nothing
+  case choices([String])
+  /// File and folder names.
+  case files
+  /// The database's tag names.
+  case tags
+  /// Tag names, each also with `+` and `-` before it (`edit --tag`).
+  case tagChanges
+  /// The filters, and `tag:` with each tag name.
+  case filter
 }
 
 struct CommandSpec: Sendable {
@@ -42,6 +64,13 @@ struct CommandSpec: Sendable {
   var runsAlone = false
   /// Values offered by shell completion for the arguments.
   var argumentChoices: [String] = []
+  /// What shell completion offers for the arguments, where it is not `argumentChoices`.
+  var argumentValues: CompletedValues?
+
+  var argumentCompletion: CompletedValues {
+    if let argumentValues { return argumentValues }
+    return argumentChoices.isEmpty ? .nothing : .choices(argumentChoices)
+  }
 
   func option(named name: String) -> OptionSpec? {
     (options + CommandSpec.globalOptions).first { $0.name == name }
@@ -53,7 +82,7 @@ struct CommandSpec: Sendable {
 
   /// Options every command takes.
   static let globalOptions: [OptionSpec] = [
-    OptionSpec(name: "db", kind: .value(name: "PATH"), help: "option.db"),
+    OptionSpec(name: "db", kind: .value(name: "PATH"), help: "option.db", values: .files),
     OptionSpec(
       name: "lang", kind: .value(name: "en|de"), help: "option.lang", choices: ["en", "de"]),
     OptionSpec(name: "help", short: "h", kind: .flag, help: "option.help"),
@@ -84,7 +113,7 @@ extension CommandSpec {
         detail, priority,
         OptionSpec(
           name: "tag", short: "t", kind: .value(name: "NAME"), repeatable: true,
-          help: "option.tag.add"),
+          help: "option.tag.add", values: .tags),
         OptionSpec(name: "completed", kind: .flag, help: "option.completed"),
         json,
       ],
@@ -96,7 +125,7 @@ extension CommandSpec {
       options: [
         OptionSpec(
           name: "filter", short: "f", kind: .value(name: "FILTER"), help: "option.filter",
-          choices: ["open", "completed", "recent", "all"]),
+          choices: ["open", "completed", "recent", "all"], values: .filter),
         OptionSpec(
           name: "sort", short: "s", kind: .value(name: "priority|date|title"), help: "option.sort",
           choices: ["priority", "date", "title"]),
@@ -119,7 +148,7 @@ extension CommandSpec {
         detail, priority,
         OptionSpec(
           name: "tag", short: "t", kind: .value(name: "[+|-]NAME"), repeatable: true,
-          help: "option.tag.edit"),
+          help: "option.tag.edit", values: .tagChanges),
         json,
       ],
       minimumArguments: 1, maximumArguments: 1, examples: "command.edit.examples"),
@@ -156,11 +185,11 @@ extension CommandSpec {
         CommandSpec(
           name: "rename", summary: "command.tag.rename.summary", usage: "docket tag rename OLD NEW",
           options: [json],
-          minimumArguments: 2, maximumArguments: 2),
+          minimumArguments: 2, maximumArguments: 2, argumentValues: .tags),
         CommandSpec(
           name: "delete", summary: "command.tag.delete.summary",
           usage: "docket tag delete NAME [--yes]",
-          options: [yes], minimumArguments: 1, maximumArguments: 1),
+          options: [yes], minimumArguments: 1, maximumArguments: 1, argumentValues: .tags),
       ]),
     CommandSpec(
       name: "awards", summary: "command.awards.summary", usage: "docket awards", options: [json]),
@@ -187,7 +216,7 @@ extension CommandSpec {
           usage: "docket remote set PATH|URL [--space NAME]",
           options: [
             OptionSpec(name: "space", kind: .value(name: "NAME"), help: "option.space"), json,
-          ], minimumArguments: 1, maximumArguments: nil),
+          ], minimumArguments: 1, maximumArguments: nil, argumentValues: .files),
         CommandSpec(
           name: "show", summary: "command.remote.show.summary", usage: "docket remote show",
           options: [json]),
@@ -211,7 +240,8 @@ extension CommandSpec {
         OptionSpec(name: "restore-deleted", kind: .flag, help: "option.restoreDeleted"),
         json,
       ],
-      minimumArguments: 1, maximumArguments: 1, examples: "command.import.examples"),
+      minimumArguments: 1, maximumArguments: 1, examples: "command.import.examples",
+      argumentValues: .files),
     CommandSpec(
       name: "export", summary: "command.export.summary",
       usage: "docket export [--format docket|taskwarrior|csv] [-o FILE]",
@@ -219,7 +249,9 @@ extension CommandSpec {
         OptionSpec(
           name: "format", short: "f", kind: .value(name: "FORMAT"), help: "option.exportFormat",
           choices: ["docket", "taskwarrior", "csv"]),
-        OptionSpec(name: "output", short: "o", kind: .value(name: "FILE"), help: "option.output"),
+        OptionSpec(
+          name: "output", short: "o", kind: .value(name: "FILE"), help: "option.output",
+          values: .files),
       ],
       examples: "command.export.examples"),
     CommandSpec(
@@ -230,8 +262,10 @@ extension CommandSpec {
         OptionSpec(name: "bind", kind: .value(name: "ADDRESS"), help: "option.bind"),
         OptionSpec(name: "port", short: "p", kind: .value(name: "N"), help: "option.port"),
         OptionSpec(name: "read-only", kind: .flag, help: "option.readOnly"),
-        OptionSpec(name: "tls-cert", kind: .value(name: "FILE"), help: "option.tlsCert"),
-        OptionSpec(name: "tls-key", kind: .value(name: "FILE"), help: "option.tlsKey"),
+        OptionSpec(
+          name: "tls-cert", kind: .value(name: "FILE"), help: "option.tlsCert", values: .files),
+        OptionSpec(
+          name: "tls-key", kind: .value(name: "FILE"), help: "option.tlsKey", values: .files),
         OptionSpec(
           name: "allow-host", kind: .value(name: "NAME"), repeatable: true,
           help: "option.allowHost"),

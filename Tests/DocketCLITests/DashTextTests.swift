@@ -57,3 +57,21 @@ import Testing
     #expect(han.output.contains("Kept") && !han.output.contains("Schrift"), "\(han.output)")
   }
 }
+
+/// A value from a fixed list is read ignoring case, on every option and argument that has one.
+@Suite struct ValueCaseTests {
+  @Test func optionValuesIgnoreCase() throws {
+    let box = try Sandbox()
+    try box.docket(["add", "Beta", "--priority", "High"])
+    try box.docket(["add", "Alpha"])
+    let csv = try box.docket(["export", "--format", "CSV"])
+    #expect(csv.status == 0, "\(csv.error)")
+    #expect(csv.output.hasPrefix("id,title,detail"))
+    let sorted = try box.docket(["list", "--sort", "Title", "--asc", "--filter", "ALL"])
+    #expect(sorted.status == 0, "\(sorted.error)")
+    #expect(sorted.lines.dropFirst().first?.contains("Alpha") == true, "\(sorted.output)")
+    #expect(try box.docket(["awards", "--lang", "DE"]).output.contains("Erster Vorgang"))
+    #expect(try box.docket(["completions", "Bash"]).output.contains("complete -F _docket"))
+    #expect(try box.docket(["list", "--theme", "High-Contrast"]).status == 0)
+  }
+}

@@ -107,6 +107,9 @@ enum ArgumentParser {
       if !option.repeatable, option.takesValue, parsed.options[option.name] != nil {
         throw .repeatedOption("--" + option.name)
       }
+      // A value from a fixed list is read ignoring case (`--format CSV`, `--sort Title`).
+      let lowered = value.lowercased()
+      let value = option.choices.contains(lowered) ? lowered : value
       parsed.options[option.name, default: []].append(value)
     }
     while index < words.endIndex {

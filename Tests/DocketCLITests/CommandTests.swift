@@ -129,13 +129,21 @@ import Testing
     #expect(try titles(["🐛"]).count == 3)
   }
 
-  @Test func sortingIsRememberedAndFlipsWithTheDirectionFlags() throws {
+  @Test func aSortIsForOneListUnlessRememberedAndFlipsWithTheDirectionFlags() throws {
+    let plain = try titles([])
     #expect(
       try titles(["--sort", "title"]) == [
         "Fix build on Linux", "Fix login layout", "Übersetzung prüfen",
       ])
-    // Remembered: the next list uses it without being told.
+    // For that list alone: a script's sort does not change what the next plain run shows.
+    #expect(try titles([]) == plain)
+    #expect(try titles(["--asc"]) != plain)
+    #expect(try titles([]) == plain)
+    // Kept with --remember: the next list uses it without being told.
+    #expect(try box.docket(["list", "--sort", "title", "--remember"]).status == 0)
     #expect(try titles([]) == ["Fix build on Linux", "Fix login layout", "Übersetzung prüfen"])
+    let nothing = try box.docket(["list", "--remember"])
+    #expect(nothing.status == 2 && nothing.error.contains("--sort"), "\(nothing.error)")
     #expect(
       try titles(["--desc"]) == ["Übersetzung prüfen", "Fix login layout", "Fix build on Linux"])
     #expect(

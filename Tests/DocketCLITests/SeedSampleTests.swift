@@ -121,7 +121,9 @@ import Testing
     let reversed = try tags(["--sort", "count", "--asc"])
     #expect(reversed.first?.0 == "Core Data")
     #expect(reversed.last?.0 == "SwiftUI")
-    // Remembered: the next list is sorted the same way.
+    // For that list alone: the next is by name again, unless --remember kept it.
+    #expect(try tags([]).map(\.0) == byName.map(\.0))
+    #expect(try tags(["--sort", "count", "--asc", "--remember"]).map(\.0) == reversed.map(\.0))
     #expect(try tags([]).map(\.0) == reversed.map(\.0))
   }
 }

@@ -41,34 +41,41 @@ struct ListCommand {
     }
 
     let database = try context.database()
-    // A sort given here is remembered, for the terminal app and the next list alike; only then
-    // does listing write, and the list itself is read without waiting for any writer.
+    var given: IssueSort?
+    // A sort given here is for this list alone (a script's `--sort title` must not change what
+    // the next plain run shows); `--remember` keeps it, for the apps and later lists alike, and
+    // only then does listing write. The list itself is read without waiting for any writer.
     if chosenField != nil || arguments.has("asc") || arguments.has("desc") {
-      let settings = try database.read { try $0.fetchSettings() }
-      var sort = chosenField.map { IssueSort(field: $0) } ?? settings.issueSort
+      let stored = try database.read { try $0.fetchSettings() }.issueSort
+      var sort = chosenField.map { IssueSort(field: $0) } ?? stored
       if arguments.has("asc") { sort.ascending = true }
       if arguments.has("desc") { sort.ascending = false }
-      if sort != settings.issueSort {
+      given = sort
+      if arguments.has("remember"), sort != stored {
         try database.write { db in
-          var stored = try db.fetchSettings()
-          stored.issueSort = sort
-          try db.saveSettings(stored)
+          var settings = try db.fetchSettings()
+          settings.issueSort = sort
+          try db.saveSettings(settings)
         }
       }
+    } else if arguments.has("remember") {
+      throw CommandFailure.usage(l10n("error.list.rememberWhat"))
     }
     // A page is read whole and laid out from its own rows. A longer list is written as it is
     // read (`stream`), so memory stays flat however many issues it holds.
     if let limit, limit <= Self.largestPage {
-      try writePage(database: database, query: query, limit: limit)
+      try writePage(database: database, query: query, sort: given, limit: limit)
     } else {
-      try stream(database: database, query: query, limit: limit)
+      try stream(database: database, query: query, sort: given, limit: limit)
     }
   }
 
   /// The most rows listed by reading them whole; beyond it a list streams.
   static let largestPage = 1000
 
-  private func request(_ db: Connection, query: SearchQuery) throws -> (IssueRequest, IssueFilter) {
+  private func request(_ db: Connection, query: SearchQuery, sort given: IssueSort?) throws -> (
+    IssueRequest, IssueFilter
+  ) {
     let arguments = context.arguments
     let settings = try db.fetchSettings()
     let filter = try Self.filter(arguments.value("filter"), db: db, l10n: context.l10n)
@@ -76,14 +83,17 @@ struct ListCommand {
     if arguments.has("show-completed") { showCompleted = true }
     if arguments.has("hide-completed") { showCompleted = false }
     let request = IssueRequest(
-      filter: filter, search: query, sort: settings.issueSort, showCompleted: showCompleted,
+      filter: filter, search: query, sort: given ?? settings.issueSort,
+      showCompleted: showCompleted,
       now: context.now)
     return (request, filter)
   }
 
-  private func writePage(database: DatabaseQueue, query: SearchQuery, limit: Int) throws {
+  private func writePage(
+    database: DatabaseQueue, query: SearchQuery, sort: IssueSort?, limit: Int
+  ) throws {
     let (issues, total, references, filter) = try database.read { db in
-      let (request, filter) = try request(db, query: query)
+      let (request, filter) = try request(db, query: query, sort: sort)
       // The table does not show the detail; JSON does. The total is shown on a terminal only.
       let issues = try db.fetchIssues(
         request, limit: limit, detail: context.json, walk: .oneShot)
@@ -130,12 +140,14 @@ struct ListCommand {
   /// Rows read, formatted and written in batches of about 64 KiB, all in one read transaction.
   /// JSON is a valid array written as it goes. A table's columns are measured before its first
   /// row (`ListMeasurer`), then its rows are written as they arrive.
-  private func stream(database: DatabaseQueue, query: SearchQuery, limit: Int?) throws {
+  private func stream(
+    database: DatabaseQueue, query: SearchQuery, sort: IssueSort?, limit: Int?
+  ) throws {
     let console = context.console
     let output = context.output
     var text = console.streamingOutput()
     try database.read { db in
-      let (request, filter) = try request(db, query: query)
+      let (request, filter) = try request(db, query: query, sort: sort)
       if context.json {
         var first = true
         try db.streamEncodedIssues(

@@ -22,25 +22,30 @@ struct TagCommands {
         UsageText.message(for: .conflictingOptions("--asc", "--desc"), l10n))
     }
     let database = try context.database()
-    // A sort given here is remembered, as `list` remembers its own: `--sort FIELD` starts in the
-    // field's own direction (names A–Z, counts most first); `--asc`/`--desc` set it.
+    // A sort given here is for this list alone, as `list`'s is; `--remember` keeps it.
+    // `--sort FIELD` starts in the field's own direction (names A–Z, counts most first);
+    // `--asc`/`--desc` set it.
+    var given: TagSort?
     if field != nil || arguments.has("asc") || arguments.has("desc") {
       let stored = try database.read { try $0.fetchSettings() }.tagSort
       var sort = field.map { TagSort(field: $0) } ?? stored
       if arguments.has("asc") { sort.ascending = true }
       if arguments.has("desc") { sort.ascending = false }
-      if sort != stored {
+      given = sort
+      if arguments.has("remember"), sort != stored {
         try database.write { db in
           var settings = try db.fetchSettings()
           settings.tagSort = sort
           try db.saveSettings(settings)
         }
       }
+    } else if arguments.has("remember") {
+      throw CommandFailure.usage(l10n("error.list.rememberWhat"))
     }
     let (summaries, settings) = try database.read { db in
       (try db.tagSummaries(), try db.fetchSettings())
     }
-    let sorted = settings.tagSort.sorted(summaries, showCompleted: true)
+    let sorted = (given ?? settings.tagSort).sorted(summaries, showCompleted: true)
     if context.json {
       context.printJSON(
         .array(

@@ -121,7 +121,7 @@ extension CommandSpec {
     CommandSpec(
       name: "list", summary: "command.list.summary",
       usage:
-        "docket list [QUERY...] [--filter open|completed|recent|all|tag:NAME] [--sort priority|date|title] [--asc|--desc] [--show-completed|--hide-completed] [--limit N]",
+        "docket list [QUERY...] [--filter open|completed|recent|all|tag:NAME] [--sort priority|date|title] [--asc|--desc] [--remember] [--show-completed|--hide-completed] [--limit N]",
       options: [
         OptionSpec(
           name: "filter", short: "f", kind: .value(name: "FILTER"), help: "option.filter",
@@ -131,6 +131,7 @@ extension CommandSpec {
           choices: ["priority", "date", "title"]),
         OptionSpec(name: "asc", kind: .flag, help: "option.asc"),
         OptionSpec(name: "desc", kind: .flag, help: "option.desc"),
+        OptionSpec(name: "remember", kind: .flag, help: "option.remember"),
         OptionSpec(name: "show-completed", kind: .flag, help: "option.showCompleted"),
         OptionSpec(name: "hide-completed", kind: .flag, help: "option.hideCompleted"),
         OptionSpec(name: "limit", short: "n", kind: .value(name: "N"), help: "option.limit"),
@@ -169,13 +170,14 @@ extension CommandSpec {
       subcommands: [
         CommandSpec(
           name: "list", summary: "command.tag.list.summary",
-          usage: "docket tag list [--sort name|count] [--asc|--desc]",
+          usage: "docket tag list [--sort name|count] [--asc|--desc] [--remember]",
           options: [
             OptionSpec(
               name: "sort", short: "s", kind: .value(name: "name|count"), help: "option.tagSort",
               choices: ["name", "count"]),
             OptionSpec(name: "asc", kind: .flag, help: "option.asc"),
             OptionSpec(name: "desc", kind: .flag, help: "option.desc"),
+            OptionSpec(name: "remember", kind: .flag, help: "option.remember"),
             json,
           ]),
         CommandSpec(

@@ -12,7 +12,7 @@ extension Connection {
       tags.append(Tag(id: try row.get(0, as: UUID.self), name: try row.get(1, as: String.self)))
     }
     // In the order an issue lists its tags (case and accents aside), so both read alike.
-    return tags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) }
+    return NaturalOrder.sorted(tags, by: \.name)
   }
 
   /// Calls `body` with each issue and its tags (sorted by name), oldest first.
@@ -38,7 +38,7 @@ extension Connection {
           priority: Priority(rawValue: try row.get(3, as: Int.self)) ?? .low,
           completed: try row.get(4, as: Bool.self), created: try row.get(5, as: Date.self),
           modified: try row.get(6, as: Date?.self),
-          tags: tags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) }))
+          tags: NaturalOrder.sorted(tags, by: \.name)))
     }
   }
 }

@@ -43,7 +43,7 @@ struct PageData: Sendable {
     let showCompleted = location.showCompleted ?? settings.showCompleted
     let summaries = try db.tagSummaries()
     let tags = settings.tagSort.sorted(summaries, showCompleted: showCompleted)
-    let allTags = summaries.map(\.tag).sorted { SortKey.fold($0.name) < SortKey.fold($1.name) }
+    let allTags = NaturalOrder.sorted(summaries.map(\.tag), by: \.name)
     var field = SearchField(text: location.query)
     var searchError: String?
     var issues: [Issue] = []

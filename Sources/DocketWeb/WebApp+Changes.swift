@@ -46,7 +46,7 @@ extension WebApp {
     } catch let error as TagError {
       let tags = (try? read { try $0.tagSummaries() }) ?? []
       let page = TagsPage(
-        tags: tags.sorted { SortKey.fold($0.tag.name) < SortKey.fold($1.tag.name) }, l10n: l10n,
+        tags: NaturalOrder.sorted(tags) { $0.tag.name }, l10n: l10n,
         csrf: security.csrf, readOnly: readOnly, said: nil, error: l10n.message(for: error))
       return self.page(page.render(), status: 422)
     } catch {

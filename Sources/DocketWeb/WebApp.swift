@@ -128,8 +128,7 @@ public final class WebApp: Sendable {
           body: .bytes(page.body))
       case "/tags":
         let version = live.version
-        let tags = try read { try $0.tagSummaries() }
-          .sorted { SortKey.fold($0.tag.name) < SortKey.fold($1.tag.name) }
+        let tags = NaturalOrder.sorted(try read { try $0.tagSummaries() }) { $0.tag.name }
         let confirming = request.queryValue("confirm").flatMap { UUID(uuidString: $0) }
         return page(
           TagsPage(

@@ -82,11 +82,12 @@ extension Connection {
     }
   }
 
-  /// Every tag, sorted by name ignoring case.
+  /// Every tag, in name order (`NaturalOrder`).
   public func fetchTags() throws -> [Tag] {
-    try fetchAll("SELECT id, name FROM tags ORDER BY name_key, id") { row in
-      Tag(id: try row.get(0), name: try row.get(1))
-    }
+    NaturalOrder.sorted(
+      try fetchAll("SELECT id, name FROM tags ORDER BY id") { row in
+        Tag(id: try row.get(0), name: try row.get(1))
+      }, by: \.name)
   }
 
   /// The tag whose name equals `name` ignoring case, if there is one.

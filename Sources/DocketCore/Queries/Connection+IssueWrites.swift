@@ -106,7 +106,7 @@ extension Connection {
       }
       let issue = Issue(
         id: id, title: trimmed, detail: detail, priority: priority, completed: completed,
-        created: now, tags: tags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) })
+        created: now, tags: NaturalOrder.sorted(tags, by: \.name))
       try insertIssue(issue)
       return issue
     }

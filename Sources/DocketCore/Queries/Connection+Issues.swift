@@ -14,11 +14,14 @@ extension Connection {
 
   /// Every tag by its row number, with its place in name order (how an issue lists its tags).
   func tagCatalogue() throws -> [Int64: (tag: Tag, rank: Int)] {
+    var rows: [(seq: Int64, tag: Tag)] = []
+    try forEachRow("SELECT seq, id, name FROM tags ORDER BY id") { row in
+      rows.append((try row.get(0), Tag(id: try row.get(1), name: try row.get(2))))
+    }
     var catalogue: [Int64: (tag: Tag, rank: Int)] = [:]
-    var rank = 0
-    try forEachRow("SELECT seq, id, name FROM tags ORDER BY name_key, id") { row in
-      catalogue[try row.get(0)] = (Tag(id: try row.get(1), name: try row.get(2)), rank)
-      rank += 1
+    catalogue.reserveCapacity(rows.count)
+    for (rank, row) in NaturalOrder.sorted(rows, by: { $0.tag.name }).enumerated() {
+      catalogue[row.seq] = (row.tag, rank)
     }
     return catalogue
   }

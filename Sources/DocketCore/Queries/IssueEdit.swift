@@ -64,7 +64,7 @@ public struct IssueEdit: Equatable, Sendable {
     result.tags.removeAll { removedTags.contains($0.id) }
     let present = Set(result.tags.map(\.id))
     result.tags += tags.filter { addedTags.contains($0.id) && !present.contains($0.id) }
-    result.tags.sort { SortKey.fold($0.name) < SortKey.fold($1.name) }
+    result.tags = NaturalOrder.sorted(result.tags, by: \.name)
     return result
   }
 }

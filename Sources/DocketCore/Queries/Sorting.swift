@@ -82,19 +82,23 @@ extension SortChoice where Key == TagSortField {
 
   /// Orders summaries: by name, or by the visible count with the name breaking ties (A–Z).
   public func sorted(_ summaries: [TagSummary], showCompleted: Bool) -> [TagSummary] {
-    summaries.sorted { left, right in
-      let leftName = SortKey.fold(left.tag.name)
-      let rightName = SortKey.fold(right.tag.name)
+    // In name order first (`NaturalOrder`), each name folded once; then by this sort.
+    let byName = NaturalOrder.sorted(summaries) { $0.tag.name }
+    let rank = Dictionary(
+      byName.enumerated().map { ($0.element.tag.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+    return byName.sorted { left, right in
+      let leftRank = rank[left.tag.id] ?? 0
+      let rightRank = rank[right.tag.id] ?? 0
       switch field {
       case .name:
-        if leftName != rightName { return ascending ? leftName < rightName : leftName > rightName }
+        if leftRank != rightRank { return ascending ? leftRank < rightRank : leftRank > rightRank }
       case .count:
         let leftCount = left.visibleCount(showCompleted: showCompleted)
         let rightCount = right.visibleCount(showCompleted: showCompleted)
         if leftCount != rightCount {
           return ascending ? leftCount < rightCount : leftCount > rightCount
         }
-        if leftName != rightName { return leftName < rightName }
+        if leftRank != rightRank { return leftRank < rightRank }
       }
       return left.tag.id.uuidString < right.tag.id.uuidString
     }

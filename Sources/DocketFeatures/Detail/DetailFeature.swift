@@ -40,7 +40,7 @@ public struct DetailFeature: Reducer {
     /// The edit form's chips: the tags the draft carries first, then the others, each by name.
     public var tagChips: [TagChip] {
       let assigned = Set((draft ?? issue).tags.map(\.id))
-      let byName = allTags.sorted { SortKey.fold($0.name) < SortKey.fold($1.name) }
+      let byName = NaturalOrder.sorted(allTags, by: \.name)
       return byName.filter { assigned.contains($0.id) }.map { TagChip(tag: $0, assigned: true) }
         + byName.filter { !assigned.contains($0.id) }.map { TagChip(tag: $0, assigned: false) }
     }
@@ -184,7 +184,7 @@ public struct DetailFeature: Reducer {
         draft.tags.remove(at: index)
       } else if let tag = state.allTags.first(where: { $0.id == id }) {
         draft.tags.append(tag)
-        draft.tags.sort { SortKey.fold($0.name) < SortKey.fold($1.name) }
+        draft.tags = NaturalOrder.sorted(draft.tags, by: \.name)
       }
       state.draft = draft
       return .none
@@ -319,8 +319,10 @@ public struct DetailFeature: Reducer {
   }
 
   private func assign(_ tag: Tag, to state: inout State) {
-    state.draft?.tags.append(tag)
-    state.draft?.tags.sort { SortKey.fold($0.name) < SortKey.fold($1.name) }
+    guard var draft = state.draft else { return }
+    draft.tags.append(tag)
+    draft.tags = NaturalOrder.sorted(draft.tags, by: \.name)
+    state.draft = draft
   }
 }
 

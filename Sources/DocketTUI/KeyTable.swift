@@ -129,7 +129,9 @@ extension ScreenFeature.State {
   var keyScopes: [KeyBinding.Scope] {
     if helpShown { return [.help] }
     if app.awards != nil { return [.awards] }
-    if app.sidebar.confirmingDelete != nil || app.detail?.confirmingDelete == true {
+    if app.sidebar.confirmingDelete != nil || app.sidebar.confirmingMerge != nil
+      || app.detail?.confirmingDelete == true
+    {
       return [.confirm]
     }
     if let input {

@@ -24,6 +24,9 @@ extension ScreenFeature {
       state.announcement = localizer("tui.announce.tagCreated", .string(tag.name))
     case .sidebar(.delegate(.tagDeleted)):
       state.announcement = localizer("tui.announce.tagDeleted")
+    case .sidebar(.delegate(.tagsMerged(let source, let target))):
+      state.announcement = localizer(
+        "tui.announce.tagsMerged", .string(source.name), .string(target.name))
     case .sidebar(.delegate(.tagRenamed(let tag))):
       state.announcement = localizer("tui.announce.tagRenamed", .string(tag.name))
     case .list(.delegate(.newIssueRequested)):

@@ -20,6 +20,7 @@ extension ScreenFeature {
       return .none
     }
     guard state.app.awards == nil, state.app.sidebar.confirmingDelete == nil,
+      state.app.sidebar.confirmingMerge == nil,
       state.app.detail?.confirmingDelete != true, state.input == nil, !state.isSortMenuShown,
       !state.isTagSortMenuShown, state.app.detail?.isEditing != true
     else { return .none }

@@ -39,6 +39,9 @@ extension ScreenFeature {
       if state.app.sidebar.confirmingDelete != nil {
         return .send(.app(.sidebar(yes ? .deleteConfirmed : .deleteCancelled)))
       }
+      if state.app.sidebar.confirmingMerge != nil {
+        return .send(.app(.sidebar(yes ? .mergeConfirmed : .mergeCancelled)))
+      }
       return .send(.app(.detail(yes ? .deleteConfirmed : .deleteCancelled)))
     case .sortByPriority, .sortByDate, .sortByTitle:
       // The field already in use flips its direction.

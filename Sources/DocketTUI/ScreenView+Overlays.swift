@@ -16,6 +16,13 @@ extension ScreenView {
         &buffer, area, title: l10n("tui.deleteTag"),
         lines: [l10n("tui.confirmDeleteTag", .string(tag.name), .integer(summary?.total ?? 0))])
     }
+    if let merge = state.app.sidebar.confirmingMerge {
+      drawDialog(
+        &buffer, area, title: l10n("tui.mergeTags"),
+        lines: [
+          l10n("tui.confirmMergeTags", .string(merge.source.name), .string(merge.target.name))
+        ])
+    }
     if let awards = state.app.awards { drawAwards(&buffer, area, awards) }
     if state.helpShown { drawHelp(&buffer, area) }
   }

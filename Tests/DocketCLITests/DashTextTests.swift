@@ -75,3 +75,28 @@ import Testing
     #expect(try box.docket(["list", "--theme", "High-Contrast"]).status == 0)
   }
 }
+
+/// `tag rename A B` onto another tag's name says how to merge; with `--merge`, A's issues carry
+/// B and A goes, each issue keeping every other tag.
+@Suite struct TagMergeCommandTests {
+  @Test func renamingOntoATakenNameOffersAndDoesAMerge() throws {
+    let box = try Sandbox()
+    try box.docket(["add", "Only A", "--tag", "A", "--tag", "Other"])
+    try box.docket(["add", "Both", "--tag", "A", "--tag", "B"])
+    try box.docket(["add", "Only B", "--tag", "B"])
+    let refused = try box.docket(["tag", "rename", "A", "b"])
+    #expect(refused.status == 2)
+    #expect(refused.error.contains("add --merge"), "\(refused.error)")
+    let merged = try box.docket(["tag", "rename", "A", "b", "--merge"])
+    #expect(merged.status == 0, "\(merged.error)")
+    #expect(merged.output == "Merged tag A into B: its issues carry B now.\n")
+    let issues = try #require(
+      try box.docket(["list", "--filter", "all", "--json"]).json() as? [[String: Any]])
+    let tags = Dictionary(
+      uniqueKeysWithValues: issues.map { ($0["title"] as! String, $0["tags"] as! [String]) })
+    #expect(tags == ["Only A": ["B", "Other"], "Both": ["B"], "Only B": ["B"]])
+    let list = try #require(try box.docket(["tag", "list", "--json"]).json() as? [[String: Any]])
+    #expect(list.map { $0["name"] as! String } == ["B", "Other"])
+    #expect(list.first?["total"] as? Int == 3)
+  }
+}

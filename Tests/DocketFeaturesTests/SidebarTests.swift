@@ -167,7 +167,7 @@ import Testing
     #expect(try fx.queue.read { try $0.fetchTags() }.map(\.name) == ["Bug", "Docs", "UI"])
   }
 
-  @Test func renamingRefusesAnotherTagsNameAndKeepsTheID() async throws {
+  @Test func renamingOntoAnotherTagsNameAsksToMergeAndKeepsTheID() async throws {
     let store = makeStore()
     let observation = await store.send(.task)
     await store.receive(.loaded(counts, summaries)) {
@@ -178,13 +178,16 @@ import Testing
       $0.prompt = SidebarFeature.TagPrompt(purpose: .rename(self.bug), text: "Bug")
     }
     await store.send(.promptTextChanged("ui")) { $0.prompt?.text = "ui" }
+    // Another tag's name: asked whether to merge; no keeps both as they were.
     await store.send(.promptSubmitted) {
-      $0.prompt?.errorMessage = "A tag named “UI” already exists."
+      $0.prompt = nil
+      $0.confirmingMerge = SidebarFeature.TagMerge(source: self.bug, target: self.ui)
     }
-    await store.send(.promptTextChanged("Defect")) {
-      $0.prompt?.text = "Defect"
-      $0.prompt?.errorMessage = nil
+    await store.send(.mergeCancelled) { $0.confirmingMerge = nil }
+    await store.send(.renameTagTapped(bug)) {
+      $0.prompt = SidebarFeature.TagPrompt(purpose: .rename(self.bug), text: "Bug")
     }
+    await store.send(.promptTextChanged("Defect")) { $0.prompt?.text = "Defect" }
     await store.send(.promptSubmitted) { $0.prompt = nil }
     let defect = Tag(id: bug.id, name: "Defect")
     await store.receive(.delegate(.tagRenamed(defect)))
@@ -217,6 +220,33 @@ import Testing
     await store.receive(.loaded(counts, [summaries[0]])) { $0.tags = [self.summaries[0]] }
     await observation.cancel()
     #expect(try fx.queue.read { try $0.fetchTags() } == [bug])
+  }
+
+  /// Renaming Bug onto UI and saying yes: every issue that had Bug has UI, and Bug goes.
+  @Test func aMergeConfirmedKeepsEveryIssuesTags() async throws {
+    let store = makeStore()
+    store.exhaustivity = .off
+    let observation = await store.send(.task)
+    await store.skipReceivedActions()
+    let bugIssues = try fx.queue.read { db in
+      try db.fetchIssues(IssueRequest(filter: .tag(self.bug.id), showCompleted: true, now: Date()))
+        .map(\.id)
+    }
+    #expect(!bugIssues.isEmpty)
+    await store.send(.renameTagTapped(bug))
+    await store.send(.promptTextChanged("UI"))
+    await store.send(.promptSubmitted) {
+      $0.confirmingMerge = SidebarFeature.TagMerge(source: self.bug, target: self.ui)
+    }
+    await store.send(.mergeConfirmed) { $0.confirmingMerge = nil }
+    await store.receive(.delegate(.tagsMerged(source: bug, into: ui)))
+    await store.skipReceivedActions()
+    await observation.cancel()
+    let (tags, issueTags) = try fx.queue.read { db in
+      (try db.fetchTags(), try bugIssues.map { try db.fetchIssue(id: $0)?.tags.map(\.id) })
+    }
+    #expect(tags == [ui])
+    #expect(issueTags.allSatisfy { $0 == [self.ui.id] }, "\(issueTags)")
   }
 
   @Test func awardsAreRequestedFromTheRoot() async {

@@ -20,6 +20,29 @@ import Testing
     #expect(try a.dump() == b.dump())
   }
 
+  /// A merge of two tags is ordinary edits: the other device's issues carry the kept tag, the
+  /// merged one is gone there too, and an issue tagged there meanwhile keeps its tag.
+  @Test func aTagMergeReachesTheOtherDevice() throws {
+    let folder = try TemporaryDirectory()
+    let a = try Replica("A", remote: folder.path)
+    let b = try Replica("B", remote: folder.path)
+    let defect = try a.tag("Defect")
+    let bug = try a.tag("Bug")
+    let one = try a.issue("One", tags: [defect])
+    let two = try a.issue("Two", tags: [defect, bug])
+    try a.sync()
+    try b.sync()
+    try a.queue.write { _ = try $0.mergeTag(id: defect.id, into: bug.id) }
+    try a.sync()
+    try b.sync()
+    for replica in [a, b] {
+      #expect(try replica.fetch(one.id)?.tags.map(\.name) == ["Bug"], "\(replica.name)")
+      #expect(try replica.fetch(two.id)?.tags.map(\.name) == ["Bug"], "\(replica.name)")
+      #expect(try replica.queue.read { try $0.fetchTags() }.map(\.name) == ["Bug"])
+    }
+    #expect(try a.dump() == b.dump())
+  }
+
   /// Enough edits in one pull that the full-text index is kept once after them: edited titles,
   /// issues edited and then deleted, and new ones (one of them under the row of a deleted one)
   /// are searched on the receiver as on the sender, the index's own check passes, and its

@@ -198,21 +198,17 @@ import Testing
       }
     }
     await store.send(.key(.enter)) { $0.input = nil }
-    let refusal = DocketStrings.localizer(language: "en").message(
-      for: TagError.nameTaken(other.name))
+    // Another tag's name: the app asks whether to merge the two; `q` answers no, keeping both.
     await store.receive(.app(.sidebar(.promptSubmitted))) {
-      $0.app.sidebar.prompt?.errorMessage = refusal
-      $0.input = .tagName
-      $0.field = TextField(other.name)
+      $0.app.sidebar.prompt = nil
+      $0.app.sidebar.confirmingMerge = SidebarFeature.TagMerge(source: tag, target: other)
     }
-    // Still text: `q` does not quit.
-    await store.send(.key(.character("q"))) { $0.field = TextField(other.name + "q") }
-    await store.receive(.app(.sidebar(.promptTextChanged(other.name + "q")))) {
-      $0.app.sidebar.prompt?.text = other.name + "q"
-      $0.app.sidebar.prompt?.errorMessage = nil
+    #expect(store.state.keyScopes == [.confirm])
+    await store.send(.key(.character("q")))
+    await store.receive(.app(.sidebar(.mergeCancelled))) {
+      $0.app.sidebar.confirmingMerge = nil
     }
-    await store.send(.key(.escape)) { $0.input = nil }
-    await store.receive(.app(.sidebar(.promptCancelled))) { $0.app.sidebar.prompt = nil }
+    #expect(!store.state.wantsQuit)
     await store.finish()
   }
 }

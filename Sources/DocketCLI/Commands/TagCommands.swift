@@ -93,17 +93,28 @@ struct TagCommands {
     let oldName = context.arguments.arguments[0]
     let newName = context.arguments.arguments[1]
     let database = try context.database()
-    let (old, renamed) = try database.write { db -> (Tag, Tag) in
+    let merge = context.arguments.has("merge")
+    let (old, renamed, merged) = try database.write { db -> (Tag, Tag, Bool) in
       guard let tag = try db.fetchTag(named: oldName) else {
         throw CommandFailure.usage(context.l10n("error.tag.unknown", .string(oldName)))
       }
-      return (tag, try db.renameTag(id: tag.id, to: newName))
+      // Onto another tag's name: with --merge, its issues take that tag and it goes.
+      if let target = try db.fetchTag(named: newName), target.id != tag.id {
+        guard merge else {
+          throw CommandFailure.usage(
+            context.l10n("error.tag.mergeOffer", .string(target.name), .string(tag.name)))
+        }
+        return (tag, try db.mergeTag(id: tag.id, into: target.id), true)
+      }
+      return (tag, try db.renameTag(id: tag.id, to: newName), false)
     }
     if context.json {
       context.printJSON(
         .object([
           ("id", .string(renamed.id.uuidString.lowercased())), ("name", .string(renamed.name)),
         ]))
+    } else if merged {
+      context.console.line(context.l10n("tag.merged", .string(old.name), .string(renamed.name)))
     } else {
       context.console.line(context.l10n("tag.renamed", .string(old.name), .string(renamed.name)))
     }

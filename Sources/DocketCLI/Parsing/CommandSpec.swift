@@ -185,8 +185,9 @@ extension CommandSpec {
           options: [json],
           minimumArguments: 1, maximumArguments: nil),
         CommandSpec(
-          name: "rename", summary: "command.tag.rename.summary", usage: "docket tag rename OLD NEW",
-          options: [json],
+          name: "rename", summary: "command.tag.rename.summary",
+          usage: "docket tag rename OLD NEW [--merge]",
+          options: [OptionSpec(name: "merge", kind: .flag, help: "option.merge"), json],
           minimumArguments: 2, maximumArguments: 2, argumentValues: .tags),
         CommandSpec(
           name: "delete", summary: "command.tag.delete.summary",

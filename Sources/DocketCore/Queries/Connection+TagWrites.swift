@@ -39,6 +39,24 @@ extension Connection {
     }
   }
 
+  /// Merges the tag `source` into `target`: every issue that carried `source` carries `target`
+  /// (as ordinary edits, which sync carries), and `source` is deleted. Returns `target`.
+  @discardableResult
+  public func mergeTag(id source: UUID, into target: UUID) throws -> Tag {
+    try transaction {
+      guard source != target, try fetchTag(id: source) != nil, let kept = try fetchTag(id: target)
+      else { throw TagError.notFound }
+      try execute(
+        """
+        INSERT OR IGNORE INTO issue_tags (issue_seq, tag_seq)
+        SELECT l.issue_seq, (SELECT seq FROM tags WHERE id = ?) FROM issue_tags l
+        WHERE l.tag_seq = (SELECT seq FROM tags WHERE id = ?)
+        """, [target, source])
+      try execute("DELETE FROM tags WHERE id = ?", [source])
+      return kept
+    }
+  }
+
   /// Deletes a tag and its links; the issues stay. Returns false when there was no such tag.
   @discardableResult
   public func deleteTag(id: UUID) throws -> Bool {

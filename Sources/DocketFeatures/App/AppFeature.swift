@@ -135,6 +135,14 @@ public struct AppFeature: Reducer {
         .send(.list(.setFilter(.open, showCompleted: state.sidebar.showCompleted))),
         rememberFilter(.open))
 
+    case .tagsMerged(let source, let target):
+      // The merged tag goes: a filter on it moves to the tag it went into.
+      guard state.sidebar.selection == .tag(source.id) else { return .none }
+      state.sidebar.selection = .tag(target.id)
+      return .merge(
+        .send(.list(.setFilter(.tag(target.id), showCompleted: state.sidebar.showCompleted))),
+        rememberFilter(.tag(target.id)))
+
     case .tagCreated, .tagRenamed:
       // The selection is by id, so a renamed selected tag stays selected; lists follow live.
       return .none

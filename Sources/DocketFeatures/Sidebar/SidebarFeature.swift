@@ -17,6 +17,8 @@ public struct SidebarFeature: Reducer {
     public var prompt: TagPrompt?
     /// The tag waiting for the user to confirm its deletion.
     public var confirmingDelete: Tag?
+    /// A rename onto another tag's name, waiting for the user to confirm merging the two.
+    public var confirmingMerge: TagMerge?
     public var errorMessage: String?
 
     public init(
@@ -46,6 +48,17 @@ public struct SidebarFeature: Reducer {
       case .tag(let id):
         return tags.first { $0.id == id }?.visibleCount(showCompleted: showCompleted) ?? 0
       }
+    }
+  }
+
+  /// Two tags to become one: `source`'s issues take `target`, and `source` goes.
+  public struct TagMerge: Equatable, Sendable {
+    public var source: Tag
+    public var target: Tag
+
+    public init(source: Tag, target: Tag) {
+      self.source = source
+      self.target = target
     }
   }
 
@@ -81,6 +94,8 @@ public struct SidebarFeature: Reducer {
     case promptTextChanged(String)
     case promptSubmitted
     case promptCancelled
+    case mergeConfirmed
+    case mergeCancelled
     case deleteTagTapped(Tag)
     case deleteConfirmed
     case deleteCancelled
@@ -92,6 +107,7 @@ public struct SidebarFeature: Reducer {
       case showCompletedChanged(Bool)
       case tagCreated(Tag)
       case tagRenamed(Tag)
+      case tagsMerged(source: Tag, into: Tag)
       case tagDeleted(UUID)
       case awardsRequested
     }
@@ -181,7 +197,9 @@ public struct SidebarFeature: Reducer {
           write { _ = try $0.createTag(named: tag.name, id: tag.id) })
       case .rename(let tag):
         if let existing, existing.id != tag.id {
-          state.prompt?.errorMessage = localizer.message(for: TagError.nameTaken(existing.name))
+          // Onto another tag's name: the user is asked whether to merge the two.
+          state.prompt = nil
+          state.confirmingMerge = TagMerge(source: tag, target: existing)
           return .none
         }
         state.prompt = nil
@@ -194,6 +212,17 @@ public struct SidebarFeature: Reducer {
 
     case .promptCancelled:
       state.prompt = nil
+      return .none
+
+    case .mergeConfirmed:
+      guard let merge = state.confirmingMerge else { return .none }
+      state.confirmingMerge = nil
+      return .merge(
+        .send(.delegate(.tagsMerged(source: merge.source, into: merge.target))),
+        write { try $0.mergeTag(id: merge.source.id, into: merge.target.id) })
+
+    case .mergeCancelled:
+      state.confirmingMerge = nil
       return .none
 
     case .deleteTagTapped(let tag):

@@ -105,6 +105,12 @@ extension ScreenFeature {
       let suggestion = list.suggestions[list.highlightedSuggestion]
       state.field = TextField(SearchField(text: state.field.text).textWithoutFragment)
       return .send(.app(.list(.suggestionChosen(suggestion))))
+    case .cancelInput
+    where input == .search
+      && (!state.field.text.isEmpty || !state.app.list.search.chips.isEmpty):
+      // Esc clears what is typed and stays in the search; Esc on an empty one leaves it.
+      state.field = TextField()
+      return .send(.app(.list(.searchCleared)))
     case .acceptInput, .cancelInput:
       state.input = nil
       let accepted = command == .acceptInput

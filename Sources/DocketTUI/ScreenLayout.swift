@@ -87,8 +87,14 @@ struct ScreenLayout: Equatable {
   /// Where the issue rows of the list pane start: under the search line, and under the search's
   /// error when there is one.
   static func listRows(_ inner: Rect, _ state: ScreenFeature.State) -> Rect {
-    let top = inner.y + 1 + (state.app.list.searchError == nil ? 0 : 1)
+    let top = inner.y + 1 + searchErrorLines(state.app.list.searchError, width: inner.width).count
     return Rect(x: inner.x, y: top, width: inner.width, height: max(0, inner.maxY - top))
+  }
+
+  /// The search's error, wrapped to the pane (three lines at most): read whole, not cut.
+  static func searchErrorLines(_ error: String?, width: Int) -> [String] {
+    guard let error else { return [] }
+    return Paragraph.lines(error, width: max(1, width), limit: 3)
   }
 
   /// The filter pane's rows: the smart filters at the top; a blank line and the tags' heading

@@ -28,8 +28,10 @@ extension ScreenView {
       visible.text, x: x, y: inner.y, style: searching ? Theme.bold : .plain,
       maxWidth: inner.maxX - x)
     if searching { buffer.cursor = (x + visible.cursorColumn, inner.y) }
-    if let error = list.searchError {
-      buffer.draw(error, x: inner.x, y: inner.y + 1, style: Theme.error, maxWidth: inner.width)
+    let errorLines = ScreenLayout.searchErrorLines(list.searchError, width: inner.width)
+    for (offset, line) in errorLines.enumerated() {
+      buffer.draw(
+        line, x: inner.x, y: inner.y + 1 + offset, style: Theme.error, maxWidth: inner.width)
     }
     let listArea = ScreenLayout.listRows(inner, state)
     if list.issues.isEmpty {

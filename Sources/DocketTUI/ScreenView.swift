@@ -108,6 +108,13 @@ public struct ScreenView {
     return (synced, false)
   }
 
+  /// Whether the issue `x` acts on now (the detail's, else the list's selected) is completed.
+  var selectedIssueIsCompleted: Bool {
+    if state.focus == .detail, let issue = state.app.detail?.issue { return issue.completed }
+    let list = state.app.list
+    return list.issues.first { $0.id == list.selection }?.completed ?? false
+  }
+
   /// The hint bar, made from the key table: what the keys that work now do, the mode's or the
   /// focused pane's first. Items that do not fit are left out whole, never cut.
   func drawHints(_ buffer: inout Buffer, _ rect: Rect) {
@@ -115,7 +122,12 @@ public struct ScreenView {
     var text = ""
     for binding in KeyTable.hints(for: state.keyScopes, language: l10n.language) {
       let keys = KeyTable.label(binding.hintLabel ?? binding.label) { l10n($0) }
-      let item = (text.isEmpty ? " " : "  ") + keys + " " + l10n(binding.hintKey)
+      var hint = l10n(binding.hintKey)
+      // `x` on a completed issue (the Completed list's, say) reopens it, and says so.
+      if binding.name == "toggleCompleted", selectedIssueIsCompleted {
+        hint = l10n("tui.hint.reopen")
+      }
+      let item = (text.isEmpty ? " " : "  ") + keys + " " + hint
       guard DisplayWidth.of(text + item) <= rect.width else { break }
       text += item
     }

@@ -247,8 +247,8 @@ import Testing
       $0.app.list.issues = []
       $0.app.list.total = 0
     }
-    // Esc leaves the field and clears the search; the whole list comes back.
-    await store.send(.key(.escape)) { $0.input = nil }
+    // Esc clears the search and stays in it; the whole list comes back. A second Esc leaves.
+    await store.send(.key(.escape)) { $0.field = TextField() }
     await store.receive(.app(.list(.searchCleared))) {
       $0.app.list.search = SearchField()
       $0.app.list.query = .empty
@@ -261,6 +261,12 @@ import Testing
       $0.app.list.issues = open
       $0.app.list.total = open.count
     }
+    #expect(store.state.input == .search)
+    await store.send(.key(.escape)) {
+      $0.input = nil
+      $0.announcement = nil
+    }
+    await store.receive(.app(.list(.searchCleared))) { $0.announcement = "Search cleared." }
     await store.send(.app(.stop))
     await store.finish()
   }

@@ -249,6 +249,38 @@ import Testing
     }
   }
 
+  /// The hint says what `x` does to the issue it acts on: complete an open one, reopen one done.
+  @Test func theHintForXFollowsTheIssue() throws {
+    let l10n = DocketStrings.localizer(language: "en")
+    let fixture = try ScreenFixture()
+    let open = try fixture.state(columns: 160, rows: 30, select: "Export to CSV", focus: .list)
+    #expect(
+      ScreenView(state: open, l10n: l10n, now: snapshotNow).render().lines.last?.contains(
+        "x complete") == true)
+    let done = try fixture.queue.read { db in
+      try db.fetchIssues(IssueRequest(filter: .completed, now: snapshotNow)).first!
+    }
+    var completed = open
+    completed.app.list.issues = [done]
+    completed.app.list.selection = done.id
+    let hints = ScreenView(state: completed, l10n: l10n, now: snapshotNow).render().lines.last ?? ""
+    #expect(hints.contains("x reopen") && !hints.contains("x complete"), "\(hints)")
+  }
+
+  /// A bad token's message is read whole: wrapped under the search line, never cut.
+  @Test func aSearchErrorWraps() throws {
+    var state = try ScreenFixture().state(columns: 60, rows: 20, focus: .list)
+    let message =
+      "“priority:urgent” is not a priority: use low, medium or high (or l, m, h) after priority:"
+    state.app.list.searchError = message
+    let screen = ScreenView(
+      state: state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+    ).render().lines
+    let pane = screen.map { $0.replacingOccurrences(of: "│", with: " ") }
+      .joined(separator: " ").split(separator: " ").joined(separator: " ")
+    #expect(pane.contains(message), "\(screen.joined(separator: "\n"))")
+  }
+
   @Test func aTinyTerminalSaysSo() throws {
     let state = try ScreenFixture().state(columns: 15, rows: 4)
     let buffer = ScreenView(

@@ -192,9 +192,18 @@ public struct AppFeature: Reducer {
   > {
     switch delegate {
     case .saved(let issue), .completionChanged(let issue):
-      // An issue that no longer belongs in the current list is let go by the list and detail.
+      // An issue that no longer belongs in the current list is let go by the list and detail,
+      // and the selection moves on to the row after it (`x` down a list closes one by one).
       guard !belongs(issue, state) else { return .none }
-      return letGo(issue.id, &state)
+      let wasSelected = state.list.selection == issue.id
+      let next = Self.neighbour(of: issue.id, in: state.list.issues)
+      let effect = letGo(issue.id, &state)
+      guard wasSelected, let next else { return effect }
+      state.list.selection = next.id
+      let historyShown = state.detail?.historyShown ?? false
+      state.detail = DetailFeature.State(issue: next, allTags: state.list.tags)
+      state.detail?.historyShown = historyShown
+      return .merge(effect, .send(.detail(.task)))
 
     case .deleted(let id), .discarded(let id), .vanished(let id):
       return letGo(id, &state)
@@ -244,6 +253,13 @@ public struct AppFeature: Reducer {
       )
       .serial(in: WriteLane.database))
     return .merge(effects)
+  }
+
+  /// The row after `id` in `issues`, or the one before it when it is the last.
+  static func neighbour(of id: UUID, in issues: [Issue]) -> Issue? {
+    guard let index = issues.firstIndex(where: { $0.id == id }) else { return nil }
+    if index + 1 < issues.count { return issues[index + 1] }
+    return index > 0 ? issues[index - 1] : nil
   }
 
   private func letGo(_ id: UUID, _ state: inout State) -> Effect<Action> {

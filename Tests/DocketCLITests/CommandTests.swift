@@ -263,8 +263,11 @@ import Testing
         "Renamed tag Docs to Documentation."
       ])
     let taken = try box.docket(["tag", "rename", "Documentation", "BUG"])
-    #expect(taken.status == 1)
-    #expect(taken.error == "docket: A tag named “Bug” already exists.\n")
+    #expect(taken.status == 2)
+    #expect(
+      taken.error
+        == "docket: A tag named “Bug” already exists; to give its name to the issues of “Documentation” and remove “Documentation”, add --merge.\n"
+    )
     #expect(try box.docket(["tag", "delete", "Documentation"]).status == 2)
     #expect(
       try box.docket(["tag", "delete", "Documentation", "--yes"]).lines == [

@@ -72,7 +72,7 @@ import Testing
     #expect(sorted.lines.dropFirst().first?.contains("Alpha") == true, "\(sorted.output)")
     #expect(try box.docket(["awards", "--lang", "DE"]).output.contains("Erster Vorgang"))
     #expect(try box.docket(["completions", "Bash"]).output.contains("complete -F _docket"))
-    #expect(try box.docket(["list", "--theme", "High-Contrast"]).status == 0)
+    #expect(try box.docket(["--theme", "High-Contrast", "--version"]).status == 0)
   }
 }
 
@@ -98,5 +98,24 @@ import Testing
     let list = try #require(try box.docket(["tag", "list", "--json"]).json() as? [[String: Any]])
     #expect(list.map { $0["name"] as! String } == ["B", "Other"])
     #expect(list.first?["total"] as? Int == 3)
+  }
+}
+
+/// A command's help lists the options it takes; the terminal app's own are under `docket help`
+/// and taken only by the app.
+@Suite struct AppOptionsTests {
+  @Test func theAppsOptionsAreTheAppsAlone() throws {
+    let box = try Sandbox()
+    let list = try box.docket(["help", "list"]).output
+    #expect(list.contains("--filter") && list.contains("--db"))
+    for option in ["--screen-reader", "--no-mouse", "--theme"] {
+      #expect(!list.contains(option), "\(option)")
+    }
+    let general = try box.docket(["help"]).output
+    let app = try #require(general.range(of: "Options of the terminal app"))
+    #expect(general[app.upperBound...].contains("--screen-reader"))
+    let refused = try box.docket(["list", "--no-mouse"])
+    #expect(refused.status == 2)
+    #expect(refused.error.contains("unknown option --no-mouse for docket list"))
   }
 }

@@ -37,7 +37,7 @@ struct CompletionsCommand {
   }
 
   static func options(of spec: CommandSpec) -> [String] {
-    (spec.options + CommandSpec.globalOptions).map { "--" + $0.name }
+    spec.allOptions.map { "--" + $0.name }
   }
 
   /// The shell function call that offers `values` (bash).
@@ -59,7 +59,7 @@ struct CompletionsCommand {
     let beforeCommand = [("", CommandSpec(name: "", summary: "", usage: ""))]
     for (words, spec) in beforeCommand + paths {
       // What follows each option that takes a value.
-      for option in spec.options + CommandSpec.globalOptions where option.takesValue {
+      for option in spec.allOptions where option.takesValue {
         guard let reply = bashReply(option.completion) else { continue }
         let names = ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
         let patterns = names.map { "\"\(words)|\($0)\"" }.joined(separator: "|")
@@ -76,7 +76,9 @@ struct CompletionsCommand {
         "      \"\(words)\") _docket_words '\(options(of: spec).joined(separator: " "))' ;;\n"
     }
     let withSubcommands = CommandSpec.all.filter { !$0.subcommands.isEmpty }.map(\.name)
-    let globalsWithValues = CommandSpec.globalOptions.filter(\.takesValue).map { "--" + $0.name }
+    let globalsWithValues = (CommandSpec.globalOptions + CommandSpec.appOptions).filter(
+      \.takesValue
+    ).map { "--" + $0.name }
     return """
       # bash completion for docket. Load it with: source <(docket completions bash)
       # The same function serves zsh, through bashcompinit (docket completions zsh).
@@ -221,8 +223,9 @@ struct CompletionsCommand {
       "        end",
       "        switch $word",
       "            case "
-        + CommandSpec.globalOptions.filter(\.takesValue).map { "--" + $0.name }.joined(
-          separator: " "),
+        + (CommandSpec.globalOptions + CommandSpec.appOptions).filter(\.takesValue).map {
+          "--" + $0.name
+        }.joined(separator: " "),
       "                set skip 1",
       "            case '-*'",
       "            case '*'",
@@ -258,7 +261,7 @@ struct CompletionsCommand {
       "end",
       "complete -c docket -n 'test (count (__docket_words)) -eq 0' -l help -l version",
     ]
-    for option in CommandSpec.globalOptions {
+    for option in CommandSpec.globalOptions + CommandSpec.appOptions {
       lines.append(fishOption(option, condition: "test (count (__docket_words)) -eq 0"))
     }
     for spec in CommandSpec.all {
@@ -275,7 +278,7 @@ struct CompletionsCommand {
     }
     for (words, spec) in paths {
       let condition = "__docket_at \(words)"
-      for option in spec.options + CommandSpec.globalOptions {
+      for option in spec.allOptions {
         lines.append(fishOption(option, condition: condition))
       }
       guard spec.subcommands.isEmpty else { continue }

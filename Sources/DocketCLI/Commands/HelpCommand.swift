@@ -13,6 +13,9 @@ struct HelpCommand {
       CommandSpec.globalOptions + [OptionSpec(name: "version", kind: .flag, help: "option.version")]
     lines += HelpLayout.rows(
       options.map { (optionLabel($0), l10n($0.help)) }, column: 20, width: width)
+    lines += ["", l10n("help.appOptions")]
+    lines += HelpLayout.rows(
+      CommandSpec.appOptions.map { (optionLabel($0), l10n($0.help)) }, column: 20, width: width)
     lines += ["", l10n("help.more", .string(context.databasePath))]
     context.console.line(lines.joined(separator: "\n"))
   }
@@ -36,7 +39,7 @@ struct HelpCommand {
       lines += HelpLayout.rows(
         spec.subcommands.map { ($0.usage, l10n($0.summary)) }, column: 28, width: width)
     }
-    let options = spec.options + CommandSpec.globalOptions
+    let options = spec.allOptions
     lines += ["", l10n("help.options")]
     lines += HelpLayout.rows(
       options.map { (optionLabel($0), l10n($0.help)) }, column: 28, width: width)

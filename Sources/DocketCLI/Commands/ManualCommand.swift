@@ -62,6 +62,10 @@ struct ManualCommand {
       lines += [".TP", label(option), escape(l10n(option.help))]
     }
     lines += [".TP", "\\fB\\-\\-version\\fR", escape(l10n("option.version"))]
+    lines.append(".SS \(escape(l10n("help.appOptions")))")
+    for option in CommandSpec.appOptions {
+      lines += [".TP", label(option), escape(l10n(option.help))]
+    }
     for (section, text) in [
       ("man.search", "man.searchText"), ("man.files", "man.filesText"),
       ("man.environment", "man.environmentText"), ("man.exit", "man.exitText"),

@@ -47,7 +47,9 @@ enum ArgumentParser {
       remaining = remaining.dropFirst()
       let name = first.hasPrefix("--") ? String(first.dropFirst(2).prefix { $0 != "=" }) : ""
       if !first.contains("="),
-        let option = CommandSpec.globalOptions.first(where: { $0.name == name }),
+        let option = (CommandSpec.globalOptions + CommandSpec.appOptions).first(where: {
+          $0.name == name
+        }),
         option.takesValue, let value = remaining.first
       {
         early.append(value)
@@ -141,7 +143,7 @@ enum ArgumentParser {
             throw .unknownOption(
               word, command: commandLine, suggestion: "--\(owner.name) \(name.lowercased())")
           }
-          let names = (spec.options + CommandSpec.globalOptions).map { "--" + $0.name }
+          let names = spec.allOptions.map { "--" + $0.name }
           throw .unknownOption(
             word, command: commandLine, suggestion: Suggestion.nearest("--" + name, among: names))
         }
@@ -181,7 +183,7 @@ enum ArgumentParser {
           continue
         }
         if letters.contains(where: \.isWhitespace) { throw .dashText(word, command: commandLine) }
-        let names = (spec.options + CommandSpec.globalOptions).compactMap {
+        let names = spec.allOptions.compactMap {
           $0.short.map { "-\($0)" }
         }
         throw .unknownOption(

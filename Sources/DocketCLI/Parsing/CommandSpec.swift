@@ -72,12 +72,18 @@ struct CommandSpec: Sendable {
     return argumentChoices.isEmpty ? .nothing : .choices(argumentChoices)
   }
 
+  /// The options this command takes: its own and every command's; with no command (the
+  /// terminal app), the app's too.
+  var allOptions: [OptionSpec] {
+    options + CommandSpec.globalOptions + (name.isEmpty ? CommandSpec.appOptions : [])
+  }
+
   func option(named name: String) -> OptionSpec? {
-    (options + CommandSpec.globalOptions).first { $0.name == name }
+    allOptions.first { $0.name == name }
   }
 
   func option(short: Character) -> OptionSpec? {
-    (options + CommandSpec.globalOptions).first { $0.short == short }
+    allOptions.first { $0.short == short }
   }
 
   /// Options every command takes.
@@ -86,6 +92,10 @@ struct CommandSpec: Sendable {
     OptionSpec(
       name: "lang", kind: .value(name: "en|de"), help: "option.lang", choices: ["en", "de"]),
     OptionSpec(name: "help", short: "h", kind: .flag, help: "option.help"),
+  ]
+
+  /// Options of the terminal app (`docket` with no command), which no command takes.
+  static let appOptions: [OptionSpec] = [
     OptionSpec(name: "screen-reader", kind: .flag, help: "option.screenReader"),
     OptionSpec(name: "no-mouse", kind: .flag, help: "option.noMouse"),
     OptionSpec(

@@ -59,7 +59,7 @@ extension Localizer {
       }
     case let error as IssueError:
       switch error {
-      case .emptyTitle: return self("error.add.emptyTitle")
+      case .emptyTitle: return self("error.title.empty")
       case .titleTooLong(let limit): return self("error.issue.titleTooLong", .integer(limit))
       case .titleNotOneLine: return self("error.issue.titleNotOneLine")
       case .detailTooLong(let limit): return self("error.issue.detailTooLong", .integer(limit))

@@ -41,6 +41,9 @@ import Testing
     #expect(answer.status == 422)
     #expect(try web.count() == 0)
     #expect(answer.text.contains("<p class=\"problem\" role=\"alert\" id=\"form-error\">"))
+    // Said as every face says it, with no command line in it.
+    #expect(answer.text.contains("An issue needs a title."))
+    #expect(!answer.text.contains("docket add"))
     #expect(answer.text.contains("rows=\"8\">\nkept &lt;text&gt;</textarea>"))
     #expect(answer.text.contains("<option value=\"medium\" selected>"))
     #expect(answer.text.contains("aria-invalid=\"true\""))

@@ -245,8 +245,9 @@ import Testing
     let (tags, issueTags) = try fx.queue.read { db in
       (try db.fetchTags(), try bugIssues.map { try db.fetchIssue(id: $0)?.tags.map(\.id) })
     }
-    #expect(tags == [ui])
-    #expect(issueTags.allSatisfy { $0 == [self.ui.id] }, "\(issueTags)")
+    let kept = TagName.keptID(merging: bug.id, into: ui.id)
+    #expect(tags == [Tag(id: kept, name: "UI")])
+    #expect(issueTags.allSatisfy { $0 == [kept] }, "\(issueTags)")
   }
 
   @Test func awardsAreRequestedFromTheRoot() async {

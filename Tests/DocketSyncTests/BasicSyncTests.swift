@@ -20,24 +20,35 @@ import Testing
     #expect(try a.dump() == b.dump())
   }
 
-  /// A merge of two tags is ordinary edits: the other device's issues carry the kept tag, the
-  /// merged one is gone there too, and an issue tagged there meanwhile keeps its tag.
-  @Test func aTagMergeReachesTheOtherDevice() throws {
+  /// A merge of two tags goes to the other device as the rename it is: the issues there carry
+  /// the tag that is left, the other is gone, and an issue tagged with the merged one there
+  /// meanwhile keeps its tag, as the merged one. Both ways round (the kept id the smaller or
+  /// the larger).
+  @Test(arguments: [false, true]) func aTagMergeReachesTheOtherDevice(swapped: Bool) throws {
     let folder = try TemporaryDirectory()
     let a = try Replica("A", remote: folder.path)
     let b = try Replica("B", remote: folder.path)
-    let defect = try a.tag("Defect")
-    let bug = try a.tag("Bug")
+    let low = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!
+    let high = UUID(uuidString: "ffffffff-ffff-4fff-bfff-ffffffffffff")!
+    let defect = try a.tag("Defect", id: swapped ? high : low)
+    let bug = try a.tag("Bug", id: swapped ? low : high)
     let one = try a.issue("One", tags: [defect])
     let two = try a.issue("Two", tags: [defect, bug])
+    let three = try a.issue("Three")
     try a.sync()
     try b.sync()
+    // Meanwhile, on B: Three is tagged Defect.
+    b.time.advance(by: 5)
+    try b.edit(three.id) { $0.tags = [defect] }
+    a.time.advance(by: 10)
     try a.queue.write { _ = try $0.mergeTag(id: defect.id, into: bug.id) }
-    try a.sync()
-    try b.sync()
+    for replica in [a, b, a] { try replica.sync() }
     for replica in [a, b] {
-      #expect(try replica.fetch(one.id)?.tags.map(\.name) == ["Bug"], "\(replica.name)")
-      #expect(try replica.fetch(two.id)?.tags.map(\.name) == ["Bug"], "\(replica.name)")
+      for issue in [one, two, three] {
+        #expect(
+          try replica.fetch(issue.id)?.tags.map(\.name) == ["Bug"],
+          "\(replica.name): \(issue.title)")
+      }
       #expect(try replica.queue.read { try $0.fetchTags() }.map(\.name) == ["Bug"])
     }
     #expect(try a.dump() == b.dump())

@@ -59,6 +59,14 @@ public enum TagName {
 }
 
 /// Folds text for sorting: case and diacritics ignored, so `Ärger` sorts among the A's.
+extension TagName {
+  /// The id the tag made of `source` and `target` goes by, merged (`mergeTag`), as sync makes
+  /// one tag of two that bear one name: the smaller id, as text.
+  public static func keptID(merging source: UUID, into target: UUID) -> UUID {
+    source.uuidString.lowercased() < target.uuidString.lowercased() ? source : target
+  }
+}
+
 public enum SortKey {
   public static func fold(_ text: String) -> String {
     // Plain ASCII (most titles) folds to its lower case, as Foundation's folding would make it,

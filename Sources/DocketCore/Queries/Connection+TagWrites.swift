@@ -39,21 +39,34 @@ extension Connection {
     }
   }
 
-  /// Merges the tag `source` into `target`: every issue that carried `source` carries `target`
-  /// (as ordinary edits, which sync carries), and `source` is deleted. Returns `target`.
+  /// Merges the tag `source` into `target`: every issue that carried either carries the one tag
+  /// that is left, named as `target` is. Recorded as what it is to sync, a rename of `source`
+  /// to `target`'s name: tags of one name are one tag on every device (the row goes by the
+  /// smaller id, with the links made through either), so a link another device made to `source`
+  /// meanwhile joins the merged tag there and here alike. Returns the tag that is left.
   @discardableResult
   public func mergeTag(id source: UUID, into target: UUID) throws -> Tag {
     try transaction {
-      guard source != target, try fetchTag(id: source) != nil, let kept = try fetchTag(id: target)
+      guard source != target, let merged = try fetchTag(id: source),
+        let kept = try fetchTag(id: target)
       else { throw TagError.notFound }
+      // The rename, recorded as every rename is (for `source` and the ids that bear its name).
+      try execute("UPDATE tags SET name = ? WHERE id = ?", [kept.name, source])
+      // Then the two rows made one as the sync rules make them, without recording it again:
+      // every device that receives the rename does the same.
+      let canonical = TagName.keptID(merging: source, into: target) == source ? merged : kept
+      let other = canonical.id == source ? kept : merged
+      try execute("UPDATE sync_clock SET applying = 1")
       try execute(
         """
         INSERT OR IGNORE INTO issue_tags (issue_seq, tag_seq)
         SELECT l.issue_seq, (SELECT seq FROM tags WHERE id = ?) FROM issue_tags l
         WHERE l.tag_seq = (SELECT seq FROM tags WHERE id = ?)
-        """, [target, source])
-      try execute("DELETE FROM tags WHERE id = ?", [source])
-      return kept
+        """, [canonical.id, other.id])
+      try execute("DELETE FROM tags WHERE id = ?", [other.id])
+      try execute("UPDATE tags SET name = ? WHERE id = ?", [kept.name, canonical.id])
+      try execute("UPDATE sync_clock SET applying = 0")
+      return Tag(id: canonical.id, name: kept.name)
     }
   }
 

@@ -136,12 +136,14 @@ public struct AppFeature: Reducer {
         rememberFilter(.open))
 
     case .tagsMerged(let source, let target):
-      // The merged tag goes: a filter on it moves to the tag it went into.
-      guard state.sidebar.selection == .tag(source.id) else { return .none }
-      state.sidebar.selection = .tag(target.id)
+      // One of the two ids goes (`TagName.keptID`): a filter on it moves to the one left.
+      let kept = TagName.keptID(merging: source.id, into: target.id)
+      let gone = kept == source.id ? target.id : source.id
+      guard state.sidebar.selection == .tag(gone) else { return .none }
+      state.sidebar.selection = .tag(kept)
       return .merge(
-        .send(.list(.setFilter(.tag(target.id), showCompleted: state.sidebar.showCompleted))),
-        rememberFilter(.tag(target.id)))
+        .send(.list(.setFilter(.tag(kept), showCompleted: state.sidebar.showCompleted))),
+        rememberFilter(.tag(kept)))
 
     case .tagCreated, .tagRenamed:
       // The selection is by id, so a renamed selected tag stays selected; lists follow live.

@@ -76,6 +76,28 @@ import Testing
     await task.cancel()
   }
 
+  /// A title stored with spaces around it (an import, an older version) is not rewritten by a
+  /// save that changed only another field.
+  @Test func aTitleLeftAsItWasIsNotTouched() async throws {
+    var padded = issue
+    padded.title = "  Fix login  "
+    try fx.queue.write {
+      try $0.execute("UPDATE issues SET title = ? WHERE id = ?", [padded.title, padded.id])
+    }
+    let store = makeStore(DetailFeature.State(issue: padded))
+    store.exhaustivity = .off
+    await store.send(.editTapped)
+    await store.send(.priorityChanged(.high))
+    await store.send(.saveTapped)
+    await store.skipReceivedActions()
+    await store.skipInFlightEffects()
+    for _ in 0..<200 where try fx.stored(padded.id)?.priority != .high {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(try fx.stored(padded.id)?.priority == .high)
+    #expect(try fx.stored(padded.id)?.title == "  Fix login  ")
+  }
+
   @Test func savingWithoutChangesWritesNothing() async throws {
     let store = makeStore()
     let task = await start(store)

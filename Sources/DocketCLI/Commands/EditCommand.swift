@@ -129,7 +129,10 @@ struct EditedIssue: Equatable {
   /// fields and tags the form changed. Tags named for the first time are created.
   func edit(from base: Issue, in db: Connection) throws -> IssueEdit {
     var edited = base
-    if title != Limits.oneLine(base.title) { edited.title = title }
+    // The form shows the title on one line, and its fields are read trimmed: a title that reads
+    // back as shown is the stored one, untouched.
+    let shown = Limits.oneLine(base.title).trimmingCharacters(in: .whitespaces)
+    if title != shown { edited.title = title }
     edited.detail = detail
     edited.priority = priority
     edited.completed = completed

@@ -243,14 +243,18 @@ public struct DetailFeature: Reducer {
 
     case .saveTapped:
       guard var typed = state.draft else { return .none }
-      // A title is one line, and never empty: the form stays open and says so.
-      typed.title = Limits.oneLine(typed.title).trimmingCharacters(in: .whitespaces)
-      guard !typed.title.isEmpty else {
-        state.errorMessage = localizer("error.title.empty")
-        return .none
+      let base = state.editBase ?? state.issue
+      // A title typed is one line, and never empty: the form stays open and says so. A title
+      // left as it was is not touched (one an older version or an import stored with spaces
+      // around it stays as stored).
+      if typed.title != base.title {
+        typed.title = Limits.oneLine(typed.title).trimmingCharacters(in: .whitespaces)
+        guard !typed.title.isEmpty else {
+          state.errorMessage = localizer("error.title.empty")
+          return .none
+        }
       }
       let draft = typed
-      let base = state.editBase ?? state.issue
       state.draft = nil
       state.editBase = nil
       state.errorMessage = nil

@@ -55,7 +55,7 @@ public enum TaskwarriorFormat {
       case let other?: throw record.fail(.badValue(field: "priority", value: other))
       }
       let kept = DocketPart(record)
-      var tags = try record.strings("tags").map { IncomingTag(name: kept.tagName(for: $0)) }
+      var tags = kept.tagNames(for: try record.strings("tags")).map { IncomingTag(name: $0) }
       if let project = try record.string("project") {
         tags.insert(IncomingTag(name: project), at: 0)
       }
@@ -71,7 +71,7 @@ public enum TaskwarriorFormat {
       }
       var detail = try detail(record)
       if let exact = kept.detail,
-        detailAsRead(exact, created: entry, priorityLetter: priorityText) == detail
+        keptDetailFits(exact, created: entry, priorityLetter: priorityText, read: detail)
       {
         detail = exact
       }
@@ -124,6 +124,20 @@ public enum TaskwarriorFormat {
     return detailText(notes: annotations, attributes: attributes, priorityLetter: priorityLetter)
   }
 
+  /// Whether the detail Docket kept is still the task's: the task's annotations and attributes
+  /// are what an export of it writes, and its `Taskwarrior:` block names no attribute the task
+  /// itself holds (but a `priority: L` the task still has), so neither an edit in Taskwarrior
+  /// nor a crafted attribute brings back what the task no longer says.
+  static func keptDetailFits(
+    _ exact: String, created: Date, priorityLetter: String?, read: String
+  ) -> Bool {
+    let (_, attributes) = parseDetail(exact, created: created)
+    for (key, value) in attributes where readAttributes.contains(key) {
+      guard key == "priority", value.string == "L", priorityLetter == "L" else { return false }
+    }
+    return detailAsRead(exact, created: created, priorityLetter: priorityLetter) == read
+  }
+
   /// What the `docket` attribute of a task holds, read leniently: a part missing or of the
   /// wrong kind (a task another tool wrote) is as if not there.
   struct DocketPart {
@@ -131,8 +145,8 @@ public enum TaskwarriorFormat {
     /// nil: not said; `.some(nil)`: never modified.
     var modified: Date??
     var detail: String?
-    /// By the word Taskwarrior holds (`UI_Design`), the tag's name (`UI Design`).
-    var tagNames: [String: String] = [:]
+    /// The issue's tag names as exported (`UI Design`, where the task holds `UI_Design`).
+    var names: [String] = []
 
     init(_ record: Record) {
       guard let text = record.value(TaskwarriorFormat.docketAttribute)?.string,
@@ -148,17 +162,21 @@ public enum TaskwarriorFormat {
             modified = .some(date)
           }
         case "detail": detail = member.string
-        case "tags":
-          for name in member.array ?? [] {
-            guard let name = name.string else { continue }
-            tagNames[TaskwarriorFormat.tagWord(name)] = name
-          }
+        case "tags": names = (member.array ?? []).compactMap(\.string)
         default: break
         }
       }
     }
 
-    func tagName(for word: String) -> String { tagNames[word] ?? word }
+    /// The tag names of the task's `words`: the names as exported where the words are still
+    /// the ones written, else each word by itself, or the name that was written as it.
+    func tagNames(for words: [String]) -> [String] {
+      guard !names.isEmpty else { return words }
+      if Set(words) == Set(names.map(TaskwarriorFormat.tagWord)) { return names }
+      return words.map { word in
+        names.contains(word) ? word : names.first { TaskwarriorFormat.tagWord($0) == word } ?? word
+      }
+    }
 
     /// `exact`, where Taskwarrior's `time` is it to the second (not edited since).
     func time(_ exact: Date?, standingFor time: Date) -> Date? {
@@ -244,8 +262,11 @@ public enum TaskwarriorFormat {
     }
     // The project came in as a tag too; it goes back as the project only.
     let project = attributes.first { $0.0 == "project" }?.1.string
-    let tags = issue.tags.map(\.name).filter { $0 != project }.map(tagWord)
-    if !tags.isEmpty { members.append(("tags", .array(tags.map(JSON.string)))) }
+    let names = issue.tags.map(\.name).filter { $0 != project }
+    // One word a tag, once (`UI Design` and `UI_Design` are one word to Taskwarrior).
+    var words: [String] = []
+    for word in names.map(tagWord) where !words.contains(word) { words.append(word) }
+    if !words.isEmpty { members.append(("tags", .array(words.map(JSON.string)))) }
     if !annotations.isEmpty {
       members.append(
         (
@@ -272,8 +293,9 @@ public enum TaskwarriorFormat {
     {
       kept.append(("detail", .string(issue.detail)))
     }
-    let spaced = issue.tags.map(\.name).filter { $0 != project && tagWord($0) != $0 }
-    if !spaced.isEmpty { kept.append(("tags", .array(spaced.map(JSON.string)))) }
+    if names.contains(where: { tagWord($0) != $0 }) {
+      kept.append(("tags", .array(names.map(JSON.string))))
+    }
     members.append((docketAttribute, .string(JSONWriter.text(.object(kept)))))
     return .object(members)
   }

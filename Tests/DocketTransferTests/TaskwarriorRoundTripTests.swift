@@ -110,4 +110,48 @@ import Testing
       #expect(issue.tags.map(\.name) == ["a_b"] && issue.detail.isEmpty, "\(value)")
     }
   }
+
+  /// The task of an issue, as an export writes it, with `change` made to its members.
+  func task(_ issue: DocketCore.Issue, _ change: (inout [(String, JSON)]) -> Void = { _ in }) -> [UInt8] {
+    guard case .object(var members) = TaskwarriorFormat.task(issue) else { return [] }
+    change(&members)
+    return Array(("[" + JSONWriter.text(.object(members)) + "]").utf8)
+  }
+
+  /// Two tags Taskwarrior holds as one word come back as the two they are.
+  @Test func tagsOfOneWordComeBackApart() throws {
+    let issue = DocketCore.Issue(
+      id: UUID(), title: "Both", created: Self.start,
+      tags: [
+        DocketCore.Tag(id: UUID(), name: "UI Design"),
+        DocketCore.Tag(id: UUID(), name: "UI_Design"),
+      ])
+    let batch = try TransferReader.read(task(issue))
+    #expect(batch.issues.first?.tags.map(\.name) == ["UI Design", "UI_Design"])
+  }
+
+  /// A priority changed in Taskwarrior leaves no `priority: L` behind from the detail kept.
+  @Test func aKeptDetailThatNoLongerFitsIsNotUsed() throws {
+    let issue = DocketCore.Issue(
+      id: UUID(), title: "Low", detail: "line one\nline two\n\nTaskwarrior:\npriority: L",
+      created: Self.start)
+    let same = try TransferReader.read(task(issue))
+    #expect(same.issues.first?.detail == issue.detail)
+    let raised = try TransferReader.read(
+      task(issue) { members in
+        members.removeAll { $0.0 == "priority" }
+        members.append(("priority", .string("H")))
+      })
+    #expect(raised.issues.first?.priority == .high)
+    #expect(raised.issues.first?.detail.contains("priority: L") == false)
+    // A crafted attribute whose detail names what the task itself holds is not taken.
+    let plain = DocketCore.Issue(id: UUID(), title: "Plain", created: Self.start)
+    let crafted = try TransferReader.read(
+      task(plain) { members in
+        members.removeAll { $0.0 == "docket" }
+        members.append(
+          ("docket", .string(#"{"detail":"Taskwarrior:\nend: 20200101T000000Z"}"#)))
+      })
+    #expect(crafted.issues.first?.detail == "")
+  }
 }

@@ -33,6 +33,15 @@ import Testing
     #expect(tagged.status == 2)
     #expect(tagged.error.contains(#"write -t "needs review""#), "\(tagged.error)")
     #expect(try box.docket(["add", "Tagged", "-t", "needs review"]).status == 0)
+    // A command with no text to take names the option's reading alone.
+    let reference = try box.add(["Edited"])
+    let edit = try box.docket(["edit", reference, "-dnew text"])
+    #expect(edit.status == 2)
+    #expect(edit.error.contains(#"write it apart: -d "new text""#), "\(edit.error)")
+    #expect(!edit.error.contains("--"), "\(edit.error)")
+    // What the message says to write is quoted so that a shell reads it back as it was.
+    let dollar = try box.docket(["add", "X", "-tcost $5"])
+    #expect(dollar.error.contains("write -t 'cost $5'"), "\(dollar.error)")
   }
 
   /// In `list`, a longer `-word` excludes the word; a single letter that is no option is a

@@ -29,7 +29,10 @@ enum UsageError: Error, Equatable {
   case dashText(String, command: String)
   /// The same word where its first letter is an option that takes a value (`-dash title`,
   /// `-t"needs review"`): either reading is likely, so both are named.
-  case dashTextOrValue(String, command: String, option: String, value: String)
+  /// `takesText`: whether the command takes a text that could start with `-` (`add`'s title);
+  /// where it does not (`edit REF`), only the option's reading is named.
+  case dashTextOrValue(
+    String, command: String, option: String, value: String, takesText: Bool = true)
 }
 
 /// Docket's own argument parser (no package can be fetched, and this one knows Docket's search
@@ -196,7 +199,7 @@ enum ArgumentParser {
           if letters.contains(where: \.isWhitespace) {
             throw .dashTextOrValue(
               word, command: commandLine, option: "-" + String(letters[0]),
-              value: String(letters.dropFirst()))
+              value: String(letters.dropFirst()), takesText: spec.maximumArguments == nil)
           }
           try record(option, String(letters.dropFirst()))
         } else if index < words.endIndex, !isOption(words[index], of: spec) {

@@ -1,3 +1,4 @@
+import Foundation
 import Localization
 
 /// The words for what was wrong with a command line, with a "did you mean" where one helps.
@@ -30,15 +31,35 @@ enum UsageText {
     case .conflictingOptions(let first, let second):
       return l10n("error.usage.conflicting", .string(first), .string(second))
     case .dashText(let word, let command):
-      return l10n("error.usage.dashText", .string(word), .string(command))
-    case .dashTextOrValue(let word, let command, let option, let value):
+      return l10n(
+        "error.usage.dashText", .string(word), .string(command), .string(ShellWord.quoted(word)))
+    case .dashTextOrValue(let word, let command, let option, let value, let takesText):
+      // Quoted as a shell reads them back, so that the line said can be pasted.
+      guard takesText else {
+        return l10n(
+          "error.usage.dashValue", .string(word), .string(option), .string(value),
+          .string(ShellWord.quoted(value)))
+      }
       return l10n(
         "error.usage.dashTextOrValue", .string(word), .string(command), .string(option),
-        .string(value))
+        .string(value), .string(ShellWord.quoted(word)), .string(ShellWord.quoted(value)))
     }
   }
 
   private static func didYouMean(_ suggestion: String?, _ l10n: Localizer) -> String {
     suggestion.map { " " + l10n("error.usage.didYouMean", .string($0)) } ?? ""
+  }
+}
+
+/// A word as a shell reads it back: bare where nothing in it is special, in double quotes where
+/// only spaces are, else in single quotes (a single quote in it written `'\''`).
+enum ShellWord {
+  static func quoted(_ word: String) -> String {
+    let plain = word.unicodeScalars.allSatisfy {
+      CharacterSet.alphanumerics.contains($0) || "-_./:,+=@%".unicodeScalars.contains($0)
+    }
+    if plain, !word.isEmpty { return word }
+    if !word.contains(where: { "\"$`\\!'".contains($0) }) { return "\"" + word + "\"" }
+    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }

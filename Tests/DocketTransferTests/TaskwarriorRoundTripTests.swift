@@ -112,7 +112,9 @@ import Testing
   }
 
   /// The task of an issue, as an export writes it, with `change` made to its members.
-  func task(_ issue: DocketCore.Issue, _ change: (inout [(String, JSON)]) -> Void = { _ in }) -> [UInt8] {
+  func task(
+    _ issue: DocketCore.Issue, _ change: (inout [(String, JSON)]) -> Void = { _ in }
+  ) -> [UInt8] {
     guard case .object(var members) = TaskwarriorFormat.task(issue) else { return [] }
     change(&members)
     return Array(("[" + JSONWriter.text(.object(members)) + "]").utf8)

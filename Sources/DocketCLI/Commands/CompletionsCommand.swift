@@ -91,8 +91,11 @@ struct CompletionsCommand {
       _docket_files() {
         local file files
         if [[ -n "$ZSH_VERSION" ]]; then
-          # zsh's bash layer finds no files under a folder: its own pattern does.
-          for file in "$_docket_current"*; do
+          # zsh's bash layer finds no files under a folder: its own pattern does (a leading ~
+          # taken as the home folder).
+          local start="$_docket_current"
+          [[ "$start" == "~/"* ]] && start="$HOME/${start#"~/"}"
+          for file in "$start"*; do
             [[ -e "$file" ]] || continue
             [[ -d "$file" ]] && file="$file/"
             COMPREPLY+=("$file")

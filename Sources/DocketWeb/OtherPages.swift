@@ -11,6 +11,8 @@ struct TagsPage {
   var said: String?
   /// The tag whose deletion is being confirmed.
   var confirming: UUID?
+  /// A rename onto another tag's name, asking whether to merge the two.
+  var merging: (source: Tag, target: Tag)?
   var error: String?
   var liveVersion: UInt64?
 
@@ -55,6 +57,16 @@ struct TagsPage {
     guard !readOnly else {
       return
         "<li><a href=\"\(link.url)\">\(tag.name)</a> <span class=\"quiet\">\(counts)</span></li>"
+    }
+    if let merging, merging.source.id == tag.id {
+      return """
+        <li><form method="post" action="/tags/\(id)" class="confirm">\(fields())\
+        <input type="hidden" name="name" value="\(merging.target.name)">\
+        <input type="hidden" name="merge" value="1">\
+        <p role="alert">\(l10n("web.tags.mergeQuestion", .string(tag.name), .string(merging.target.name)))</p>\
+        <button type="submit">\(l10n("web.tags.merge"))</button> \
+        <a class="button" href="/tags">\(l10n("web.form.cancel"))</a></form></li>
+        """
     }
     if confirming == tag.id {
       return """

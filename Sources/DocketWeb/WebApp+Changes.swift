@@ -33,8 +33,29 @@ extension WebApp {
         return changedRedirect(back, said: created.created ? "tagCreated" : "tagExists")
       case 2 where parts[0] == "tags":
         guard let id = UUID(uuidString: parts[1]) else { break }
-        try database.write { try $0.renameTag(id: id, to: request.formValue("name") ?? "") }
-        return changedRedirect(back, said: "tagRenamed")
+        let name = request.formValue("name") ?? ""
+        let confirmed = request.formValue("merge") == "1"
+        // Onto another tag's name: the page asks whether to merge the two; asked, they merge.
+        let offer = try database.write { db -> (source: Tag, target: Tag)? in
+          if let target = try db.fetchTag(named: name), target.id != id,
+            let source = try db.fetchTag(id: id)
+          {
+            if !confirmed { return (source, target) }
+            try db.mergeTag(id: id, into: target.id)
+            return nil
+          }
+          try db.renameTag(id: id, to: name)
+          return nil
+        }
+        if let offer {
+          let tags = NaturalOrder.sorted(try read { try $0.tagSummaries() }) { $0.tag.name }
+          return self.page(
+            TagsPage(
+              tags: tags, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: nil,
+              merging: offer
+            ).render(), status: 409)
+        }
+        return changedRedirect(back, said: confirmed ? "tagsMerged" : "tagRenamed")
       case 3 where parts[0] == "tags" && parts[2] == "delete":
         guard let id = UUID(uuidString: parts[1]) else { break }
         let deleted = try database.write { try $0.deleteTag(id: id) }

@@ -198,7 +198,7 @@ public final class WebApp: Sendable {
     guard let said = request.queryValue("said") else { return nil }
     switch said {
     case "created", "saved", "completed", "reopened", "deleted", "gone", "unchanged",
-      "tagCreated", "tagExists", "tagRenamed", "tagDeleted":
+      "tagCreated", "tagExists", "tagRenamed", "tagDeleted", "tagsMerged":
       return l10n("web.said.\(said)")
     case "overwritten":
       let names = (request.queryValue("fields") ?? "").split(separator: ",")

@@ -126,7 +126,7 @@ import Testing
     #expect(gone.text.contains("This issue no longer exists"))
   }
 
-  @Test func tagsAreMadeRenamedAndDeletedAndATakenNameIsRefused() throws {
+  @Test func tagsAreMadeRenamedAndDeletedAndATakenNameAsksToMerge() throws {
     let web = try WebTester()
     let bug = try web.tag("Bug")
     try web.tag("Feature")
@@ -136,15 +136,37 @@ import Testing
     #expect(
       web.post("/tags", [("name", "ui"), ("back", "/tags")]).header("Location")
         == "/tags?said=tagExists")
+    // Onto another tag's name: the page asks whether to merge, and nothing changes meanwhile.
     let taken = web.post("/tags/\(bug.id.lower)", [("name", "feature"), ("back", "/tags")])
-    #expect(taken.status == 422)
-    #expect(taken.text.contains("role=\"alert\""))
+    #expect(taken.status == 409)
+    #expect(taken.text.contains("Merge “Bug” into it?"), "\(taken.text)")
+    #expect(taken.text.contains("name=\"merge\" value=\"1\""))
     #expect(try web.queue.read { try $0.fetchTag(id: bug.id) }?.name == "Bug")
     _ = web.post("/tags/\(bug.id.lower)", [("name", "Defect"), ("back", "/tags")])
     #expect(try web.queue.read { try $0.fetchTag(id: bug.id) }?.name == "Defect")
     let deleted = web.post("/tags/\(bug.id.lower)/delete", [("back", "/tags")])
     #expect(deleted.header("Location") == "/tags?said=tagDeleted")
     #expect(try web.queue.read { try $0.fetchTag(id: bug.id) } == nil)
+  }
+
+  /// Confirmed, the merge gives the issues of the one tag the other, and leaves one tag.
+  @Test func aMergeConfirmedOnTheTagsPage() throws {
+    let web = try WebTester()
+    let bug = try web.tag("Bug")
+    let defect = try web.tag("Defect")
+    _ = web.post("/issues", [("title", "Tagged"), ("tag", defect.id.lower), ("back", "/")])
+    let tagged = try web.queue.read { db in
+      try db.fetchIssues(IssueRequest(filter: .all, now: Date())).first
+    }
+    #expect(tagged?.tags.map(\.name) == ["Defect"])
+    let merged = web.post(
+      "/tags/\(defect.id.lower)", [("name", "Bug"), ("merge", "1"), ("back", "/tags")])
+    #expect(merged.header("Location") == "/tags?said=tagsMerged")
+    let tags = try web.queue.read { try $0.fetchTags() }
+    #expect(tags.map(\.name) == ["Bug"])
+    #expect(tags.first?.id == TagName.keptID(merging: defect.id, into: bug.id))
+    let after = try web.queue.read { try $0.fetchIssue(id: tagged!.id) }
+    #expect(after?.tags.map(\.name) == ["Bug"])
   }
 
   @Test func aChangeWakesTheOpenEventStreams() throws {

@@ -13280,6 +13280,23 @@ let embeddedCatalogJSON = #"""
           }
         }
       },
+      "web.said.tagsMerged": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Tags merged."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Schlagwörter zusammengeführt."
+            }
+          }
+        }
+      },
       "web.said.unchanged": {
         "extractionState": "manual",
         "localizations": {
@@ -13531,6 +13548,40 @@ let embeddedCatalogJSON = #"""
             "stringUnit": {
               "state": "translated",
               "value": "Schlagwörter verwalten"
+            }
+          }
+        }
+      },
+      "web.tags.merge": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Merge"
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Zusammenführen"
+            }
+          }
+        }
+      },
+      "web.tags.mergeQuestion": {
+        "extractionState": "manual",
+        "localizations": {
+          "en": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "A tag named “%2$@” exists already. Merge “%1$@” into it? Its issues get “%2$@”, and “%1$@” goes."
+            }
+          },
+          "de": {
+            "stringUnit": {
+              "state": "translated",
+              "value": "Es gibt schon ein Schlagwort namens „%2$@“. „%1$@“ damit zusammenführen? Seine Vorgänge bekommen „%2$@“, und „%1$@“ geht."
             }
           }
         }
@@ -14320,22 +14371,25 @@ let embeddedCatalogOutline: [(key: String, start: Int, end: Int)] = [
   ("web.said.tagDeleted", 330450, 330805),
   ("web.said.tagExists", 330833, 331232),
   ("web.said.tagRenamed", 331261, 331616),
-  ("web.said.unchanged", 331644, 331999),
-  ("web.search.button", 332026, 332360),
-  ("web.search.help", 332385, 332847),
-  ("web.search.label", 332873, 333206),
-  ("web.showCompleted", 333233, 333585),
-  ("web.skip", 333603, 333969),
-  ("web.sort.ascending", 333997, 334339),
-  ("web.sort.button", 334364, 334699),
-  ("web.sort.descending", 334728, 335070),
-  ("web.sort.label", 335094, 335437),
-  ("web.suggestions", 335462, 335806),
-  ("web.tags.counts", 335831, 336201),
-  ("web.tags.create", 336226, 336561),
-  ("web.tags.deleteQuestion", 336594, 337057),
-  ("web.tags.manage", 337082, 337438),
-  ("web.tags.new", 337460, 337805),
-  ("web.tags.rename", 337830, 338168),
-  ("web.tags.renameLabel", 338198, 338565),
+  ("web.said.tagsMerged", 331645, 332010),
+  ("web.said.unchanged", 332038, 332393),
+  ("web.search.button", 332420, 332754),
+  ("web.search.help", 332779, 333241),
+  ("web.search.label", 333267, 333600),
+  ("web.showCompleted", 333627, 333979),
+  ("web.skip", 333997, 334363),
+  ("web.sort.ascending", 334391, 334733),
+  ("web.sort.button", 334758, 335093),
+  ("web.sort.descending", 335122, 335464),
+  ("web.sort.label", 335488, 335831),
+  ("web.suggestions", 335856, 336200),
+  ("web.tags.counts", 336225, 336595),
+  ("web.tags.create", 336620, 336955),
+  ("web.tags.deleteQuestion", 336988, 337451),
+  ("web.tags.manage", 337476, 337832),
+  ("web.tags.merge", 337856, 338198),
+  ("web.tags.mergeQuestion", 338230, 338803),
+  ("web.tags.new", 338825, 339170),
+  ("web.tags.rename", 339195, 339533),
+  ("web.tags.renameLabel", 339563, 339930),
 ]

@@ -111,4 +111,16 @@ import Testing
     #expect(offered.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: missing))
   }
+
+  /// Nor does a tab bring a database of an older schema up to date: it offers no names and
+  /// leaves the file as it was.
+  @Test func anOlderDatabaseIsNotMigratedForATab() throws {
+    let names = try box.docket(["completions", "tags"])
+    #expect(names.lines == ["Bug", "UI Design"])
+    let current = try box.sqlite(box.database, "PRAGMA user_version")
+    let older = (Int(current.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1) - 1
+    _ = try box.sqlite(box.database, "PRAGMA user_version = \(older)")
+    #expect(try box.docket(["completions", "tags"]).output.isEmpty)
+    #expect(try box.sqlite(box.database, "PRAGMA user_version") == "\(older)\n")
+  }
 }

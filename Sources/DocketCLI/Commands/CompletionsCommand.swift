@@ -1,3 +1,4 @@
+import Database
 import DocketCore
 import Foundation
 import Terminal
@@ -19,6 +20,11 @@ struct CompletionsCommand {
       // The scripts' own call: the names, one a line, made safe for a terminal. A tab never
       // makes a database: where there is none, there are no names.
       guard FileManager.default.fileExists(atPath: context.databasePath) else { return }
+      // Nor does it bring an older one up to date (at a million issues, a matter of seconds):
+      // a database not at this version's schema offers no names.
+      let version = try? Connection.immutable(path: context.databasePath).fetchOne(
+        "PRAGMA user_version", as: Int.self)
+      guard version == Schema.migrator.latestVersion else { return }
       let names = try context.database().read { try $0.fetchTags().map(\.name) }
       for name in names { context.console.line(SafeText.sanitized(name)) }
     default:

@@ -98,6 +98,14 @@ import Testing
     }
   }
 
+  /// `--db=PATH` names the database as `--db PATH` does.
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func aDatabaseNamedWithAnEqualsSign(shell: String) throws {
+    let offered = try offered("docket --db=\(box.database) tag rename ", shell: shell)
+    let spaced = shell == "fish" ? "UI Design" : "UI\\ Design"
+    #expect(Set(offered) == ["Bug", spaced], "\(shell)")
+  }
+
   /// bash breaks words at ":": after `--filter tag:` only the name is put in.
   @Test func aTagFilterCompletesTheNameAfterTheColon() throws {
     let offered = try offered("docket --db '\(box.database)' list --filter tag:B", shell: "bash")

@@ -262,6 +262,8 @@ struct CompletionsCommand {
       "    for index in (seq (count $words))",
       "        if test \"$words[$index]\" = --db; and set -q words[(math $index + 1)]",
       "            set db --db $words[(math $index + 1)]",
+      "        else if string match -q -- '--db=*' $words[$index]",
+      "            set db --db (string replace -- '--db=' '' $words[$index])",
       "        end",
       "    end",
       "    for name in (command docket $db completions tags 2>/dev/null)",

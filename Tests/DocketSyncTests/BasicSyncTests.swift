@@ -37,6 +37,12 @@ import Testing
     let three = try a.issue("Three")
     try a.sync()
     try b.sync()
+    // Before the merge, on A: Two is moved from Defect to Bug, the usual way (an older
+    // removal through Defect must not win over the merge on B).
+    a.time.advance(by: 2)
+    try a.edit(two.id) { $0.tags = [bug] }
+    try a.sync()
+    try b.sync()
     // Meanwhile, on B: Three is tagged Defect.
     b.time.advance(by: 5)
     try b.edit(three.id) { $0.tags = [defect] }
@@ -52,6 +58,18 @@ import Testing
       #expect(try replica.queue.read { try $0.fetchTags() }.map(\.name) == ["Bug"])
     }
     #expect(try a.dump() == b.dump())
+    // A rename of the merged tag later keeps every issue's tag on both.
+    a.time.advance(by: 10)
+    let left = try #require(try a.queue.read { try $0.fetchTags() }.first)
+    try a.queue.write { _ = try $0.renameTag(id: left.id, to: "Bugs") }
+    for replica in [a, b, a] { try replica.sync() }
+    for replica in [a, b] {
+      for issue in [one, two, three] {
+        #expect(
+          try replica.fetch(issue.id)?.tags.map(\.name) == ["Bugs"],
+          "\(replica.name): \(issue.title) after the rename")
+      }
+    }
   }
 
   /// Enough edits in one pull that the full-text index is kept once after them: edited titles,

@@ -50,6 +50,22 @@ extension Connection {
       guard source != target, let merged = try fetchTag(id: source),
         let kept = try fetchTag(id: target)
       else { throw TagError.notFound }
+      // Every issue of either tag gets `target` anew, recorded, so that on every device the
+      // latest link change of the one tag the two become says linked (an older removal through
+      // either id must not win there). A link through `target` is taken away and made again.
+      let linked = try fetchAll(
+        """
+        SELECT DISTINCT issue_seq FROM issue_tags
+        WHERE tag_seq IN (SELECT seq FROM tags WHERE id IN (?, ?))
+        """, [source, target]
+      ) { try $0.get(0, as: Int64.self) }
+      try execute(
+        "DELETE FROM issue_tags WHERE tag_seq = (SELECT seq FROM tags WHERE id = ?)", [target])
+      for issue in linked {
+        try execute(
+          "INSERT INTO issue_tags (issue_seq, tag_seq) SELECT ?, seq FROM tags WHERE id = ?",
+          [issue, target])
+      }
       // The rename, recorded as every rename is (for `source` and the ids that bear its name).
       try execute("UPDATE tags SET name = ? WHERE id = ?", [kept.name, source])
       // Then the two rows made one as the sync rules make them, without recording it again:

@@ -128,7 +128,8 @@ import Testing
     let current = try box.sqlite(box.database, "PRAGMA user_version")
     let older = (Int(current.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1) - 1
     _ = try box.sqlite(box.database, "PRAGMA user_version = \(older)")
-    #expect(try box.docket(["completions", "tags"]).output.isEmpty)
+    let tab = try box.docket(["completions", "tags"])
+    #expect(tab.status == 0 && tab.output.isEmpty && tab.error.isEmpty, "\(tab.error)")
     #expect(try box.sqlite(box.database, "PRAGMA user_version") == "\(older)\n")
   }
 }

@@ -22,7 +22,9 @@ struct CompletionsCommand {
       guard FileManager.default.fileExists(atPath: context.databasePath) else { return }
       // Nor does it bring an older one up to date (at a million issues, a matter of seconds):
       // a database not at this version's schema offers no names.
-      let version = try? Connection.immutable(path: context.databasePath).fetchOne(
+      // (Read through an ordinary connection: a migration another process made may still be in
+      // the write-ahead log.)
+      let version = try? Connection(path: context.databasePath).fetchOne(
         "PRAGMA user_version", as: Int.self)
       guard version == Schema.migrator.latestVersion else { return }
       let names = try context.database().read { try $0.fetchTags().map(\.name) }
@@ -104,6 +106,8 @@ struct CompletionsCommand {
           for file in "$start"*; do
             [[ -e "$file" ]] || continue
             [[ -d "$file" ]] && file="$file/"
+            # Offered as typed, under ~/, for zsh to match it against the word.
+            [[ "$start" != "$_docket_current" ]] && file="~/${file#"$HOME/"}"
             COMPREPLY+=("$file")
           done
           return

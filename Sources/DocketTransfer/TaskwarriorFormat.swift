@@ -71,7 +71,7 @@ public enum TaskwarriorFormat {
       }
       var detail = try detail(record)
       if let exact = kept.detail,
-        keptDetailFits(exact, created: entry, priorityLetter: priorityText, read: detail)
+        keptDetailFits(exact, created: entry, task: record, read: detail)
       {
         detail = exact
       }
@@ -125,15 +125,22 @@ public enum TaskwarriorFormat {
   }
 
   /// Whether the detail Docket kept is still the task's: the task's annotations and attributes
-  /// are what an export of it writes, and its `Taskwarrior:` block names no attribute the task
-  /// itself holds (but a `priority: L` the task still has), so neither an edit in Taskwarrior
-  /// nor a crafted attribute brings back what the task no longer says.
-  static func keptDetailFits(
-    _ exact: String, created: Date, priorityLetter: String?, read: String
-  ) -> Bool {
+  /// are what an export of it writes, and an attribute its `Taskwarrior:` block names that the
+  /// task holds itself is what the task holds now (a `priority: L`, an L), so neither an edit in
+  /// Taskwarrior nor a crafted attribute brings back what the task no longer says.
+  static func keptDetailFits(_ exact: String, created: Date, task: Record, read: String) -> Bool {
+    let priorityLetter = task.value("priority")?.string
     let (_, attributes) = parseDetail(exact, created: created)
     for (key, value) in attributes where readAttributes.contains(key) {
-      guard key == "priority", value.string == "L", priorityLetter == "L" else { return false }
+      switch key {
+      case "id", "urgency": continue  // Taskwarrior's working numbers, dropped either way.
+      case "priority":
+        guard value.string == "L", priorityLetter == "L" else { return false }
+      default:
+        guard let held = task.value(key), JSONWriter.text(held) == JSONWriter.text(value) else {
+          return false
+        }
+      }
     }
     return detailAsRead(exact, created: created, priorityLetter: priorityLetter) == read
   }

@@ -155,5 +155,9 @@ import Testing
           ("docket", .string(#"{"detail":"Taskwarrior:\nend: 20200101T000000Z"}"#)))
       })
     #expect(crafted.issues.first?.detail == "")
+    // A block that only names what the task holds as it holds it comes back whole.
+    let noted = DocketCore.Issue(
+      id: UUID(), title: "Noted", detail: "Notes\n\nTaskwarrior:\nid: 7", created: Self.start)
+    #expect(try TransferReader.read(task(noted)).issues.first?.detail == noted.detail)
   }
 }

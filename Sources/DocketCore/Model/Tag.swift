@@ -58,7 +58,6 @@ public enum TagName {
   }
 }
 
-/// Folds text for sorting: case and diacritics ignored, so `Ärger` sorts among the A's.
 extension TagName {
   /// The id the tag made of `source` and `target` goes by, merged (`mergeTag`), as sync makes
   /// one tag of two that bear one name: the smaller id, as text.
@@ -67,6 +66,7 @@ extension TagName {
   }
 }
 
+/// Folds text for sorting: case and diacritics ignored, so `Ärger` sorts among the A's.
 public enum SortKey {
   public static func fold(_ text: String) -> String {
     // Plain ASCII (most titles) folds to its lower case, as Foundation's folding would make it,

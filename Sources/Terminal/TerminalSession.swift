@@ -51,7 +51,9 @@ public final class TerminalSession: @unchecked Sendable {
 
   public enum SessionError: Error { case notATerminal }
 
-  private func enterRawMode() throws {
+  /// Keys typed before the app starts are dropped; keys typed while another program hands the
+  /// terminal back (an editor closing, `fg`) are kept: they were typed for the app.
+  private func enterRawMode(keepingTypedKeys: Bool = false) throws {
     var raw = saved
     // No echo, no line editing, no signals from keys, no flow control, no CR translation.
     raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
@@ -62,7 +64,8 @@ public final class TerminalSession: @unchecked Sendable {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
-    guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw SessionError.notATerminal }
+    let when = keepingTypedKeys ? TCSANOW : TCSAFLUSH
+    guard tcsetattr(input, when, &raw) == 0 else { throw SessionError.notATerminal }
   }
 
   /// From now on SIGTERM and SIGHUP do not end the program: `handler` hears of them, on a
@@ -106,7 +109,7 @@ public final class TerminalSession: @unchecked Sendable {
     restore()
     kill(getpid(), SIGTSTP)
     // Continued by `fg`.
-    try? enterRawMode()
+    try? enterRawMode(keepingTypedKeys: true)
     write(screenModes + "\u{1B}[2J")
     isActive = true
   }
@@ -115,7 +118,7 @@ public final class TerminalSession: @unchecked Sendable {
   public func outside<Result>(_ body: () throws -> Result) rethrows -> Result {
     restore()
     defer {
-      try? enterRawMode()
+      try? enterRawMode(keepingTypedKeys: true)
       write(screenModes + "\u{1B}[2J")
       isActive = true
     }

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// While the person's editor has the terminal, what they type is the editor's: the app reads
-/// none of it (it would run the letters as commands afterwards).
+/// none of it (it would run the letters as commands afterwards). A key typed as the editor
+/// closes is the app's, once the terminal is back.
 @Suite struct TmuxEditorTests {
   @Test func keysTypedInTheEditorReachTheEditorOnly() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -15,10 +16,20 @@ import Testing
     // /bin/sh: a program spawned by another test while this file is written would hold it open,
     // and executing it would then fail with "Text file busy".
     let editor = folder.appendingPathComponent("editor.sh").path
-    try "printf 'EDITOR-READY\\n'\nread line < /dev/tty\nprintf '%s' \"$line\" > \"$1\"\n"
-      .write(toFile: editor, atomically: true, encoding: .utf8)
+    // Once it has the line it says so and waits (bounded) for the test's go-ahead: the key
+    // typed meanwhile is typed for the app, which must get it once it has the terminal back.
+    let goAhead = folder.appendingPathComponent("go-ahead").path
+    try """
+    printf 'EDITOR-READY\\n'
+    read line < /dev/tty
+    printf '%s' "$line" > "$1"
+    printf 'EDITOR-DONE\\n'
+    n=0
+    while [ ! -e '\(goAhead)' ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
+
+    """.write(toFile: editor, atomically: true, encoding: .utf8)
     let command =
-      "LANG=C.UTF-8 TERM=xterm-256color VISUAL='/bin/sh \(editor)' \(TmuxEndToEndTests.binary) --db \(database); sleep 30"
+      "LANG=C.UTF-8 TERM=xterm-256color VISUAL='/bin/sh \(editor)' \(TmuxEndToEndTests.binary) --db \(database); echo DOCKET-ENDED $?; sleep 30"
     let pane = try TmuxPane(command: command, columns: 120, rows: 30, folder: folder)
     try pane.waitFor("Editor issue")
     try pane.press("j")
@@ -28,9 +39,12 @@ import Testing
     // Letters that are commands in the app: n would make an issue, x close this one.
     try pane.type("nx new text")
     try pane.press("Enter")
-    try pane.waitFor("nx new text")
+    try pane.waitFor("EDITOR-DONE")
+    // The terminal echoes the q (it is the person's terminal still); the app must not lose it.
     try pane.press("q")
-    try pane.waitFor("the app closed") { !$0.contains("Editor issue") }
+    try pane.waitFor("the q echoed") { $0.contains("EDITOR-DONE\nq") }
+    try Data().write(to: URL(fileURLWithPath: goAhead))
+    try pane.waitFor("DOCKET-ENDED 0")
     let text = TmuxEndToEndTests.docket(["list", "--filter", "all", "--json", "--db", database])
     let issues = try #require(
       try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])

@@ -240,6 +240,34 @@ extension TextWalkTests {
 
 /// A streamed list is the whole list, in order, with the references a page shows.
 @Suite struct IssueStreamTests {
+  /// The tag lists a long list makes once are the lists made afresh, in name order, for lists
+  /// that share their first digits, repeat, name a tag no longer there, and pass the number of
+  /// lists kept.
+  @Test func tagListsMadeOnceAreTheListsMadeAfresh() {
+    var catalogue: [Int64: (tag: Tag, rank: Int)] = [:]
+    for seq in 1...200 {
+      catalogue[Int64(seq)] = (Tag(id: UUID(), name: "tag \(seq)"), (seq * 37) % 200)
+    }
+    var lists = Connection.TagLists(catalogue)
+    var texts = ["", "1", "12", "121", "1,2", "2,1", "12,1", "1,12", "999", "5,999,7"]
+    for first in 1...100 {
+      for second in 1...100 { texts.append("\(first),\(second)") }
+    }
+    #expect(texts.count > Connection.TagLists.limit)
+    for round in 0..<2 {
+      for text in texts {
+        var bytes = Array(text.utf8)
+        let cached = bytes.withUnsafeMutableBufferPointer {
+          lists.tags(inList: UnsafeBufferPointer($0))
+        }
+        let fresh = bytes.withUnsafeMutableBufferPointer {
+          Connection.tags(inList: UnsafeBufferPointer($0), catalogue: catalogue)
+        }
+        #expect(cached == fresh, "\(round) \(text)")
+      }
+    }
+  }
+
   /// Whether a list's references come from one pass over every id is decided before it is
   /// read: a whole list of the table without counting, a list that may pass a twentieth of the
   /// issues by counting it (up to its limit), a list limited under a twentieth never.

@@ -189,8 +189,7 @@ struct ListCommand {
       try db.streamEncodedIssues(
         request, limit: limit, detail: false, measuring: measurer,
         encode: { listed, encoded in
-          let row = cells(listed.issue, reference: listed.reference)
-          let widths = EncodedRow.append(row, to: &encoded, measure: DisplayWidth.of)
+          let widths = cells.encode(listed.issue, reference: listed.reference, to: &encoded)
           encodedWidths.add(
             reference: widths[0], priority: listed.issue.priority,
             completed: listed.issue.completed, title: widths[3], tags: widths[4],

@@ -130,20 +130,77 @@ struct IssueOutput {
     }
 
     mutating func callAsFunction(_ issue: Issue, reference: String) -> [Table.Cell] {
-      // Compact, as the seed's rows show it ("> 3 days", "29 Oct").
-      let rowDate = RowDate(issue.lastActivity, now: output.now)
-      let time =
-        times[rowDate]
-        ?? Table.Cell(text: output.l10n.compact(rowDate), style: .dim).measured()
-      times[rowDate] = time
-      return [
+      [
         Table.Cell(reference: reference),
         priorities[issue.priority.rawValue],
         statuses[issue.completed ? 1 : 0],
-        Table.Cell(text: output.oneLine(issue.title.isEmpty ? untitled : issue.title)),
-        Table.Cell(text: issue.tags.map(\.name).joined(separator: ", "), style: .dim),
-        time,
+        titleCell(issue),
+        tagsCell(issue),
+        time(issue),
       ]
+    }
+
+    /// Appends the row `callAsFunction` makes, as `EncodedRow.append` encodes it, and returns
+    /// the widths of its cells, without making the row: the cells that repeat from row to row
+    /// (a priority, a status, a date, a set of tags) are encoded once. A whole list encodes
+    /// every issue before its first line is written, so this is its longest step.
+    mutating func encode(
+      _ issue: Issue, reference: String, to output: inout OutputBytes
+    ) -> [Int] {
+      if encodedRepeats.isEmpty {
+        for cell in priorities + statuses { encodedRepeats.append(EncodedRow.bytes(of: cell)) }
+      }
+      let title = titleCell(issue)
+      var widths = [
+        EncodedRow.append(Table.Cell(reference: reference), to: &output, measure: DisplayWidth.of),
+        priorities[issue.priority.rawValue].width ?? 0,
+        statuses[issue.completed ? 1 : 0].width ?? 0,
+        0, 0, 0,
+      ]
+      output.append(encodedRepeats[issue.priority.rawValue])
+      output.append(encodedRepeats[priorities.count + (issue.completed ? 1 : 0)])
+      widths[3] = EncodedRow.append(title, to: &output, measure: DisplayWidth.of)
+      let tagIDs = issue.tags.map(\.id)
+      let tags: (bytes: [UInt8], width: Int)
+      if let known = encodedTags[tagIDs] {
+        tags = known
+      } else {
+        let cell = tagsCell(issue)
+        tags = (EncodedRow.bytes(of: cell), cell.width ?? DisplayWidth.of(cell.text))
+        if encodedTags.count < Self.tagSetsKept { encodedTags[tagIDs] = tags }
+      }
+      output.append(tags.bytes)
+      widths[4] = tags.width
+      let time = time(issue)
+      let rowDate = RowDate(issue.lastActivity, now: self.output.now)
+      let date = encodedTimes[rowDate] ?? EncodedRow.bytes(of: time)
+      encodedTimes[rowDate] = date
+      output.append(date)
+      widths[5] = time.width ?? 0
+      return widths
+    }
+
+    /// Past this many sets of tags, each further set is encoded afresh.
+    static let tagSetsKept = 8_192
+    private var encodedRepeats: [[UInt8]] = []
+    private var encodedTags: [[UUID]: (bytes: [UInt8], width: Int)] = [:]
+    private var encodedTimes: [RowDate: [UInt8]] = [:]
+
+    private func titleCell(_ issue: Issue) -> Table.Cell {
+      Table.Cell(text: output.oneLine(issue.title.isEmpty ? untitled : issue.title))
+    }
+
+    private func tagsCell(_ issue: Issue) -> Table.Cell {
+      Table.Cell(text: issue.tags.map(\.name).joined(separator: ", "), style: .dim)
+    }
+
+    /// Compact, as the seed's rows show it ("> 3 days", "29 Oct").
+    private mutating func time(_ issue: Issue) -> Table.Cell {
+      let rowDate = RowDate(issue.lastActivity, now: output.now)
+      if let known = times[rowDate] { return known }
+      let time = Table.Cell(text: output.l10n.compact(rowDate), style: .dim).measured()
+      times[rowDate] = time
+      return time
     }
   }
 
@@ -186,7 +243,11 @@ struct IssueOutput {
 
   /// A title on one line: line breaks and tabs shown as spaces.
   func oneLine(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0xE2 || $0 == 0xC2 }) else { return text }
+    let breaks: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0xE2 || $0 == 0xC2 }
+    let mayBreak =
+      text.utf8.withContiguousStorageIfAvailable { $0.contains(where: breaks) }
+      ?? text.utf8.contains(where: breaks)
+    guard mayBreak else { return text }
     return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
   }
 }

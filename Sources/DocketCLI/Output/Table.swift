@@ -217,15 +217,28 @@ enum EncodedRow {
   ) -> [Int] {
     var widths: [Int] = []
     widths.reserveCapacity(cells.count)
-    for cell in cells {
-      let width = cell.width ?? measure(cell.text)
-      widths.append(width)
-      output.append(byte: cell.style.rawValue)
-      appendUInt32(width, to: &output)
-      appendUInt32(cell.text.utf8.count, to: &output)
-      output.append(cell.text)
-    }
+    for cell in cells { widths.append(append(cell, to: &output, measure: measure)) }
     return widths
+  }
+
+  /// Appends one cell, measured by `measure` unless its width is known; returns its width.
+  @discardableResult
+  static func append(
+    _ cell: Table.Cell, to output: inout OutputBytes, measure: (String) -> Int
+  ) -> Int {
+    let width = cell.width ?? measure(cell.text)
+    output.append(byte: cell.style.rawValue)
+    appendUInt32(width, to: &output)
+    appendUInt32(cell.text.utf8.count, to: &output)
+    output.append(cell.text)
+    return width
+  }
+
+  /// One cell encoded, for a cell written on many rows.
+  static func bytes(of cell: Table.Cell) -> [UInt8] {
+    var output = OutputBytes.record()
+    append(cell, to: &output, measure: DisplayWidth.of)
+    return output.bytes
   }
 
   private static func appendUInt32(_ value: Int, to output: inout OutputBytes) {

@@ -15,7 +15,7 @@ public struct OutputBytes {
   }
 
   /// One record's bytes, taken whole by whoever made it: never written in pieces.
-  static func record() -> OutputBytes {
+  public static func record() -> OutputBytes {
     OutputBytes { (_: UnsafeRawBufferPointer) in
       preconditionFailure("a record is taken whole, never flushed")
     }
@@ -45,6 +45,8 @@ public struct OutputBytes {
   public mutating func append(_ other: UnsafeRawBufferPointer) {
     bytes.append(contentsOf: other)
   }
+
+  public mutating func append(_ other: [UInt8]) { bytes.append(contentsOf: other) }
 
   /// Forgets what is gathered, keeping the room (a buffer used again for each record).
   public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }

@@ -26,6 +26,28 @@ extension Connection {
     return catalogue
   }
 
+  /// The tags of `tag_seqs` lists for a long list of issues, each distinct list made once: most
+  /// issues share a few sets of tags, and making each issue's array anew (looking up, sorting,
+  /// copying) was the larger part of decoding its row.
+  struct TagLists {
+    /// Past this many distinct lists, each further one is made afresh, so the cache stays small
+    /// whatever the database holds.
+    static let limit = 8_192
+    let catalogue: [Int64: (tag: Tag, rank: Int)]
+    private var made: [String: [Tag]] = [:]
+
+    init(_ catalogue: [Int64: (tag: Tag, rank: Int)]) { self.catalogue = catalogue }
+
+    mutating func tags(inList list: UnsafeBufferPointer<UInt8>) -> [Tag] {
+      guard !list.isEmpty else { return [] }
+      let key = String(decoding: list, as: UTF8.self)
+      if let known = made[key] { return known }
+      let tags = Connection.tags(inList: list, catalogue: catalogue)
+      if made.count < Self.limit { made[key] = tags }
+      return tags
+    }
+  }
+
   /// The tags of a `tag_seqs` list, in name order.
   static func tags(
     inList list: UnsafeBufferPointer<UInt8>, catalogue: [Int64: (tag: Tag, rank: Int)]
@@ -49,11 +71,19 @@ extension Connection {
   static func decodeIssue(_ row: Row, tags catalogue: [Int64: (tag: Tag, rank: Int)]) throws
     -> Issue
   {
+    try decodeIssue(row) { row.withTextBytes(7) { Self.tags(inList: $0, catalogue: catalogue) } }
+  }
+
+  /// The same, with the tag lists that repeat from row to row made once (`TagLists`).
+  static func decodeIssue(_ row: Row, tags lists: inout TagLists) throws -> Issue {
+    try decodeIssue(row) { row.withTextBytes(7) { lists.tags(inList: $0) } }
+  }
+
+  private static func decodeIssue(_ row: Row, tags: () -> [Tag]) throws -> Issue {
     Issue(
       id: try row.get(0, as: UUID.self), title: try row.get(1), detail: try row.get(2),
       priority: Priority(rawValue: try row.get(3)) ?? .low, completed: try row.get(4),
-      created: try row.get(5), modified: try row.get(6),
-      tags: row.withTextBytes(7) { Self.tags(inList: $0, catalogue: catalogue) })
+      created: try row.get(5), modified: try row.get(6), tags: tags())
   }
 
   /// One page of the issues `request` selects, in its order. Without `detail`, the detail of

@@ -43,6 +43,7 @@ extension Connection {
         }
       }
       var batch = SortBatch()
+      var tagLists = TagLists(catalogue)
       try pipeline.feed {
         try forEachRow(sql, clause.arguments) { row in
           let completed = try row.get(4, as: Int.self)
@@ -64,7 +65,7 @@ extension Connection {
           }
           row.withTextBytes(0) { batch.keys.append(contentsOf: $0) }
           batch.keyEnds.append(batch.keys.count)
-          let issue = try Self.decodeIssue(row, tags: catalogue)
+          let issue = try Self.decodeIssue(row, tags: &tagLists)
           let seq = try row.get(10, as: Int64.self)
           batch.issues.append(
             ListedIssue(

@@ -170,13 +170,6 @@ public final class DatabaseQueue: Sendable {
     return try writeQueue.sync { try performWrite(body, inTransaction: false) }
   }
 
-  /// Waits until every write asked for before this call has landed.
-  public func waitForWrites() async {
-    await withCheckedContinuation { continuation in
-      writeQueue.async { continuation.resume() }
-    }
-  }
-
   private func performWrite<Value>(_ body: (Connection) throws -> Value, inTransaction: Bool)
     throws -> Value
   {

@@ -70,16 +70,6 @@ extension UUID {
     }
   }
 
-  /// Whether this id comes before `other` in the order of their bytes (the order of their text).
-  public func precedes(_ other: UUID) -> Bool {
-    withUnsafeBytes(of: uuid) { left in
-      withUnsafeBytes(of: other.uuid) { right in
-        for index in 0..<16 where left[index] != right[index] { return left[index] < right[index] }
-        return false
-      }
-    }
-  }
-
   /// How many hex digits this id and `other` share at their start.
   public func sharedHexDigits(with other: UUID) -> Int {
     withUnsafeBytes(of: uuid) { left in

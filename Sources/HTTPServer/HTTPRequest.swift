@@ -30,11 +30,6 @@ public struct HTTPRequest: Sendable, Equatable {
   /// The first value of the query parameter `name`.
   public func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
 
-  /// Every value of the query parameter `name`, in order.
-  public func queryValues(_ name: String) -> [String] {
-    query.filter { $0.name == name }.map(\.value)
-  }
-
   /// The first value of the form field `name`.
   public func formValue(_ name: String) -> String? { form.first { $0.name == name }?.value }
 

@@ -214,20 +214,6 @@ public enum IssueReference {
     return result
   }
 
-  /// The shortest prefix of each id (at least `minimumLength`) that no other id in `ids` shares.
-  public static func shortestUniquePrefixes(_ ids: [UUID]) -> [UUID: String] {
-    let sorted = ids.map { ($0, hex($0)) }.sorted { $0.1 < $1.1 }
-    var result: [UUID: String] = [:]
-    for (index, entry) in sorted.enumerated() {
-      var length = minimumLength
-      for neighbour in [index - 1, index + 1] where sorted.indices.contains(neighbour) {
-        length = max(length, commonPrefixLength(entry.1, sorted[neighbour].1) + 1)
-      }
-      result[entry.0] = String(entry.1.prefix(length))
-    }
-    return result
-  }
-
   /// How many hex digits two ids in text form share at their start (hyphens skipped, case
   /// ignored).
   static func sharedHexDigits(
@@ -245,10 +231,6 @@ public enum IssueReference {
     }
     while let x = next(&left), let y = next(&right), x == y { shared += 1 }
     return shared
-  }
-
-  static func commonPrefixLength(_ a: String, _ b: String) -> Int {
-    zip(a, b).prefix { $0 == $1 }.count
   }
 }
 

@@ -37,9 +37,7 @@ public struct DocketCommandLine {
   public func appRequest() -> AppRequest? {
     guard console.inputIsTerminal, console.outputIsTerminal,
       let parsed = try? ArgumentParser.parse(words), parsed.path.isEmpty, !parsed.has("help"),
-      !parsed.has("version"), parsed.value("db") != "",
-      // A theme that does not exist is reported by the command line, not ignored.
-      parsed.value("theme").map({ ["default", "high-contrast"].contains($0) }) ?? true
+      !parsed.has("version"), parsed.value("db") != ""
     else { return nil }
     let language = DocketStrings.localizer(explicit: parsed.value("lang"), environment: environment)
       .language
@@ -50,7 +48,9 @@ public struct DocketCommandLine {
       databasePath: DatabaseLocation.path(flag: parsed.value("db"), environment: environment),
       language: language,
       screenReader: screenReader,
-      palette: Palette.chosen(theme: parsed.value("theme"), environment: environment),
+      palette: Palette.chosen(
+        theme: parsed.value("theme").flatMap(Palette.Theme.init(rawValue:)),
+        environment: environment),
       mouse: !parsed.has("no-mouse"))
   }
 
@@ -99,17 +99,6 @@ public struct DocketCommandLine {
         parsed = try ArgumentParser.parse(words)
       } catch {
         throw CommandFailure.usage(UsageText.message(for: error, l10n))
-      }
-      if let language = parsed.value("lang"), !DocketStrings.supportedLanguages.contains(language) {
-        throw CommandFailure.usage(
-          UsageText.message(
-            for: .badValue(option: "--lang", value: language, allowed: "en, de"), l10n))
-      }
-      if let theme = parsed.value("theme"), !["default", "high-contrast"].contains(theme) {
-        throw CommandFailure.usage(
-          UsageText.message(
-            for: .badValue(option: "--theme", value: theme, allowed: "default, high-contrast"),
-            l10n))
       }
       let context = CommandContext(
         arguments: parsed, environment: environment, console: console, l10n: l10n, now: now)

@@ -6,10 +6,16 @@ public enum Palette: String, Sendable, CaseIterable {
   case noColor
   case highContrast
 
+  /// The looks a person can ask for (`--theme`), by the names they are asked for with.
+  public enum Theme: String, Sendable, CaseIterable {
+    case standard = "default"
+    case highContrast = "high-contrast"
+  }
+
   /// The palette the environment and the chosen theme ask for: `NO_COLOR` set to anything but
   /// an empty string turns colour off, as no-color.org asks.
-  public static func chosen(theme: String?, environment: [String: String]) -> Palette {
-    if theme == "high-contrast" { return .highContrast }
+  public static func chosen(theme: Theme?, environment: [String: String]) -> Palette {
+    if theme == .highContrast { return .highContrast }
     if let value = environment["NO_COLOR"], !value.isEmpty { return .noColor }
     return .full
   }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import DocketCLI
+
 @Suite struct UsageErrorTests {
   let box: Sandbox
   init() throws { box = try Sandbox() }
@@ -30,6 +32,26 @@ import Testing
       (["list", "--asc", "--desc"], "docket: --asc and --desc cannot be used together."),
       (["list", "--lang", "fr"], "docket: “fr” is not a valid value for --lang: use en, de."),
       (
+        ["--theme", "dark"],
+        "docket: “dark” is not a valid value for --theme: use default, high-contrast."
+      ),
+      (
+        ["list", "--sort", "size"],
+        "docket: “size” is not a valid value for --sort: use priority, date, title."
+      ),
+      (
+        ["tag", "list", "-s", "cnt"],
+        "docket: “cnt” is not a valid value for --sort: use name, count."
+      ),
+      (
+        ["import", "x.csv", "--format", "csv"],
+        "docket: “csv” is not a valid value for --format: use docket, taskwarrior, github."
+      ),
+      (
+        ["export", "--format=github"],
+        "docket: “github” is not a valid value for --format: use docket, taskwarrior, csv."
+      ),
+      (
         ["completions", "tcsh"],
         "docket: “tcsh” is not a valid value for completions: use bash, zsh, fish."
       ),
@@ -39,6 +61,35 @@ import Testing
     #expect(run.status == 2)
     #expect(run.error == message + "\n")
     #expect(run.output == "")
+  }
+
+  /// An option with a fixed list of values takes each of them, in any case, and refuses any
+  /// other before the command runs; `--priority` takes its short names too.
+  @Test func theParserChecksEveryFixedListOfValues() throws {
+    var checked = 0
+    var commands: [(path: [String], spec: CommandSpec)] = [
+      ([], CommandSpec(name: "", summary: "", usage: ""))
+    ]
+    for command in CommandSpec.all {
+      commands +=
+        command.subcommands.isEmpty
+        ? [([command.name], command)] : command.subcommands.map { ([command.name, $0.name], $0) }
+    }
+    for (path, command) in commands {
+      for option in command.allOptions where option.onlyChoices {
+        checked += 1
+        let words = path + Array(repeating: "x", count: command.minimumArguments)
+        for choice in option.choices + option.choices.map({ $0.uppercased() }) {
+          let parsed = try ArgumentParser.parse(words + ["--" + option.name, choice])
+          #expect(parsed.value(option.name) == choice.lowercased(), "\(path) \(option.name)")
+        }
+        #expect(throws: UsageError.self, "\(path) \(option.name)") {
+          try ArgumentParser.parse(words + ["--" + option.name, "no-such-value"])
+        }
+      }
+    }
+    #expect(checked >= 9)
+    #expect(try ArgumentParser.parse(["add", "x", "-p", "h"]).value("priority") == "h")
   }
 
   /// A database made by an earlier version says, on standard error and once, why the first

@@ -23,8 +23,8 @@ import Testing
     #expect(Palette.chosen(theme: nil, environment: [:]) == .full)
     #expect(Palette.chosen(theme: nil, environment: ["NO_COLOR": "1"]) == .noColor)
     #expect(Palette.chosen(theme: nil, environment: ["NO_COLOR": ""]) == .full)
-    #expect(Palette.chosen(theme: "high-contrast", environment: ["NO_COLOR": "1"]) == .highContrast)
-    #expect(Palette.chosen(theme: "default", environment: [:]) == .full)
+    #expect(Palette.chosen(theme: .highContrast, environment: ["NO_COLOR": "1"]) == .highContrast)
+    #expect(Palette.chosen(theme: .standard, environment: [:]) == .full)
   }
 
   @Test func aFrameAdaptedHasNoColourLeft() {

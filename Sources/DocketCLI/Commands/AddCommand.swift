@@ -53,9 +53,7 @@ enum PriorityOption {
   {
     guard let value = arguments.value("priority") else { return nil }
     guard let priority = Priority(name: value) else {
-      throw CommandFailure.usage(
-        UsageText.message(
-          for: .badValue(option: "--priority", value: value, allowed: "low, medium, high"), l10n))
+      throw UsageText.badValue(option: "priority", value: value, in: arguments, l10n)
     }
     return priority
   }

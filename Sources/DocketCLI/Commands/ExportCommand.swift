@@ -14,11 +14,7 @@ struct ExportCommand {
     let l10n = context.l10n
     let formatName = arguments.value("format") ?? "docket"
     guard let format = TransferFormat(rawValue: formatName), format != .github else {
-      throw CommandFailure.usage(
-        UsageText.message(
-          for: .badValue(
-            option: "--format", value: formatName, allowed: "docket, taskwarrior, csv"),
-          l10n))
+      throw UsageText.badValue(option: "format", value: formatName, in: arguments, l10n)
     }
     let database = try context.database()
     guard let path = arguments.value("output"), path != "-" else {

@@ -15,10 +15,7 @@ struct ImportCommand {
     let path = arguments.arguments[0]
     let format = try arguments.value("format").map { name -> TransferFormat in
       guard let format = TransferFormat(rawValue: name), format != .csv else {
-        throw CommandFailure.usage(
-          UsageText.message(
-            for: .badValue(option: "--format", value: name, allowed: "docket, taskwarrior, github"),
-            l10n))
+        throw UsageText.badValue(option: "format", value: name, in: arguments, l10n)
       }
       return format
     }

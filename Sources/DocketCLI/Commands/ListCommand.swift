@@ -33,9 +33,7 @@ struct ListCommand {
     }
     let chosenField = try arguments.value("sort").map { text -> IssueSort.Field in
       guard let field = IssueSort.Field(rawValue: text.lowercased()) else {
-        throw CommandFailure.usage(
-          UsageText.message(
-            for: .badValue(option: "--sort", value: text, allowed: "priority, date, title"), l10n))
+        throw UsageText.badValue(option: "sort", value: text, in: arguments, l10n)
       }
       return field
     }

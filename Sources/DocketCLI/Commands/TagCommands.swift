@@ -11,9 +11,7 @@ struct TagCommands {
     let arguments = context.arguments
     let field = try arguments.value("sort").map { text -> TagSort.Field in
       guard let field = TagSort.Field(rawValue: text.lowercased()) else {
-        throw CommandFailure.usage(
-          UsageText.message(
-            for: .badValue(option: "--sort", value: text, allowed: "name, count"), l10n))
+        throw UsageText.badValue(option: "sort", value: text, in: arguments, l10n)
       }
       return field
     }

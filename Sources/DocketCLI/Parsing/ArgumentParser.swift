@@ -114,6 +114,11 @@ enum ArgumentParser {
       }
       // A value from a fixed list is read ignoring case (`--format CSV`, `--sort Title`).
       let lowered = value.lowercased()
+      if option.onlyChoices, !(option.admits?(value) ?? option.choices.contains(lowered)) {
+        throw .badValue(
+          option: "--" + option.name, value: value,
+          allowed: option.choices.joined(separator: ", "))
+      }
       let value = option.choices.contains(lowered) ? lowered : value
       parsed.options[option.name, default: []].append(value)
     }

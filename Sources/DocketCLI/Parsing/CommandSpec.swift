@@ -1,3 +1,6 @@
+import DocketCore
+import Terminal
+
 /// What a command accepts: its options and its arguments. The parser, the help text and the
 /// shell completions are all made from these.
 struct OptionSpec: Sendable {
@@ -16,6 +19,10 @@ struct OptionSpec: Sendable {
   var help: String
   /// Values offered by shell completion.
   var choices: [String] = []
+  /// Whether the parser refuses any value but `choices` (read ignoring case), or, where
+  /// `admits` is given, any value it refuses (`--priority h` is high).
+  var onlyChoices = false
+  var admits: (@Sendable (String) -> Bool)?
   /// What shell completion offers for the value, where it is not `choices`.
   var values: CompletedValues?
 
@@ -90,7 +97,8 @@ struct CommandSpec: Sendable {
   static let globalOptions: [OptionSpec] = [
     OptionSpec(name: "db", kind: .value(name: "PATH"), help: "option.db", values: .files),
     OptionSpec(
-      name: "lang", kind: .value(name: "en|de"), help: "option.lang", choices: ["en", "de"]),
+      name: "lang", kind: .value(name: DocketStrings.supportedLanguages.joined(separator: "|")),
+      help: "option.lang", choices: DocketStrings.supportedLanguages, onlyChoices: true),
     OptionSpec(name: "help", short: "h", kind: .flag, help: "option.help"),
   ]
 
@@ -99,8 +107,9 @@ struct CommandSpec: Sendable {
     OptionSpec(name: "screen-reader", kind: .flag, help: "option.screenReader"),
     OptionSpec(name: "no-mouse", kind: .flag, help: "option.noMouse"),
     OptionSpec(
-      name: "theme", kind: .value(name: "default|high-contrast"), help: "option.theme",
-      choices: ["default", "high-contrast"]),
+      name: "theme",
+      kind: .value(name: Palette.Theme.allCases.map(\.rawValue).joined(separator: "|")),
+      help: "option.theme", choices: Palette.Theme.allCases.map(\.rawValue), onlyChoices: true),
   ]
 
   static let json = OptionSpec(name: "json", kind: .flag, help: "option.json")
@@ -108,7 +117,7 @@ struct CommandSpec: Sendable {
     name: "detail", short: "d", kind: .value(name: "TEXT"), help: "option.detail")
   static let priority = OptionSpec(
     name: "priority", short: "p", kind: .value(name: "low|medium|high"), help: "option.priority",
-    choices: ["low", "medium", "high"])
+    choices: ["low", "medium", "high"], onlyChoices: true, admits: { Priority(name: $0) != nil })
   static let yes = OptionSpec(name: "yes", short: "y", kind: .flag, help: "option.yes")
 }
 
@@ -138,7 +147,7 @@ extension CommandSpec {
           choices: ["open", "completed", "recent", "all"], values: .filter),
         OptionSpec(
           name: "sort", short: "s", kind: .value(name: "priority|date|title"), help: "option.sort",
-          choices: ["priority", "date", "title"]),
+          choices: IssueSort.Field.allCases.map(\.rawValue), onlyChoices: true),
         OptionSpec(name: "asc", kind: .flag, help: "option.asc"),
         OptionSpec(name: "desc", kind: .flag, help: "option.desc"),
         OptionSpec(name: "remember", kind: .flag, help: "option.remember"),
@@ -184,7 +193,7 @@ extension CommandSpec {
           options: [
             OptionSpec(
               name: "sort", short: "s", kind: .value(name: "name|count"), help: "option.tagSort",
-              choices: ["name", "count"]),
+              choices: TagSort.Field.allCases.map(\.rawValue), onlyChoices: true),
             OptionSpec(name: "asc", kind: .flag, help: "option.asc"),
             OptionSpec(name: "desc", kind: .flag, help: "option.desc"),
             OptionSpec(name: "remember", kind: .flag, help: "option.remember"),
@@ -247,7 +256,7 @@ extension CommandSpec {
       options: [
         OptionSpec(
           name: "format", short: "f", kind: .value(name: "FORMAT"), help: "option.importFormat",
-          choices: ["docket", "taskwarrior", "github"]),
+          choices: ["docket", "taskwarrior", "github"], onlyChoices: true),
         OptionSpec(name: "repo", kind: .value(name: "OWNER/NAME"), help: "option.repo"),
         OptionSpec(name: "dry-run", kind: .flag, help: "option.dryRun"),
         OptionSpec(name: "restore-deleted", kind: .flag, help: "option.restoreDeleted"),
@@ -261,7 +270,7 @@ extension CommandSpec {
       options: [
         OptionSpec(
           name: "format", short: "f", kind: .value(name: "FORMAT"), help: "option.exportFormat",
-          choices: ["docket", "taskwarrior", "csv"]),
+          choices: ["docket", "taskwarrior", "csv"], onlyChoices: true),
         OptionSpec(
           name: "output", short: "o", kind: .value(name: "FILE"), help: "option.output",
           values: .files),

@@ -3,6 +3,20 @@ import Localization
 
 /// The words for what was wrong with a command line, with a "did you mean" where one helps.
 enum UsageText {
+  /// The error for a value of `option` that the command given by `arguments` cannot read,
+  /// naming the option's choices. The parser refuses a value outside them first; this is the
+  /// same message for a value the parser let through.
+  static func badValue(
+    option: String, value: String, in arguments: ParsedArguments, _ l10n: Localizer
+  ) -> CommandFailure {
+    let spec = arguments.path.dropFirst().reduce(CommandSpec.named(arguments.path.first ?? "")) {
+      spec, name in spec?.subcommands.first { $0.name == name }
+    }
+    let allowed = spec?.option(named: option)?.choices.joined(separator: ", ") ?? ""
+    return .usage(
+      message(for: .badValue(option: "--" + option, value: value, allowed: allowed), l10n))
+  }
+
   static func message(for error: UsageError, _ l10n: Localizer) -> String {
     switch error {
     case .unknownCommand(let name, let suggestion):

@@ -161,3 +161,16 @@ public struct Buffer: Equatable, Sendable {
     return SafeText.sanitized(oneLine)
   }
 }
+
+extension Rect {
+  /// A rectangle of the given size centred in this one (never larger): across, and down either
+  /// in the middle or a third of the way (where dialogs read best).
+  public func centred(width: Int, height: Int, third: Bool = false) -> Rect {
+    let width = min(width, self.width)
+    let height = min(height, self.height)
+    let top = third ? self.height / 3 : (self.height - height) / 2
+    return Rect(
+      x: x + (self.width - width) / 2, y: y + max(0, min(top, self.height - height)), width: width,
+      height: height)
+  }
+}

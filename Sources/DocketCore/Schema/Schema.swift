@@ -1,6 +1,7 @@
 import Database
 
-/// Docket's schema, built by numbered migrations.
+/// Docket's schema, built by numbered migrations: v1–v4, v6 and v7 in this file in their order,
+/// v5 (sync) in `Schema+Sync.swift`, v8 (what sync trusts) in `Schema+Trust.swift`.
 ///
 /// Designed for sync from the start: rows are identified by UUIDs (the integer `seq` columns are
 /// local row numbers that only the full-text index refers to, never synced), and no UNIQUE
@@ -30,152 +31,6 @@ public enum Schema {
   /// below, and are never in Recent's week). The triggers keep the expression as it was when
   /// they were made: a change to it needs a migration.
   static func activityDay(_ row: String) -> String { "CAST(\(row).activity AS INTEGER) / 86400" }
-
-  /// How many issues, open and completed, have their activity on each day, kept by triggers as
-  /// the Open and Completed badges are. Recent counted its week on the activity index, which at a
-  /// million issues held 166 000 entries for the week (6.9 ms); now it adds up the week's whole
-  /// days here and counts on the index only the part of the first day the week begins in.
-  ///
-  /// Every step is an upsert, taking away as well as adding: an edit fires these triggers and,
-  /// through the stamp of `modified`, fires them again, in an order that depends on the order
-  /// the triggers were made in; a step that took away from a day not yet counted would be lost.
-  static func v6(_ db: Connection) throws {
-    func add(_ row: String, _ step: Int) -> String {
-      """
-      INSERT INTO activity_days (completed, day, issue_count)
-          VALUES (\(row).completed, \(activityDay(row)), \(step))
-          ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + \(step);
-      """
-    }
-    try db.executeScript(
-      """
-      CREATE TABLE activity_days (
-        completed INTEGER NOT NULL,
-        day INTEGER NOT NULL,
-        issue_count INTEGER NOT NULL,
-        PRIMARY KEY (completed, day)
-      ) WITHOUT ROWID;
-      INSERT INTO activity_days (completed, day, issue_count)
-        SELECT completed, \(activityDay("issues")), count(*) FROM issues GROUP BY 1, 2;
-      CREATE TRIGGER activity_days_after_insert AFTER INSERT ON issues BEGIN
-        \(add("new", 1))
-      END;
-      CREATE TRIGGER activity_days_after_delete AFTER DELETE ON issues BEGIN
-        \(add("old", -1))
-      END;
-      CREATE TRIGGER activity_days_after_update AFTER UPDATE OF created, modified, completed
-      ON issues WHEN old.completed IS NOT new.completed OR \(activityDay("old")) IS NOT \(activityDay("new"))
-      BEGIN
-        \(add("old", -1))
-        \(add("new", 1))
-      END;
-      """)
-  }
-
-  /// The sort indexes end on each issue's tag rows (`tag_seqs`), so that a page of a tag on a
-  /// few percent of the issues is found by reading the sort index alone: the walk checked each
-  /// entry against the links, a look-up each (at a million issues, 2 000 of them for a tag on
-  /// 2.5 % of the issues, 5-7 ms), and now reads the tag rows in the entry (2.4 ms in the
-  /// `sqlite3` shell). The ids before them keep the order as it was. The file grew by about 60
-  /// bytes an issue at a million (the six indexes together); they are made again once, when a
-  /// database is first opened by this version (about 40 s at a million issues). Each tag put on
-  /// or taken off an issue now also moves its six index entries.
-  static func v7(_ db: Connection) throws {
-    let indexes = [
-      ("issues_by_priority_desc", "completed, priority DESC, activity, id"),
-      ("issues_by_priority_asc", "completed, priority, activity, id"),
-      ("issues_by_activity_desc", "completed, activity DESC, id"),
-      ("issues_by_activity_asc", "completed, activity, id"),
-      ("issues_by_title_asc", "completed, title_key, activity, id"),
-      ("issues_by_title_desc", "completed, title_key DESC, activity, id"),
-    ]
-    for (name, columns) in indexes {
-      // A database whose index was dropped by hand is still brought up to date.
-      try db.execute("DROP INDEX IF EXISTS \(name)")
-      try db.execute("CREATE INDEX \(name) ON issues (\(columns), tag_seqs)")
-    }
-  }
-
-  /// The tag rows kept on an issue, changed a link at a time: v3 gathered the whole list again
-  /// from the links for every link written, so that an issue with n tags took n² steps to tag
-  /// (10 000 tags on one issue, a minute). Now a new link appends its row and a removed one takes
-  /// its row out of the text; the list stays in no particular order.
-  static func v4(_ db: Connection) throws {
-    try db.executeScript(
-      """
-      DROP TRIGGER issue_tags_list_after_insert;
-      DROP TRIGGER issue_tags_list_after_delete;
-      CREATE TRIGGER issue_tags_list_after_insert AFTER INSERT ON issue_tags BEGIN
-        UPDATE issues SET tag_seqs = CASE tag_seqs WHEN '' THEN CAST(new.tag_seq AS TEXT)
-          ELSE tag_seqs || ',' || new.tag_seq END
-          WHERE seq = new.issue_seq;
-      END;
-      CREATE TRIGGER issue_tags_list_after_delete AFTER DELETE ON issue_tags BEGIN
-        UPDATE issues SET tag_seqs =
-          trim(replace(',' || tag_seqs || ',', ',' || old.tag_seq || ',', ','), ',')
-          WHERE seq = old.issue_seq;
-      END;
-      """)
-  }
-
-  /// The Open and Completed badges, kept by triggers as the tag counts are: counting them took a
-  /// scan of an index that grows with the database (12 ms at 100 000 issues, measured), reading
-  /// them takes one row. Recent is counted from the activity index, over the last week only.
-  static func v2(_ db: Connection) throws {
-    try db.executeScript(
-      """
-      CREATE TABLE issue_counts (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        open_count INTEGER NOT NULL,
-        completed_count INTEGER NOT NULL
-      );
-      INSERT INTO issue_counts (id, open_count, completed_count) VALUES (
-        1,
-        (SELECT count(*) FROM issues WHERE completed = 0),
-        (SELECT count(*) FROM issues WHERE completed = 1)
-      );
-      CREATE TRIGGER issue_counts_after_insert AFTER INSERT ON issues BEGIN
-        UPDATE issue_counts SET open_count = open_count + 1 - new.completed,
-          completed_count = completed_count + new.completed WHERE id = 1;
-      END;
-      CREATE TRIGGER issue_counts_after_delete AFTER DELETE ON issues BEGIN
-        UPDATE issue_counts SET open_count = open_count - 1 + old.completed,
-          completed_count = completed_count - old.completed WHERE id = 1;
-      END;
-      CREATE TRIGGER issue_counts_after_completion AFTER UPDATE OF completed ON issues
-      WHEN old.completed != new.completed BEGIN
-        UPDATE issue_counts SET open_count = open_count + old.completed - new.completed,
-          completed_count = completed_count + new.completed - old.completed WHERE id = 1;
-      END;
-      -- Show completed starts off, as in the seed. Earlier Docket started it on and stored it
-      -- with every other setting, chosen or not: that stored value is forgotten once.
-      DELETE FROM settings WHERE key = 'show_completed';
-      """)
-  }
-
-  /// Each issue's tag rows, kept on the issue by triggers (`1,4,9`, in no particular order; empty
-  /// without tags). Reading them with the issue costs nothing; gathering them from the links took
-  /// a subquery per row, about 3 µs, the largest cost of a long list (measured at 100 000 issues:
-  /// 0.45 s against 0.21 s for the same rows in the same order). Never synced: links are.
-  static func v3(_ db: Connection) throws {
-    try db.executeScript(
-      """
-      ALTER TABLE issues ADD COLUMN tag_seqs TEXT NOT NULL DEFAULT '';
-      UPDATE issues SET tag_seqs =
-        (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = issues.seq)
-        WHERE seq IN (SELECT issue_seq FROM issue_tags);
-      CREATE TRIGGER issue_tags_list_after_insert AFTER INSERT ON issue_tags BEGIN
-        UPDATE issues SET tag_seqs = coalesce(
-          (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = new.issue_seq), '')
-          WHERE seq = new.issue_seq;
-      END;
-      CREATE TRIGGER issue_tags_list_after_delete AFTER DELETE ON issue_tags BEGIN
-        UPDATE issues SET tag_seqs = coalesce(
-          (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = old.issue_seq), '')
-          WHERE seq = old.issue_seq;
-      END;
-      """)
-  }
 
   static func v1(_ db: Connection) throws {
     try db.executeScript(
@@ -290,5 +145,151 @@ public enum Schema {
         UPDATE tags SET name_key = docket_tag_key(new.name) WHERE seq = new.seq;
       END;
       """)
+  }
+
+  /// The Open and Completed badges, kept by triggers as the tag counts are: counting them took a
+  /// scan of an index that grows with the database (12 ms at 100 000 issues, measured), reading
+  /// them takes one row. Recent is counted from the activity index, over the last week only.
+  static func v2(_ db: Connection) throws {
+    try db.executeScript(
+      """
+      CREATE TABLE issue_counts (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        open_count INTEGER NOT NULL,
+        completed_count INTEGER NOT NULL
+      );
+      INSERT INTO issue_counts (id, open_count, completed_count) VALUES (
+        1,
+        (SELECT count(*) FROM issues WHERE completed = 0),
+        (SELECT count(*) FROM issues WHERE completed = 1)
+      );
+      CREATE TRIGGER issue_counts_after_insert AFTER INSERT ON issues BEGIN
+        UPDATE issue_counts SET open_count = open_count + 1 - new.completed,
+          completed_count = completed_count + new.completed WHERE id = 1;
+      END;
+      CREATE TRIGGER issue_counts_after_delete AFTER DELETE ON issues BEGIN
+        UPDATE issue_counts SET open_count = open_count - 1 + old.completed,
+          completed_count = completed_count - old.completed WHERE id = 1;
+      END;
+      CREATE TRIGGER issue_counts_after_completion AFTER UPDATE OF completed ON issues
+      WHEN old.completed != new.completed BEGIN
+        UPDATE issue_counts SET open_count = open_count + old.completed - new.completed,
+          completed_count = completed_count + new.completed - old.completed WHERE id = 1;
+      END;
+      -- Show completed starts off, as in the seed. Earlier Docket started it on and stored it
+      -- with every other setting, chosen or not: that stored value is forgotten once.
+      DELETE FROM settings WHERE key = 'show_completed';
+      """)
+  }
+
+  /// Each issue's tag rows, kept on the issue by triggers (`1,4,9`, in no particular order; empty
+  /// without tags). Reading them with the issue costs nothing; gathering them from the links took
+  /// a subquery per row, about 3 µs, the largest cost of a long list (measured at 100 000 issues:
+  /// 0.45 s against 0.21 s for the same rows in the same order). Never synced: links are.
+  static func v3(_ db: Connection) throws {
+    try db.executeScript(
+      """
+      ALTER TABLE issues ADD COLUMN tag_seqs TEXT NOT NULL DEFAULT '';
+      UPDATE issues SET tag_seqs =
+        (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = issues.seq)
+        WHERE seq IN (SELECT issue_seq FROM issue_tags);
+      CREATE TRIGGER issue_tags_list_after_insert AFTER INSERT ON issue_tags BEGIN
+        UPDATE issues SET tag_seqs = coalesce(
+          (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = new.issue_seq), '')
+          WHERE seq = new.issue_seq;
+      END;
+      CREATE TRIGGER issue_tags_list_after_delete AFTER DELETE ON issue_tags BEGIN
+        UPDATE issues SET tag_seqs = coalesce(
+          (SELECT group_concat(tag_seq) FROM issue_tags WHERE issue_seq = old.issue_seq), '')
+          WHERE seq = old.issue_seq;
+      END;
+      """)
+  }
+
+  /// The tag rows kept on an issue, changed a link at a time: v3 gathered the whole list again
+  /// from the links for every link written, so that an issue with n tags took n² steps to tag
+  /// (10 000 tags on one issue, a minute). Now a new link appends its row and a removed one takes
+  /// its row out of the text; the list stays in no particular order.
+  static func v4(_ db: Connection) throws {
+    try db.executeScript(
+      """
+      DROP TRIGGER issue_tags_list_after_insert;
+      DROP TRIGGER issue_tags_list_after_delete;
+      CREATE TRIGGER issue_tags_list_after_insert AFTER INSERT ON issue_tags BEGIN
+        UPDATE issues SET tag_seqs = CASE tag_seqs WHEN '' THEN CAST(new.tag_seq AS TEXT)
+          ELSE tag_seqs || ',' || new.tag_seq END
+          WHERE seq = new.issue_seq;
+      END;
+      CREATE TRIGGER issue_tags_list_after_delete AFTER DELETE ON issue_tags BEGIN
+        UPDATE issues SET tag_seqs =
+          trim(replace(',' || tag_seqs || ',', ',' || old.tag_seq || ',', ','), ',')
+          WHERE seq = old.issue_seq;
+      END;
+      """)
+  }
+
+  /// How many issues, open and completed, have their activity on each day, kept by triggers as
+  /// the Open and Completed badges are. Recent counted its week on the activity index, which at a
+  /// million issues held 166 000 entries for the week (6.9 ms); now it adds up the week's whole
+  /// days here and counts on the index only the part of the first day the week begins in.
+  ///
+  /// Every step is an upsert, taking away as well as adding: an edit fires these triggers and,
+  /// through the stamp of `modified`, fires them again, in an order that depends on the order
+  /// the triggers were made in; a step that took away from a day not yet counted would be lost.
+  static func v6(_ db: Connection) throws {
+    func add(_ row: String, _ step: Int) -> String {
+      """
+      INSERT INTO activity_days (completed, day, issue_count)
+          VALUES (\(row).completed, \(activityDay(row)), \(step))
+          ON CONFLICT (completed, day) DO UPDATE SET issue_count = issue_count + \(step);
+      """
+    }
+    try db.executeScript(
+      """
+      CREATE TABLE activity_days (
+        completed INTEGER NOT NULL,
+        day INTEGER NOT NULL,
+        issue_count INTEGER NOT NULL,
+        PRIMARY KEY (completed, day)
+      ) WITHOUT ROWID;
+      INSERT INTO activity_days (completed, day, issue_count)
+        SELECT completed, \(activityDay("issues")), count(*) FROM issues GROUP BY 1, 2;
+      CREATE TRIGGER activity_days_after_insert AFTER INSERT ON issues BEGIN
+        \(add("new", 1))
+      END;
+      CREATE TRIGGER activity_days_after_delete AFTER DELETE ON issues BEGIN
+        \(add("old", -1))
+      END;
+      CREATE TRIGGER activity_days_after_update AFTER UPDATE OF created, modified, completed
+      ON issues WHEN old.completed IS NOT new.completed OR \(activityDay("old")) IS NOT \(activityDay("new"))
+      BEGIN
+        \(add("old", -1))
+        \(add("new", 1))
+      END;
+      """)
+  }
+
+  /// The sort indexes end on each issue's tag rows (`tag_seqs`), so that a page of a tag on a
+  /// few percent of the issues is found by reading the sort index alone: the walk checked each
+  /// entry against the links, a look-up each (at a million issues, 2 000 of them for a tag on
+  /// 2.5 % of the issues, 5-7 ms), and now reads the tag rows in the entry (2.4 ms in the
+  /// `sqlite3` shell). The ids before them keep the order as it was. The file grew by about 60
+  /// bytes an issue at a million (the six indexes together); they are made again once, when a
+  /// database is first opened by this version (about 40 s at a million issues). Each tag put on
+  /// or taken off an issue now also moves its six index entries.
+  static func v7(_ db: Connection) throws {
+    let indexes = [
+      ("issues_by_priority_desc", "completed, priority DESC, activity, id"),
+      ("issues_by_priority_asc", "completed, priority, activity, id"),
+      ("issues_by_activity_desc", "completed, activity DESC, id"),
+      ("issues_by_activity_asc", "completed, activity, id"),
+      ("issues_by_title_asc", "completed, title_key, activity, id"),
+      ("issues_by_title_desc", "completed, title_key DESC, activity, id"),
+    ]
+    for (name, columns) in indexes {
+      // A database whose index was dropped by hand is still brought up to date.
+      try db.execute("DROP INDEX IF EXISTS \(name)")
+      try db.execute("CREATE INDEX \(name) ON issues (\(columns), tag_seqs)")
+    }
   }
 }

@@ -16,3 +16,11 @@ void *docket_open_library(const char *const *names, size_t count, const char *li
   snprintf(failure, size, "%s is not installed (%s); install %s", library, reason, install);
   return NULL;
 }
+
+int docket_resolve(void *library, const char *symbol, void **address, const char *name,
+                   char *failure, size_t size) {
+  *address = dlsym(library, symbol);
+  if (*address) return 1;
+  snprintf(failure, size, "%s has no %s: too old a version", name, symbol);
+  return 0;
+}

@@ -3,7 +3,6 @@
 #include "CLibraryLoader.h"
 
 #include <arpa/inet.h>
-#include <dlfcn.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -53,13 +52,9 @@ static void load(void) {
       "libmicrohttpd12 (Debian, Ubuntu) or libmicrohttpd (Homebrew)", failure, sizeof failure);
   if (!library) return;
 #define DOCKET_RESOLVE(field, symbol)                                                        \
-  do {                                                                                      \
-    *(void **)(&api.field) = dlsym(library, symbol);                                        \
-    if (!api.field) {                                                                       \
-      snprintf(failure, sizeof failure, "libmicrohttpd has no %s: too old a version", symbol); \
-      return;                                                                               \
-    }                                                                                       \
-  } while (0)
+  if (!docket_resolve(library, symbol, (void **)&api.field, "libmicrohttpd", failure,          \
+                      sizeof failure))                                                      \
+  return
   DOCKET_RESOLVE(start_daemon, "MHD_start_daemon");
   DOCKET_RESOLVE(stop_daemon, "MHD_stop_daemon");
   DOCKET_RESOLVE(get_daemon_info, "MHD_get_daemon_info");

@@ -2,7 +2,6 @@
 
 #include "CLibraryLoader.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -60,13 +59,8 @@ static void load(void) {
       "libpq5 (Debian, Ubuntu) or libpq (Homebrew)", failure, sizeof failure);
   if (!library) return;
 #define DOCKET_RESOLVE(field, symbol)                                                        \
-  do {                                                                                      \
-    *(void **)(&api.field) = dlsym(library, symbol);                                        \
-    if (!api.field) {                                                                       \
-      snprintf(failure, sizeof failure, "libpq has no %s: too old a libpq", symbol);       \
-      return;                                                                               \
-    }                                                                                       \
-  } while (0)
+  if (!docket_resolve(library, symbol, (void **)&api.field, "libpq", failure, sizeof failure)) \
+  return
   DOCKET_RESOLVE(connectdbParams, "PQconnectdbParams");
   DOCKET_RESOLVE(status, "PQstatus");
   DOCKET_RESOLVE(errorMessage, "PQerrorMessage");

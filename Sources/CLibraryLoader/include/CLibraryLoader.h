@@ -9,4 +9,9 @@
 void *docket_open_library(const char *const *names, size_t count, const char *library,
                           const char *install, char *failure, size_t size);
 
+/// Finds `symbol` in `library` (from `docket_open_library`) and stores it in `*address`. When the
+/// library lacks it, returns 0 and writes to `failure` that `name` is too old.
+int docket_resolve(void *library, const char *symbol, void **address, const char *name,
+                   char *failure, size_t size);
+
 #endif

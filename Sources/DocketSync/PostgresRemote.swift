@@ -424,7 +424,10 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   public func imageFile(_ name: PackageName) -> String? {
     let file = NSTemporaryDirectory() + "docket-image-\(UUID().lowercasedText).sqlite"
     temporaryFiles.withLock { $0.append(file) }
-    guard let output = FileHandle.create(file) else { return nil }
+    // Made anew (never through a file or link already at the name), for its owner only.
+    let descriptor = FileWriting.createPrivate(file)
+    guard descriptor >= 0 else { return nil }
+    let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     defer { try? output.close() }
     do {
       var failed = false
@@ -634,13 +637,5 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
 extension UInt8 {
   fileprivate var isASCIILowercaseLetterOrDigit: Bool {
     (0x61...0x7A).contains(self) || (0x30...0x39).contains(self)
-  }
-}
-
-extension FileHandle {
-  /// A new file, readable by its owner only, opened for writing.
-  fileprivate static func create(_ path: String) -> FileHandle? {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    return descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
   }
 }

@@ -25,18 +25,10 @@ public struct ExternalEditor: Sendable {
     -> String?
   {
     session.outside {
-      let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "docket-detail-\(UUID().uuidString).txt")
-      defer { try? FileManager.default.removeItem(at: file) }
-      guard (try? Data(fileText(text).utf8).write(to: file)) != nil else { return nil }
-      let editor =
-        environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-      // The editor may carry arguments (`code --wait`), so the shell splits it.
-      let status = ForegroundProgram.run(
-        "/bin/sh", arguments: ["-c", editor + " \"$1\"", "docket-editor", file.path])
-      guard status == 0 else { return nil }
-      var edited = (try? String(contentsOf: file, encoding: .utf8)) ?? text
+      guard
+        var edited = try? TextEditorRun.edit(
+          fileText(text), fileName: "detail.txt", environment: environment)
+      else { return nil }
       while edited.hasSuffix("\n") { edited.removeLast() }
       return edited
     }

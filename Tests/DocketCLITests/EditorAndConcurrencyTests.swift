@@ -147,6 +147,31 @@ import Testing
     #expect(issue["title"] as? String == "old\ntitle")
   }
 
+  /// The form is in a folder of its own that only its owner may enter, in a file only its owner
+  /// may read, both gone afterwards; a file left that is not UTF-8 is refused, said in words.
+  @Test func theFormIsPrivateAndTextThatIsNotUTF8IsRefused() throws {
+    let reference = try box.add(["Private"])
+    let seen = box.path("seen.txt")
+    let script = try box.editor(
+      """
+      stat -c '%a' "$1" "$(dirname "$1")" > '\(seen)'
+      echo "$1" >> '\(seen)'
+      printf 'Title: \\377\\376\\n' > "$1"
+      """)
+    let run = try box.docket(["edit", reference], environment: ["EDITOR": script])
+    #expect(run.status == 1)
+    #expect(
+      run.error
+        == "docket: the editor left a file that is not UTF-8 text; the issue was left as it was.\n"
+    )
+    let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
+    #expect(lines.prefix(2) == ["600", "700"])
+    let form = String(try #require(lines.last))
+    #expect(!FileManager.default.fileExists(atPath: form))
+    #expect(!FileManager.default.fileExists(atPath: (form as NSString).deletingLastPathComponent))
+    #expect(try box.docket(["show", reference]).lines.first?.hasPrefix("Private") == true)
+  }
+
   @Test func aFailingEditorLeavesTheIssueAsItWas() throws {
     let reference = try box.add(["Keep me"])
     let run = try box.docket(["edit", reference], environment: ["EDITOR": "false"])

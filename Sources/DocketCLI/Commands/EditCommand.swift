@@ -287,26 +287,19 @@ struct EditorSession {
     let l10n = context.l10n
     let original = EditedIssue(issue: issue)
     let text = IssueTextForm.text(original, l10n: l10n)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "docket-edit-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("issue-\(IssueReference.hex(issue.id).prefix(8)).txt")
-    try Data(text.utf8).write(to: file)
-
-    let editor =
-      context.environment["VISUAL"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? context.environment["EDITOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-    // The editor may carry arguments (`code --wait`), so the shell splits it. It runs in the
-    // foreground, so it can read the terminal.
-    let status = ForegroundProgram.run(
-      "/bin/sh", arguments: ["-c", editor + " \"$1\"", "docket-editor", file.path])
-    guard status == 0 else {
+    let edited: String
+    do {
+      edited = try TextEditorRun.edit(
+        text, fileName: "issue-\(IssueReference.hex(issue.id).prefix(8)).txt",
+        environment: context.environment)
+    } catch .editor(let editor, let status) {
       throw CommandFailure.failed(
         l10n("error.editor.failed", .string(editor), .integer(Int(status ?? 127))))
+    } catch .file(let reason) {
+      throw CommandFailure.failed(l10n("error.editor.file", .string(reason)))
+    } catch .notText {
+      throw CommandFailure.failed(l10n("error.editor.notText"))
     }
-    let edited = try String(contentsOf: file, encoding: .utf8)
     if edited == text { return nil }
     do {
       let parsed = try IssueTextForm.parse(edited, l10n: l10n)

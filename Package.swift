@@ -95,23 +95,29 @@ let package = Package(
       ]),
     .executableTarget(name: "docket-fuzz", dependencies: ["DocketFuzz", "CFuzzer"]),
 
-    .testTarget(name: "DatabaseTests", dependencies: ["Database", "Locking"]),
+    // What the test suites share (a test clock, ids in order, a folder of a test's own).
+    .target(name: "DocketTestSupport", dependencies: ["Locking"]),
+    .testTarget(name: "DatabaseTests", dependencies: ["Database", "Locking", "DocketTestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "FilesTests", dependencies: ["Files"]),
-    .testTarget(name: "DocketCoreTests", dependencies: ["DocketCore", "Database", "Locking"]),
+    .testTarget(
+      name: "DocketCoreTests",
+      dependencies: ["DocketCore", "Database", "Locking", "DocketTestSupport"]),
     .testTarget(
       name: "DocketTransferTests", dependencies: ["DocketTransfer", "DocketCore", "Database"]),
     .testTarget(
       name: "DocketSyncTests",
       dependencies: [
         "DocketSync", "DocketTransfer", "DocketCore", "Database", "Postgres", "Locking",
+        "DocketTestSupport",
       ]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Locking"]),
     .testTarget(
       name: "DocketWebTests",
       dependencies: [
         "DocketWeb", "DocketCore", "Database", "HTTPServer", "Localization", "Locking",
+        "DocketTestSupport",
       ]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
@@ -128,7 +134,7 @@ let package = Package(
       name: "DocketFeaturesTests",
       dependencies: [
         "DocketFeatures", "DocketCore", "DocketSync", "Database", "Composable", "ComposableTesting",
-        "Locking",
+        "Locking", "DocketTestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import DocketTestSupport
 import Foundation
 import Locking
 import Testing

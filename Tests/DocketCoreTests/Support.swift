@@ -1,29 +1,8 @@
 import Database
 import DocketCore
+import DocketTestSupport
 import Foundation
 import Locking
-
-/// A clock for tests that moves only when told to.
-final class TestTime: Sendable {
-  private let current: Locked<Date>
-  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(start) }
-  var now: Date { current.withLock { $0 } }
-  func advance(by seconds: TimeInterval) {
-    current.withLock { $0 = $0.addingTimeInterval(seconds) }
-  }
-}
-
-/// UUIDs 00000000-0000-0000-0000-000000000001, …2, … in order.
-final class TestUUIDs: Sendable {
-  private let next = Locked(1)
-  func make() -> UUID {
-    let value = next.withLock { value in
-      defer { value += 1 }
-      return value
-    }
-    return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", value))!
-  }
-}
 
 /// A fresh in-memory Docket database with a fixed clock and predictable ids.
 struct TestDatabase {

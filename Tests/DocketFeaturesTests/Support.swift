@@ -2,6 +2,7 @@ import Composable
 import ComposableTesting
 import Database
 import DocketCore
+import DocketTestSupport
 import Foundation
 import Locking
 
@@ -11,50 +12,33 @@ import Locking
 typealias Tag = DocketCore.Tag
 typealias Issue = DocketCore.Issue
 
-/// A clock for the database's stamps and the features' dates, moved only by the test.
-final class TestTime: Sendable {
-  private let current = Locked(Date(timeIntervalSince1970: 1_800_000_000))
-  var now: Date { current.withLock { $0 } }
-  func advance(by seconds: TimeInterval) {
-    current.withLock { $0 = $0.addingTimeInterval(seconds) }
-  }
-}
-
 /// A database for one test, with fixtures whose ids start with `f` (the features' own new ids
 /// come from the incrementing generator, starting at 0).
 struct Fixture {
   static let day: TimeInterval = 24 * 60 * 60
   let time = TestTime()
   let queue: DatabaseQueue
-  private let counter = Counter()
-  let folder: URL?
-  /// Removes the folder of an on-disk database when the last copy of the fixture goes.
-  private let cleanup: FolderCleanup?
+  private let ids = TestUUIDs(prefix: "f0000000")
+  /// The folder of an on-disk database, removed when the last copy of the fixture goes.
+  private let directory: TemporaryDirectory?
+  var folder: URL? { directory?.url }
 
   /// An in-memory database, or a file (for tests with a second connection).
   init(onDisk: Bool = false) throws {
     let time = self.time
     if onDisk {
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "docket-features-\(UUID().uuidString)")
-      self.folder = folder
-      cleanup = FolderCleanup(folder)
-      queue = try DocketDatabase.open(path: folder.appendingPathComponent("docket.sqlite").path) {
-        time.now
-      }
+      let directory = try TemporaryDirectory(prefix: "docket-features")
+      self.directory = directory
+      queue = try DocketDatabase.open(path: directory.path("docket.sqlite")) { time.now }
     } else {
-      folder = nil
-      cleanup = nil
+      directory = nil
       queue = try DocketDatabase.inMemory { time.now }
     }
   }
 
   var now: Date { time.now }
 
-  func nextID() -> UUID {
-    let value = counter.next()
-    return UUID(uuidString: String(format: "f0000000-0000-0000-0000-%012x", value))!
-  }
+  func nextID() -> UUID { ids.make() }
 
   @discardableResult
   func tag(_ name: String) throws -> Tag {
@@ -105,22 +89,4 @@ extension Fixture {
 /// `00000000-0000-0000-0000-00000000000n`: the n-th id a feature makes in a test.
 func generatedID(_ number: Int) -> UUID {
   UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", number))!
-}
-
-/// Counts up, from any thread.
-final class Counter: Sendable {
-  private let value = Locked(0)
-  func next() -> Int {
-    value.withLock { value in
-      value += 1
-      return value
-    }
-  }
-}
-
-/// Deletes a test's folder when it is no longer referenced.
-final class FolderCleanup: Sendable {
-  let folder: URL
-  init(_ folder: URL) { self.folder = folder }
-  deinit { try? FileManager.default.removeItem(at: folder) }
 }

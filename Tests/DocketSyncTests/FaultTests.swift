@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import DocketSync
+import DocketTestSupport
 import Foundation
 import Testing
 

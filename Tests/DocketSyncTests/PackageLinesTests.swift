@@ -1,4 +1,5 @@
 import Database
+import DocketTestSupport
 import Foundation
 import Testing
 

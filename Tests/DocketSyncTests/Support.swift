@@ -1,41 +1,12 @@
 import Database
 import DocketCore
 import DocketSync
+import DocketTestSupport
 import DocketTransfer
 import Foundation
 import Locking
 import Postgres
 import Testing
-
-/// A clock for tests that moves only when told to.
-final class TestTime: Sendable {
-  private let current: Locked<Date>
-  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(start) }
-  var now: Date { current.withLock { $0 } }
-  func advance(by seconds: TimeInterval) {
-    current.withLock { $0 = $0.addingTimeInterval(seconds) }
-  }
-  func set(_ date: Date) { current.withLock { $0 = date } }
-}
-
-/// A folder of its own for one test, removed when the test ends.
-final class TemporaryDirectory: Sendable {
-  let path: String
-
-  init() throws {
-    path =
-      FileManager.default.temporaryDirectory.appendingPathComponent(
-        "docket-sync-tests-\(UUID().uuidString)"
-      ).path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  func path(_ name: String) -> String { path + "/" + name }
-
-  deinit {
-    try? FileManager.default.removeItem(atPath: path)
-  }
-}
 
 /// Numbers from a seed, the same every run: SplitMix64.
 struct SeededRandom: RandomNumberGenerator {

@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import DocketSync
+import DocketTestSupport
 import DocketTransfer
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Database
 import DocketCore
+import DocketTestSupport
 import DocketWeb
 import Foundation
 import HTTPServer
@@ -11,18 +12,6 @@ func temporaryFolder(_ name: String) throws -> URL {
     "\(name)-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   return folder
-}
-
-/// UUIDs 00000000-0000-0000-0000-000000000001, …2, … in order.
-final class TestUUIDs: Sendable {
-  private let next = Locked(1)
-  func make() -> UUID {
-    let value = next.withLock { value in
-      defer { value += 1 }
-      return value
-    }
-    return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012x", value))!
-  }
 }
 
 /// A web app on an in-memory database with a fixed clock and ids, and a browser's way to ask it

@@ -31,34 +31,8 @@ struct ListCommand {
     } catch {
       throw CommandFailure.usage(l10n.message(for: error))
     }
-    let chosenField = try arguments.value("sort").map { text -> IssueSort.Field in
-      guard let field = IssueSort.Field(rawValue: text.lowercased()) else {
-        throw UsageText.badValue(option: "sort", value: text, in: arguments, l10n)
-      }
-      return field
-    }
-
     let database = try context.database()
-    var given: IssueSort?
-    // A sort given here is for this list alone (a script's `--sort title` must not change what
-    // the next plain run shows); `--remember` keeps it, for the apps and later lists alike, and
-    // only then does listing write. The list itself is read without waiting for any writer.
-    if chosenField != nil || arguments.has("asc") || arguments.has("desc") {
-      let stored = try database.read { try $0.fetchSettings() }.issueSort
-      var sort = chosenField.map { IssueSort(field: $0) } ?? stored
-      if arguments.has("asc") { sort.ascending = true }
-      if arguments.has("desc") { sort.ascending = false }
-      given = sort
-      if arguments.has("remember"), sort != stored {
-        try database.write { db in
-          var settings = try db.fetchSettings()
-          settings.issueSort = sort
-          try db.saveSettings(settings)
-        }
-      }
-    } else if arguments.has("remember") {
-      throw CommandFailure.usage(l10n("error.list.rememberWhat"))
-    }
+    let given = try context.givenSort(kept: \.issueSort, in: database)
     // A page is read whole and laid out from its own rows. A longer list is written as it is
     // read (`stream`), so memory stays flat however many issues it holds.
     if let limit, limit <= Self.largestPage {

@@ -8,38 +8,8 @@ struct TagCommands {
 
   func list() throws {
     let l10n = context.l10n
-    let arguments = context.arguments
-    let field = try arguments.value("sort").map { text -> TagSort.Field in
-      guard let field = TagSort.Field(rawValue: text.lowercased()) else {
-        throw UsageText.badValue(option: "sort", value: text, in: arguments, l10n)
-      }
-      return field
-    }
-    if arguments.has("asc"), arguments.has("desc") {
-      throw CommandFailure.usage(
-        UsageText.message(for: .conflictingOptions("--asc", "--desc"), l10n))
-    }
     let database = try context.database()
-    // A sort given here is for this list alone, as `list`'s is; `--remember` keeps it.
-    // `--sort FIELD` starts in the field's own direction (names A–Z, counts most first);
-    // `--asc`/`--desc` set it.
-    var given: TagSort?
-    if field != nil || arguments.has("asc") || arguments.has("desc") {
-      let stored = try database.read { try $0.fetchSettings() }.tagSort
-      var sort = field.map { TagSort(field: $0) } ?? stored
-      if arguments.has("asc") { sort.ascending = true }
-      if arguments.has("desc") { sort.ascending = false }
-      given = sort
-      if arguments.has("remember"), sort != stored {
-        try database.write { db in
-          var settings = try db.fetchSettings()
-          settings.tagSort = sort
-          try db.saveSettings(settings)
-        }
-      }
-    } else if arguments.has("remember") {
-      throw CommandFailure.usage(l10n("error.list.rememberWhat"))
-    }
+    let given = try context.givenSort(kept: \.tagSort, in: database)
     let (summaries, settings) = try database.read { db in
       (try db.tagSummaries(), try db.fetchSettings())
     }

@@ -167,24 +167,35 @@ struct IssueOutput {
       } else {
         let cell = tagsCell(issue)
         tags = (EncodedRow.bytes(of: cell), cell.width ?? DisplayWidth.of(cell.text))
-        if encodedTags.count < Self.tagSetsKept { encodedTags[tagIDs] = tags }
+        if encodedTags.count < Self.tagSetsKept, tags.bytes.count <= Self.longestKept {
+          encodedTags[tagIDs] = tags
+        }
       }
       output.append(tags.bytes)
       widths[4] = tags.width
-      let time = time(issue)
       let rowDate = RowDate(issue.lastActivity, now: self.output.now)
-      let date = encodedTimes[rowDate] ?? EncodedRow.bytes(of: time)
-      encodedTimes[rowDate] = date
-      output.append(date)
-      widths[5] = time.width ?? 0
+      let date: (bytes: [UInt8], width: Int)
+      if let known = encodedTimes[rowDate] {
+        date = known
+      } else {
+        let cell = time(rowDate)
+        date = (EncodedRow.bytes(of: cell), cell.width ?? 0)
+        if encodedTimes.count < Self.datesKept { encodedTimes[rowDate] = date }
+      }
+      output.append(date.bytes)
+      widths[5] = date.width
       return widths
     }
 
-    /// Past this many sets of tags, each further set is encoded afresh.
+    /// Past this many sets of tags, each further set is encoded afresh; so is a set whose cell
+    /// is longer than `longestKept` bytes, so the cache stays small whatever the tags hold.
     static let tagSetsKept = 8_192
+    static let longestKept = 256
+    /// Relative dates are few, but dates ahead of the clock are each their own day.
+    static let datesKept = 4_096
     private var encodedRepeats: [[UInt8]] = []
     private var encodedTags: [[UUID]: (bytes: [UInt8], width: Int)] = [:]
-    private var encodedTimes: [RowDate: [UInt8]] = [:]
+    private var encodedTimes: [RowDate: (bytes: [UInt8], width: Int)] = [:]
 
     private func titleCell(_ issue: Issue) -> Table.Cell {
       Table.Cell(text: output.oneLine(issue.title.isEmpty ? untitled : issue.title))
@@ -196,10 +207,13 @@ struct IssueOutput {
 
     /// Compact, as the seed's rows show it ("> 3 days", "29 Oct").
     private mutating func time(_ issue: Issue) -> Table.Cell {
-      let rowDate = RowDate(issue.lastActivity, now: output.now)
+      time(RowDate(issue.lastActivity, now: output.now))
+    }
+
+    private mutating func time(_ rowDate: RowDate) -> Table.Cell {
       if let known = times[rowDate] { return known }
       let time = Table.Cell(text: output.l10n.compact(rowDate), style: .dim).measured()
-      times[rowDate] = time
+      if times.count < Self.datesKept { times[rowDate] = time }
       return time
     }
   }

@@ -30,9 +30,10 @@ extension Connection {
   /// issues share a few sets of tags, and making each issue's array anew (looking up, sorting,
   /// copying) was the larger part of decoding its row.
   struct TagLists {
-    /// Past this many distinct lists, each further one is made afresh, so the cache stays small
-    /// whatever the database holds.
+    /// Past this many distinct lists, each further one is made afresh, and so is a list longer
+    /// than `longestKept` bytes, so the cache stays small whatever the database holds.
     static let limit = 8_192
+    static let longestKept = 256
     let catalogue: [Int64: (tag: Tag, rank: Int)]
     private var made: [String: [Tag]] = [:]
 
@@ -40,6 +41,9 @@ extension Connection {
 
     mutating func tags(inList list: UnsafeBufferPointer<UInt8>) -> [Tag] {
       guard !list.isEmpty else { return [] }
+      guard list.count <= Self.longestKept else {
+        return Connection.tags(inList: list, catalogue: catalogue)
+      }
       let key = String(decoding: list, as: UTF8.self)
       if let known = made[key] { return known }
       let tags = Connection.tags(inList: list, catalogue: catalogue)

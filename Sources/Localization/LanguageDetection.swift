@@ -56,7 +56,8 @@ public enum LanguageDetection {
     return locale[..<end].lowercased()
   }
 
-  private static func match(_ candidate: String, in supported: [String]) -> String? {
+  /// The supported language a language or locale names (`de`, `de_DE.UTF-8`, `de-CH`), if any.
+  public static func match(_ candidate: String, in supported: [String]) -> String? {
     let code = languageCode(of: candidate)
     return supported.first { $0.lowercased() == code }
   }

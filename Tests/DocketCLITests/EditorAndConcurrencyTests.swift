@@ -154,7 +154,8 @@ import Testing
     let seen = box.path("seen.txt")
     let script = try box.editor(
       """
-      stat -c '%a' "$1" "$(dirname "$1")" > '\(seen)'
+      stat -c '%a' "$1" "$(dirname "$1")" > '\(seen)' 2>/dev/null \\
+        || stat -f '%Lp' "$1" "$(dirname "$1")" > '\(seen)'
       echo "$1" >> '\(seen)'
       printf 'Title: \\377\\376\\n' > "$1"
       """)

@@ -30,6 +30,11 @@ import Testing
       ),
       (["tag", "remove", "x"], "docket: “remove” is not a subcommand of docket tag."),
       (["list", "--asc", "--desc"], "docket: --asc and --desc cannot be used together."),
+      (["tag", "list", "--asc", "--desc"], "docket: --asc and --desc cannot be used together."),
+      (
+        ["list", "--remember"],
+        "docket: --remember keeps a sort: give it with --sort, --asc or --desc."
+      ),
       (["list", "--lang", "fr"], "docket: “fr” is not a valid value for --lang: use en, de."),
       (
         ["--theme", "dark"],
@@ -61,12 +66,14 @@ import Testing
     #expect(run.status == 2)
     #expect(run.error == message + "\n")
     #expect(run.output == "")
+    // A command line that is wrong is refused before anything is opened or made.
+    #expect(!FileManager.default.fileExists(atPath: box.database))
   }
 
   /// An option with a fixed list of values takes each of them, in any case, and refuses any
   /// other before the command runs; `--priority` takes its short names too.
   @Test func theParserChecksEveryFixedListOfValues() throws {
-    var checked = 0
+    var checked: Set<String> = []
     var commands: [(path: [String], spec: CommandSpec)] = [
       ([], CommandSpec(name: "", summary: "", usage: ""))
     ]
@@ -77,19 +84,37 @@ import Testing
     }
     for (path, command) in commands {
       for option in command.allOptions where option.onlyChoices {
-        checked += 1
+        if path.isEmpty || !CommandSpec.globalOptions.contains(where: { $0.name == option.name }) {
+          checked.insert((path + ["--" + option.name]).joined(separator: " "))
+        }
         let words = path + Array(repeating: "x", count: command.minimumArguments)
         for choice in option.choices + option.choices.map({ $0.uppercased() }) {
           let parsed = try ArgumentParser.parse(words + ["--" + option.name, choice])
           #expect(parsed.value(option.name) == choice.lowercased(), "\(path) \(option.name)")
         }
-        #expect(throws: UsageError.self, "\(path) \(option.name)") {
+        #expect(
+          throws: UsageError.badValue(
+            option: "--" + option.name, value: "no-such-value",
+            allowed: option.choices.joined(separator: ", ")), "\(path) \(option.name)"
+        ) {
           try ArgumentParser.parse(words + ["--" + option.name, "no-such-value"])
         }
+        // Asking for help with a wrong value shows the help, not the error.
+        #expect(
+          try ArgumentParser.parse(words + ["--" + option.name, "no-such-value", "--help"])
+            .has("help"))
       }
     }
-    #expect(checked >= 9)
+    #expect(
+      checked == [
+        "--lang", "--theme", "list --sort", "tag list --sort", "import --format",
+        "export --format", "add --priority", "edit --priority",
+      ])
     #expect(try ArgumentParser.parse(["add", "x", "-p", "h"]).value("priority") == "h")
+    #expect(try ArgumentParser.parse(["--lang", "de_DE", "list"]).value("lang") == "de_DE")
+    #expect(
+      throws: UsageError.badValue(option: "--lang", value: "fr", allowed: "en, de")
+    ) { try ArgumentParser.parse(["--lang", "fr", "list"]) }
   }
 
   /// A database made by an earlier version says, on standard error and once, why the first

@@ -6,9 +6,10 @@ extension CommandContext {
   /// one kept at `kept`; nil when none was given. A sort given here is for this list alone (a
   /// script's `--sort title` must not change what the next plain run shows); `--remember` keeps
   /// it, for the apps and later lists alike, and only then does listing write. `--sort FIELD`
-  /// starts in the field's own direction; `--asc` and `--desc` set it.
+  /// starts in the field's own direction; `--asc` and `--desc` set it. A mistake in these
+  /// options is reported before the database is opened.
   func givenSort<Key: SortField>(
-    kept: WritableKeyPath<DeviceSettings, SortChoice<Key>>, in database: DatabaseQueue
+    kept: WritableKeyPath<DeviceSettings, SortChoice<Key>>
   ) throws -> SortChoice<Key>? {
     if arguments.has("asc"), arguments.has("desc") {
       throw CommandFailure.usage(
@@ -24,6 +25,7 @@ extension CommandContext {
       if arguments.has("remember") { throw CommandFailure.usage(l10n("error.list.rememberWhat")) }
       return nil
     }
+    let database = try database()
     let stored = try database.read { try $0.fetchSettings() }[keyPath: kept]
     var sort = field.map { SortChoice(field: $0) } ?? stored
     if arguments.has("asc") { sort.ascending = true }

@@ -31,8 +31,8 @@ struct ListCommand {
     } catch {
       throw CommandFailure.usage(l10n.message(for: error))
     }
+    let given = try context.givenSort(kept: \.issueSort)
     let database = try context.database()
-    let given = try context.givenSort(kept: \.issueSort, in: database)
     // A page is read whole and laid out from its own rows. A longer list is written as it is
     // read (`stream`), so memory stays flat however many issues it holds.
     if let limit, limit <= Self.largestPage {

@@ -8,8 +8,8 @@ struct TagCommands {
 
   func list() throws {
     let l10n = context.l10n
+    let given = try context.givenSort(kept: \.tagSort)
     let database = try context.database()
-    let given = try context.givenSort(kept: \.tagSort, in: database)
     let (summaries, settings) = try database.read { db in
       (try db.tagSummaries(), try db.fetchSettings())
     }

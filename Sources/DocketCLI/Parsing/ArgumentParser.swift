@@ -108,14 +108,18 @@ enum ArgumentParser {
     var optionsEnded = false
     let commandLine =
       parsed.path.isEmpty ? "docket" : "docket " + parsed.path.joined(separator: " ")
+    var badValue: UsageError?
     func record(_ option: OptionSpec, _ value: String) throws(UsageError) {
       if !option.repeatable, option.takesValue, parsed.options[option.name] != nil {
         throw .repeatedOption("--" + option.name)
       }
-      // A value from a fixed list is read ignoring case (`--format CSV`, `--sort Title`).
+      // A value from a fixed list is read ignoring case (`--format CSV`, `--sort Title`). One
+      // outside the list is reported after the whole line is read, so `--help` still wins.
       let lowered = value.lowercased()
-      if option.onlyChoices, !(option.admits?(value) ?? option.choices.contains(lowered)) {
-        throw .badValue(
+      if option.onlyChoices, !(option.admits?(value) ?? option.choices.contains(lowered)),
+        badValue == nil
+      {
+        badValue = .badValue(
           option: "--" + option.name, value: value,
           allowed: option.choices.joined(separator: ", "))
       }
@@ -217,6 +221,7 @@ enum ArgumentParser {
         try record(option, "")
       }
     }
+    if let badValue, !parsed.has("help") { throw badValue }
     return parsed
   }
 

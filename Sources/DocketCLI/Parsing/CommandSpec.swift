@@ -1,4 +1,5 @@
 import DocketCore
+import Localization
 import Terminal
 
 /// What a command accepts: its options and its arguments. The parser, the help text and the
@@ -98,7 +99,8 @@ struct CommandSpec: Sendable {
     OptionSpec(name: "db", kind: .value(name: "PATH"), help: "option.db", values: .files),
     OptionSpec(
       name: "lang", kind: .value(name: DocketStrings.supportedLanguages.joined(separator: "|")),
-      help: "option.lang", choices: DocketStrings.supportedLanguages, onlyChoices: true),
+      help: "option.lang", choices: DocketStrings.supportedLanguages, onlyChoices: true,
+      admits: { LanguageDetection.match($0, in: DocketStrings.supportedLanguages) != nil }),
     OptionSpec(name: "help", short: "h", kind: .flag, help: "option.help"),
   ]
 

@@ -8,6 +8,7 @@ headless Chromium.
 import html
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -100,13 +101,19 @@ def capture(binary, columns, rows):
     folder = tempfile.mkdtemp(prefix="docket-shot-")
     database = os.path.join(folder, "docket.sqlite")
     session = f"docket-shot-{os.getpid()}"
-    environment = dict(os.environ, LANG="C.UTF-8", TERM="xterm-256color", DOCKET_DB=database)
-    environment.pop("NO_COLOR", None)
+    # The picture is of the English app in colour, whatever the caller's own settings say.
+    environment = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color",
+                       DOCKET_DB=database)
+    for name in ("NO_COLOR", "LANGUAGE", "LC_MESSAGES", "DOCKET_SCREEN_READER"):
+        environment.pop(name, None)
     try:
         subprocess.run([binary, "sample-data"], env=environment, check=True,
                        stdout=subprocess.DEVNULL)
         subprocess.run(["tmux", "-L", session, "new-session", "-d", "-x", str(columns),
-                        "-y", str(rows), f"{binary}"], env=environment, check=True)
+                        "-y", str(rows),
+                        shlex.join(["env", f"DOCKET_DB={database}", "LC_ALL=C.UTF-8",
+                                    "TERM=xterm-256color", binary, "--lang", "en"])],
+                       env=environment, check=True)
         screen = ""
         for _ in range(100):  # at most 10 s
             time.sleep(0.1)
@@ -122,11 +129,16 @@ def capture(binary, columns, rows):
 
         # The list focused (its keys in the bar at the bottom) and its third issue chosen, its
         # detail beside it, as in use.
-        for _ in range(3):
-            if "/ search" in plain().rstrip().split("\n")[-1]:
+        def list_focused():
+            return "/ search" in plain().rstrip().split("\n")[-1]
+
+        for _ in range(3):  # three panes: at most one turn round them
+            if list_focused():
                 break
             subprocess.run(["tmux", "-L", session, "send-keys", "Tab"], check=True)
             time.sleep(0.3)
+        if not list_focused():
+            sys.exit("terminal-screenshot: the list never took the focus")
         for key in ["j", "j"]:
             subprocess.run(["tmux", "-L", session, "send-keys", key], check=True)
             time.sleep(0.3)

@@ -145,7 +145,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       rows = try perform { db throws(PostgresError) in
         try db.execute("SELECT id, version FROM \(schema).space")
       }
-    } catch let error as RemoteError where error.problem == .missing {
+    } catch let error as RemoteError where error.problem == .spaceMissing {
       return nil
     }
     guard rows.rows.count == 1, let id = rows[0, 0], !id.isEmpty,
@@ -491,7 +491,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       if error.connectionLost { connection.withLock { $0 = nil } }
       let problem: RemoteError.Problem =
         if error.isUndefinedObject {
-          .missing
+          .spaceMissing
         } else if error.isPermissionDenied || error.state == "25006" {
           // 25006: a role whose transactions are read-only, or a standby server.
           .denied(error.message)

@@ -49,6 +49,8 @@ public struct RemoteError: Error, Equatable, Sendable {
   public enum Problem: Equatable, Sendable {
     /// The place does not exist (a folder that is gone or unmounted).
     case missing
+    /// The server is there but the space is not (never made, or dropped since).
+    case spaceMissing
     /// The system's reason ("Permission denied", "No space left on device").
     case system(String)
     /// Set up by a newer Docket.

@@ -14,7 +14,7 @@ public enum RemoteAddress: Equatable, Sendable {
   }
 
   /// Whether `text` names a PostgreSQL server rather than a folder.
-  public static func isPostgres(_ text: String) -> Bool {
+  private static func isPostgres(_ text: String) -> Bool {
     isURL(text) || isKeywords(text)
   }
 

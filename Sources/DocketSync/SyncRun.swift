@@ -19,10 +19,10 @@ public enum SyncRun {
     -> SyncReport
   {
     let settings = try database.read { try $0.syncSettings() }
-    guard let remote = settings.remote else {
+    guard let address = settings.address else {
       throw SyncFailure(l10n("remote.none"))
     }
-    if RemoteAddress.isPostgres(remote) { PostgresConnection.loadLibraryInBackground() }
+    if case .postgres = address { PostgresConnection.loadLibraryInBackground() }
     // The id the triggers stamp changes with, and the name people know the device by.
     let (id, name) = try database.read { db in
       (
@@ -32,7 +32,7 @@ public enum SyncRun {
     }
     let engine = SyncEngine(
       database: database,
-      remote: Self.remote(settings, device: id) ?? FolderRemote(path: remote, device: id),
+      remote: Self.remote(address, space: settings.space, device: id),
       device: id, deviceName: name)
     do {
       let report = try engine.run()
@@ -50,10 +50,13 @@ public enum SyncRun {
     }
   }
 
-  /// The remote the settings name, for a PostgreSQL address (nil: a folder).
-  static func remote(_ settings: SyncSettings, device: String) -> (any SyncRemote)? {
-    guard let address = settings.remote, RemoteAddress.isPostgres(address) else { return nil }
-    return PostgresRemote(
-      address: address, space: settings.space ?? PostgresRemote.defaultSpace, device: device)
+  /// The remote an address names: a folder, or a space on a PostgreSQL server.
+  static func remote(_ address: RemoteAddress, space: String?, device: String) -> any SyncRemote {
+    switch address {
+    case .folder(let path): FolderRemote(path: path, device: device)
+    case .postgres(let server):
+      PostgresRemote(
+        address: server, space: space ?? PostgresRemote.defaultSpace, device: device)
+    }
   }
 }

@@ -8,6 +8,8 @@ public struct SyncSettings: Equatable, Sendable {
   /// The remote as the user gave it (a folder's absolute path, or a PostgreSQL address), nil
   /// when none is set.
   public var remote: String?
+  /// What kind of remote `remote` names: the one place that is worked out.
+  public var address: RemoteAddress? { remote.map(RemoteAddress.init) }
   /// The space on a PostgreSQL server (nil for a folder).
   public var space: String?
   /// When the last sync that finished did.

@@ -180,14 +180,8 @@ public enum SyncWords {
     if let error = error as? RemoteError {
       let place = error.location
       switch error.problem {
-      case .missing:
-        // A server's place is its address and, in brackets, its space.
-        let address = place.range(of: " [", options: .backwards).map {
-          String(place[..<$0.lowerBound])
-        }
-        return RemoteAddress.isPostgres(address ?? place)
-          ? l10n("error.remote.space.missing", .string(place))
-          : l10n("error.remote.missing", .string(place))
+      case .missing: return l10n("error.remote.missing", .string(place))
+      case .spaceMissing: return l10n("error.remote.space.missing", .string(place))
       case .denied(let reason): return l10n("error.remote.denied", .string(place), .string(reason))
       case .system(let reason), .unreachable(let reason):
         return l10n("error.remote.system", .string(place), .string(l10n.systemReason(reason)))

@@ -78,6 +78,22 @@ import Testing
     #expect(try issues(b) == ["Before"])
   }
 
+  /// A space dropped while a device reads it is said as the space gone, not as a folder.
+  @Test func aSpaceGoneUnderARunningSyncIsSaidSo() throws {
+    let remote = try TestRemote(.postgres)
+    let a = try Replica("A", remote: remote)
+    _ = try a.remote.prepare(expecting: nil)
+    try admin.execute(
+      "DROP SCHEMA \(PostgresConnection.identifier("docket_" + remote.space!)) CASCADE")
+    #expect {
+      try a.remote.list()
+    } throws: { error in
+      (error as? RemoteError)?.problem == .spaceMissing
+        && SyncWords.failure(error, DocketStrings.localizer(language: "en")).contains(
+          "is not on the server")
+    }
+  }
+
   @Test func twoDevicesMakingTheSameSpaceAtOnceAgreeOnIt() throws {
     let remote = try TestRemote(.postgres)
     let replicas = try (0..<4).map { try Replica("R\($0)", remote: remote) }

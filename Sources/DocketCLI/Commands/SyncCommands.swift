@@ -16,7 +16,7 @@ struct SyncCommands {
 
   func setRemote() throws {
     let given = context.arguments.arguments.joined(separator: " ")
-    if RemoteAddress.isPostgres(given) {
+    if case .postgres = RemoteAddress(given) {
       guard RemoteAddress.isURL(given), let scheme = given.range(of: "://") else {
         return try setPostgresRemote(given.trimmingCharacters(in: .whitespaces))
       }

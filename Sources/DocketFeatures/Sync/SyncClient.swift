@@ -35,7 +35,7 @@ public struct SyncClient: Sendable {
         }
       },
       listen: { settings in
-        guard let address = settings.remote, RemoteAddress.isPostgres(address),
+        guard case .postgres(let address)? = settings.address,
           let device = try? database.read({ try $0.localDeviceID() })
         else { return AsyncStream { $0.finish() } }
         return PostgresListener.events(

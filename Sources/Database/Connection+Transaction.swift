@@ -46,11 +46,10 @@ extension Connection {
   /// Runs `body` as a part of the transaction already open, or in a transaction of its own when
   /// none is. Unlike `transaction`, it sets no savepoint inside another transaction: under a
   /// savepoint SQLite copies each page a write changes into memory, and at the end of each
-  /// statement walks that copy (an import into a database of 100 000 issues took 255 MiB and
-  /// 5.7-6.5 s under one, 118 MiB and 4.9-5.0 s without; 50 000 changes pulled by sync, 134 MiB
-  /// under one and 102 MiB without). So a failure inside fails
-  /// the whole of the caller's transaction: a caller that catches the error and goes on cannot
-  /// commit half of the write, since the outermost `transaction` then rolls back and throws.
+  /// statement walks that copy, which makes a large import or pull slower and heavier. So a
+  /// failure inside fails the whole of the caller's transaction: a caller that catches the error
+  /// and goes on cannot commit half of the write, since the outermost `transaction` then rolls
+  /// back and throws.
   public func withinTransaction<Value>(_ body: () throws -> Value) throws -> Value {
     guard isInTransaction else { return try transaction(body) }
     do {

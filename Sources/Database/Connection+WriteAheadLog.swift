@@ -5,8 +5,8 @@ import Foundation
 ///
 /// SQLite copies the log into the database at each commit that leaves more than a thousand pages
 /// in it, and the next transaction writes the log again from its start; but the file keeps the
-/// size of the largest transaction ever written. An import of the 103 565-entry changelog corpus
-/// into an empty database left a 240 MiB log beside the 240 MiB database, for good. So after a
+/// size of the largest transaction ever written, so a large import into an empty database would
+/// leave a log as large as the database beside it, for good. So after a
 /// write that leaves the log over `logSizeLimit`, the writer empties it (`shrinkLog`) if no
 /// connection is reading it at that moment; a reader is not waited for. SQLite is also told the
 /// limit (`journal_size_limit`), which it applies itself whenever it starts the log again from

@@ -62,7 +62,7 @@ func syncTimings(database path: String, size: Int) {
   table.add(
     name: "docket sync: a new device catches up on \(size)", size: size,
     samples: catchUp.map(\.milliseconds), budget: Budgets.at(size)?.catchUp)
-  // No budget is set for it: the snapshot is read whole (61 MB for 100 000 issues).
+  // No budget is set for it: the snapshot is read whole, and it grows with the database.
   memory.append(("docket sync: catching up", catchUp.map(\.peakMemoryMiB).max() ?? 0, 300))
 }
 

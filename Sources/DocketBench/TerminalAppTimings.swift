@@ -77,9 +77,8 @@ func idleAppMeasurements(binary: String, database: String) -> (
   defer {
     tmux(["kill-server"])
     unlink(socket)
-    // The app quits on the hang-up tmux sends; a server that did not send it (seen once: it and
-    // the app were left running, before programs were started with no signal blocked) must not
-    // leave the app holding the database.
+    // The app quits on the hang-up tmux sends; should a server not send it, the app must still
+    // not be left holding the database.
     if let app {
       Thread.sleep(forTimeInterval: 1)
       if processID(of: command) == app { kill(app, SIGKILL) }

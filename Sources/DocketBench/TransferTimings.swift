@@ -35,8 +35,8 @@ func transferTimings(database path: String, size: Int) {
   for _ in 0..<5 {
     exportRuns.append(timeProcess(binary, ["export", "--db", imported], outputPath: "/dev/null"))
   }
-  // Every open issue of the corpus listed, as `docket list | less` reads it (the list that was
-  // 16 times Taskwarrior's own, at 286 ms).
+  // Every open issue of the corpus listed, as `docket list | less` reads it: a whole list of
+  // real text, the one set beside Taskwarrior's own list of the same tasks.
   var listRuns: [ProcessRun] = []
   let listed = scratch + "/listed.txt"
   for _ in 0..<5 {

@@ -55,8 +55,8 @@ public struct DocketCommandLine {
   }
 
   /// Opens the database at `path` for either face, saying on standard error, in `language`,
-  /// when a database made by an earlier version is brought up to date first (at a million
-  /// issues schema 7 takes about 40 s): for the app, before it takes the screen.
+  /// when a database made by an earlier version is brought up to date first (on a large
+  /// database that can take a long while): for the app, before it takes the screen.
   public static func openDatabase(path: String, language: String, console: Console) throws
     -> DatabaseQueue
   {

@@ -6,8 +6,8 @@ public enum DocketStrings {
   public static let supportedLanguages = ["en", "de"]
 
   /// Made on the first text asked for, from the outline `make catalog` worked out: a run reads
-  /// only the entries of the texts it shows (reading the outline from the text took a quarter
-  /// of a `docket list --limit 50`).
+  /// only the entries of the texts it shows (working the outline out from the text at every
+  /// start would be a large part of a short command's time).
   public static let catalog: StringCatalog = {
     let outline = embeddedOutline
     return StringCatalog.outlined(

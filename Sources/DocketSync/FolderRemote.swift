@@ -235,13 +235,13 @@ public struct FolderRemote: PackageStore {
     }
   }
 
-  /// A snapshot read from its file as it is applied, a mebibyte at a time: held whole, the file
-  /// (95 MB for 100 000 issues) and its lines stayed in memory throughout. Whether it is whole
-  /// (its last line break, its header, its end line) is checked before anything is handed on.
-  /// The rest of the file is read while the changes are applied, so under the database's write
-  /// lock: a sync folder is a local copy kept by a sync tool; on a network mount that stalls,
-  /// other writers wait (and give up after 10 s) until the sync fails or goes on. Its parts can
-  /// be gone through once.
+  /// A snapshot read from its file as it is applied, a mebibyte at a time: held whole, the file,
+  /// which grows with the database, and its lines would stay in memory throughout. Whether it is
+  /// whole (its last line break, its header, its end line) is checked before anything is handed
+  /// on. The rest of the file is read while the changes are applied, so under the database's
+  /// write lock: a sync folder is a local copy kept by a sync tool; on a network mount that
+  /// stalls, other writers wait (and give up after 10 s) until the sync fails or goes on. Its
+  /// parts can be gone through once.
   public func readParts(_ name: PackageName) throws -> PackageParts {
     let file = filePath(name)
     let opened: FileReading.Opened
@@ -251,13 +251,13 @@ public struct FolderRemote: PackageStore {
     return try Self.parts(of: FileLines(descriptor: opened.descriptor), name: name, file: file)
   }
 
-  /// A package's file read as it is applied, a mebibyte at a time: held whole, the file (95 MB
-  /// for 100 000 issues) and its lines stayed in memory throughout. Whether it is whole (its
-  /// start, its last line break, its header, its end line) is checked before anything is handed
-  /// on. The rest of the file is read while the changes are applied, so under the database's
-  /// write lock: a sync folder is a local copy kept by a sync tool; on a network mount that
-  /// stalls, other writers wait (and give up after 10 s) until the sync fails or goes on. Its
-  /// parts can be gone through once.
+  /// A package's file read as it is applied, a mebibyte at a time: held whole, the file (a
+  /// snapshot's grows with the database) and its lines would stay in memory throughout. Whether
+  /// it is whole (its start, its last line break, its header, its end line) is checked before
+  /// anything is handed on. The rest of the file is read while the changes are applied, so under
+  /// the database's write lock: a sync folder is a local copy kept by a sync tool; on a network
+  /// mount that stalls, other writers wait (and give up after 10 s) until the sync fails or goes
+  /// on. Its parts can be gone through once.
   static func parts(of lines: FileLines, name: PackageName, file: String) throws -> PackageParts {
     let last: [UInt8]?
     do {

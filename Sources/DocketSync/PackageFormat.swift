@@ -100,7 +100,7 @@ public enum PackageFormat {
   /// The largest change file read: 64 MiB. Docket writes at most 1 000 changes or about 8 MiB
   /// to a file (`SyncEngine.packageBytes`), and one change of the largest texts `Limits` allows
   /// takes at most about 16 MiB; a file larger than this was not written by Docket, and is not
-  /// read (a 100 MB one took 9.1 s and 1.4 GB before).
+  /// read: reading it would cost time and memory out of all proportion.
   public static let changesLimit: Int64 = 64 << 20
   /// The largest snapshot read: 4 GiB, which holds about four million issues. A snapshot is read
   /// from its file a part at a time, so its size bounds the time it takes, not the memory.
@@ -200,7 +200,7 @@ public enum PackageFormat {
   /// Reads a package a part at a time: checks first that it is whole (its header, and an end
   /// line with its count as the last line), then hands `body` its changes `partSize` at a time,
   /// each part with the header's name, device name and covers. A large snapshot decoded whole
-  /// held about four times the file's size in memory. A change that cannot be read throws its
+  /// would hold several times the file's size in memory. A change that cannot be read throws its
   /// `PackageProblem` when its part is reached, after the parts before it were handed on; so
   /// does a count of lines that does not match the header's, found at the end.
   public static func decodeInParts(

@@ -9,8 +9,8 @@ protocol PackageLines {
   mutating func nextLine() throws -> [UInt8]?
 }
 
-/// Where the first line break is in `bytes[start..<end]` (memchr: a generic search took most of
-/// a sync's time in a debug build).
+/// Where the first line break is in `bytes[start..<end]` (memchr: a generic search is slow, in a
+/// debug build above all).
 func lineBreak(in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
   bytes.withUnsafeBufferPointer { buffer in
     guard let base = buffer.baseAddress, start < end,
@@ -46,8 +46,8 @@ struct HeldLines: PackageLines {
   }
 }
 
-/// The lines of a file, read a mebibyte at a time: a snapshot of 100 000 issues is 95 MB, and of
-/// a million about ten times that.
+/// The lines of a file, read a mebibyte at a time: a snapshot grows with the database, and a
+/// large one is not to be held in memory whole.
 final class FileLines: PackageLines {
   /// The longest line read: 32 MiB, twice the longest change of the largest texts `Limits`
   /// allows; a snapshot's line longer than that would hold its reader's memory for nothing.

@@ -91,7 +91,7 @@ extension SyncEngine {
         continue
       }
       // Found and checked to be whole first, then decoded and applied a part at a time, all in
-      // one transaction: decoded whole, a snapshot of 103 565 issues held 398 MiB. A part that
+      // one transaction, so that a large snapshot is never held decoded whole. A part that
       // cannot be read skips the snapshot as a package that cannot be read is skipped, and what
       // the parts before it applied is rolled back.
       guard let parts = try fetch({ try remote.readParts(snapshot) }, snapshot, &report) else {

@@ -40,8 +40,8 @@ public enum DocketFormat {
   }
 
   /// Docket's document read from `reader` as it goes, each issue made as soon as it is read,
-  /// so that the document is never held whole: restoring the changelog corpus of `make bench`
-  /// exported (48 MB) took 241 MiB read whole. Nil, with the reader where it was, for a
+  /// so that the document is never held whole (as JSON values it would take much more memory
+  /// than its issues). Nil, with the reader where it was, for a
   /// document that does not go as Docket writes it (`format` first, `version` and `tags` before
   /// the list of issues, nothing after it, no member twice) and for one with any fault in it:
   /// the caller reads those whole, as `read(_:)` does, which gives the same issues and says

@@ -33,9 +33,8 @@ extension DatabaseQueue {
   /// Imports `batch` in a transaction of its own, the outermost: the writer's connection is taken
   /// outside any transaction (`withConnection`), never inside another write. Inside another
   /// transaction the import's would be a savepoint, and SQLite then copies every page the import
-  /// changes into memory and walks that copy at the end of each statement: into a database of
-  /// 100 000 issues, the changelog corpus of `make bench` (103 565 entries) took 5.7-6.5 s and
-  /// 255 MiB that way, against 4.9-5.0 s and 118 MiB as its own transaction.
+  /// changes into memory and walks that copy at the end of each statement, which makes an import
+  /// into a large database markedly slower and heavier.
   ///
   /// The batch is taken: its issues are let go as soon as they are written, so that a large
   /// import does not hold them while the indexes are built.
@@ -95,9 +94,9 @@ extension Connection {
           }
         }
         var fresh: [(IncomingIssue, [Int64])] = []
-        // Known issues are brought up to date row by row, the full-text index after them (51 783
-        // edited took 9.1 s with the index kept row by row), so they are counted as they go; new
-        // ones are counted as they are written, after.
+        // Known issues are brought up to date row by row, the full-text index after them (kept
+        // row by row, it would take most of a large re-import's time), so they are counted as
+        // they go; new ones are counted as they are written, after.
         var nextReport = 1000
         try deferringTextIndex(for: min(batch.issues.count, known.stored), step: step) {
           for (index, issue) in batch.issues.enumerated() where last[issue.id] == index {
@@ -138,7 +137,7 @@ extension Connection {
         }
         summary.createdIssues = fresh.count
         // Many links count as much as many issues: each link written row by row makes the
-        // database gather the issue's tag list again (10 000 tags on one issue took a minute).
+        // database gather the issue's tag list again.
         let links = fresh.reduce(0) { $0 + $1.1.count }
         if fresh.count >= Self.bulkThreshold || links >= 4 * Self.bulkThreshold {
           // Says the last of its rows before its steps.
@@ -215,7 +214,7 @@ extension Connection {
     // when the file says "never edited", nil over nil): the file's value is written once more, on
     // its own, which stamps nothing, and the changes just recorded are given it too. Where the
     // file's `modified` differs from the stored one, nothing was stamped and the changes have the
-    // file's value already (a re-import of 51 783 edited tasks took 9.8 s doing this for each).
+    // file's value already (writing it again for every edit would slow a large re-import).
     if issue.modified == stored.modified {
       try execute("UPDATE issues SET modified = ? WHERE seq = ?", [issue.modified, seq])
       try restampLatestChanges(issueSeq: seq)

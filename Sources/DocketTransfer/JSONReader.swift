@@ -421,9 +421,9 @@ public struct JSONReader {
   private mutating func decode(_ range: Range<Int>, ascii: Bool = false) throws(JSONSyntaxError)
     -> String
   {
-    // Made from the bytes in place (validating through an array slice looked up generic type
-    // information for every string: a tenth of reading a file). Decoding mends bytes that are
-    // not UTF-8, so the text is theirs only when it is the same bytes again.
+    // Made from the bytes in place (validating through an array slice looks up generic type
+    // information for every string). Decoding mends bytes that are not UTF-8, so the text is
+    // theirs only when it is the same bytes again.
     let made = bytes.withUnsafeBufferPointer { all -> String? in
       let part = UnsafeBufferPointer(rebasing: all[range])
       let text = String(decoding: part, as: UTF8.self)

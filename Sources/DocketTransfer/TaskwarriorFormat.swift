@@ -195,8 +195,8 @@ public enum TaskwarriorFormat {
   }
 
   /// `text` on one line: each run of line breaks (LF, CR, VT, FF, NEL, U+2028, U+2029) becomes
-  /// one space, and breaks at either end are dropped. Read byte by byte: split by characters,
-  /// the changelog corpus's annotations took a tenth of its import.
+  /// one space, and breaks at either end are dropped. Read byte by byte: splitting by characters
+  /// is slow for the long annotations of a large import.
   static func oneLine(_ text: String) -> String {
     var copy = text
     return copy.withUTF8 { bytes -> String in

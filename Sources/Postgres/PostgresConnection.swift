@@ -180,9 +180,9 @@ public final class PostgresConnection: @unchecked Sendable {
   /// Why libpq cannot be used (not installed), or nil when it can.
   public static var libraryProblem: String? { docket_pq_load().map { String(cString: $0) } }
 
-  /// Starts loading libpq on another thread, for a connection soon to come: the loading (about
-  /// 3 ms: libpq and the libraries for TLS and Kerberos it brings) goes on beside the work before
-  /// the connection, which then waits only for what is left of it.
+  /// Starts loading libpq on another thread, for a connection soon to come: the loading (libpq
+  /// and the libraries for TLS and Kerberos it brings, a noticeable part of a short sync) goes
+  /// on beside the work before the connection, which then waits only for what is left of it.
   public static func loadLibraryInBackground() {
     _ = backgroundLoad
   }

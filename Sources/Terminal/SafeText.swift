@@ -27,7 +27,8 @@ public enum SafeText {
     // Most text is printable ASCII, UTF-8 letters or marks: checked byte by byte, unchanged.
     if !needsWork(text.utf8, keeping: keeping) { return text }
     // Appended to a String (amortised constant time): appending a run of scalars to a
-    // UnicodeScalarView copies it whole each time, which made a megabyte of text take seconds.
+    // UnicodeScalarView copies it whole each time, so a long text takes time quadratic in its
+    // length.
     var result = ""
     result.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {
@@ -60,7 +61,7 @@ public enum SafeText {
 
   private static func needsWork(_ bytes: String.UTF8View, keeping: Keeping) -> Bool {
     // A native string's bytes are read in place: walking the view itself costs several times
-    // as much a byte (seen in `perf` as a twentieth of listing 100 000 issues).
+    // as much a byte, and every title of a long list is checked.
     if let answer = bytes.withContiguousStorageIfAvailable({ needsWork($0, keeping: keeping) }) {
       return answer
     }

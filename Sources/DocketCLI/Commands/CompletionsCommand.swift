@@ -20,8 +20,8 @@ struct CompletionsCommand {
       // The scripts' own call: the names, one a line, made safe for a terminal. A tab never
       // makes a database: where there is none, there are no names.
       guard FileManager.default.fileExists(atPath: context.databasePath) else { return }
-      // Nor does it bring an older one up to date (at a million issues, a matter of seconds):
-      // a database not at this version's schema offers no names.
+      // Nor does it bring an older one up to date (on a large database, far longer than a tab
+      // may take): a database not at this version's schema offers no names.
       // (Read through an ordinary connection: a migration another process made may still be in
       // the write-ahead log.)
       let version = try? Connection(path: context.databasePath).fetchOne(

@@ -70,7 +70,7 @@ extension TagName {
 public enum SortKey {
   public static func fold(_ text: String) -> String {
     // Plain ASCII (most titles) folds to its lower case, as Foundation's folding would make it,
-    // without its cost (a tenth of a large import).
+    // without its cost, which every title of a large import pays.
     var ascii = text
     let isASCII = ascii.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
     if isASCII { return text.lowercased() }

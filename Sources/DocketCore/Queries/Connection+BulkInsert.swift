@@ -42,16 +42,15 @@ public enum BulkStep: Equatable, Sendable {
 ///
 /// The triggers that keep the full-text index and the counts row by row are set aside, the rows
 /// are written with what the triggers would have worked out, and the index and counts are brought
-/// up to date once, after the rows (the full-text index in one statement over the new rows). On
-/// the 103 565-entry changelog corpus (`make bench`), into an empty database, the rows take
-/// 0.75 s of a 3.75 s import and the full-text index 0.72 s (its prefix indexes, for search as you
-/// type, more than half of that).
+/// up to date once, after the rows (the full-text index in one statement over the new rows).
+/// Into an empty database the rows and the full-text index are the two largest parts of an
+/// import, and the index's prefix indexes, for search as you type, the larger part of the index.
 extension Connection {
   /// Many new issues: the rows with what the triggers would have worked out (sort keys, tag
   /// lists, open flags), then the full-text index and the counts once, then the triggers back.
   /// All inside the caller's transaction, so a failure anywhere leaves the database as it was.
   /// `issues` is emptied once the rows are written, so that their text is let go before the
-  /// indexes are built (an import of 91 000 issues peaked 30 MiB lower).
+  /// indexes are built, which lowers the import's peak memory.
   public func insertIssuesInBulk(
     _ issues: inout [BulkIssueRow], recordingCreations: Bool, progress: ((Int) -> Void)? = nil,
     step: ((BulkStep) -> Void)? = nil
@@ -70,14 +69,11 @@ extension Connection {
     for trigger in triggers { try execute("DROP TRIGGER \"\(trigger.name)\"") }
     // Into a database much smaller than the import, the secondary indexes are built again after
     // the rows: one sort each over the whole table, where a row at a time puts each new row into
-    // each index in turn. Measured with the changelog corpus (103 565 issues), whole import: into
-    // an empty database 3.8 s built after against 4.2 s kept (the rows 1.0 s slower kept, the
-    // build 0.55 s, about 5.3 us a row); into one of exactly 100 000, 4.9-5.0 s kept against
-    // 5.4 s built after (the build about 7 us a row for 203 565 rows, and the commit slower).
-    // A new row kept costs about 9.5 us: building pays while the table holds fewer than about a
-    // third as many rows as the bulk brings. Nothing was measured near that line; it was drawn
-    // between the two measurements. The same holds for sync's bulk merge, which writes through
-    // here too.
+    // each index in turn. A build sorts the old rows with the new, and a new row kept in the
+    // indexes costs more than a row sorted, so building pays while the table holds fewer than
+    // about a third as many rows as the bulk brings. That line is an estimate between the two
+    // cases compared, an empty database and one about the import's size. The same holds for
+    // sync's bulk merge, which writes through here too.
     let existing = try fetchOne("SELECT count(*) FROM issues", as: Int.self) ?? 0
     var indexes: [(name: String, sql: String)] = []
     if existing * 3 < issues.count {
@@ -92,8 +88,8 @@ extension Connection {
       for index in indexes { try execute("DROP INDEX \"\(index.name)\"") }
     }
     // A larger page cache for the index pages the rows touch (random ids land all over the id
-    // index); the usual size again afterwards. 16 MiB measured best: 64 MiB was slower (and the
-    // import's peak 190 MiB), the default 2 MiB slower still.
+    // index); the usual size again afterwards. 16 MiB is the best size tried: a larger cache is
+    // slower and raises the import's peak memory, the default slower still.
     let cacheSize = try fetchOne("PRAGMA cache_size", as: Int.self) ?? -2000
     try execute("PRAGMA cache_size = -16384")
     defer { try? execute("PRAGMA cache_size = \(cacheSize)") }
@@ -131,11 +127,10 @@ extension Connection {
     issues = []
     // The full-text index gathers the new rows' words in memory and writes a segment each time
     // it holds this much (1 MiB unless told), to merge the segments later: at 16 MiB it makes
-    // and merges a sixteenth as many. Measured on the changelog corpus (103 565 entries) in the
-    // `sqlite3` shell: 3.9-4.1 s at 1 MiB, 3.1-3.3 s at 4 MiB, 2.5-3.6 s at 16 MiB (peak memory
-    // 29 MiB at 4 MiB, 47 at 16). The setting is kept in the index's own table, so it is set
-    // back to the usual size, in the same transaction; also when the filling fails, since a
-    // rollback takes back the stored setting but not the one this connection holds.
+    // and merges a sixteenth as many, which fills the index markedly faster for a little more
+    // memory. The setting is kept in the index's own table, so it is set back to the usual size,
+    // in the same transaction; also when the filling fails, since a rollback takes back the
+    // stored setting but not the one this connection holds.
     step?(.searchIndex)
     let hashSize = "INSERT INTO issue_fts (issue_fts, rank) VALUES ('hashsize', ?)"
     try execute(hashSize, [16 << 20])

@@ -21,10 +21,9 @@ extension Connection {
   {
     let history = try fetchOne("SELECT count(*) FROM changes", as: Int.self) ?? 0
     var indexes: [(name: String, sql: String)] = []
-    // Measured with the changelog corpus (91 294 issues and their links), whole import: into an
-    // empty history 10.5 s set aside (12.3 s kept, in a version that also sorted the changes);
-    // into the benchmark's history of 251 000 changes, 19.6 s and 316 MiB set aside against
-    // 16.8 s kept.
+    // Set aside only into a shorter history: into an empty one, building the indexes after is
+    // quicker than keeping them row by row; into a history larger than what is recorded,
+    // building them again is slower and takes more memory.
     if count > 1000, history < count {
       try forEachRow(
         """
@@ -53,8 +52,8 @@ extension Connection {
     // Each issue's links soon after it (in runs of 500 issues, without a sort of everything):
     // a device that reads them a package at a time finds an issue and its links together. The
     // links are read along their primary key, in that order, so the order costs no sort; the
-    // joins are fixed (CROSS JOIN), since statistics that say there are few tags (`ANALYZE`) had
-    // the planner read the links a tag at a time, each tag across all the issues.
+    // joins are fixed (CROSS JOIN), since statistics that say there are few tags (`ANALYZE`)
+    // lead the planner to read the links a tag at a time, each tag across all the issues.
     let last = try fetchOne("SELECT coalesce(max(seq), 0) FROM issues", as: Int64.self) ?? 0
     var from = first
     while from <= last {

@@ -28,7 +28,7 @@ extension Connection {
 
   /// The tags of `tag_seqs` lists for a long list of issues, each distinct list made once: most
   /// issues share a few sets of tags, and making each issue's array anew (looking up, sorting,
-  /// copying) was the larger part of decoding its row.
+  /// copying) would be the larger part of decoding its row.
   struct TagLists {
     /// Past this many distinct lists, each further one is made afresh, and so is a list longer
     /// than `longestKept` bytes, so the cache stays small whatever the database holds.
@@ -136,11 +136,10 @@ extension Connection {
   /// "1000+" need not count a hundred thousand matches on every keystroke).
   ///
   /// Text is counted from the full-text index's matches, each joined to its issue, when no tag
-  /// narrows the list: as a set for `i.seq IN (…)`, SQLite read every open issue of the
-  /// completion index and looked it up in the matches, and a count up to 1 001 read every match
-  /// first. Measured at a million issues: `bu*` up to 1 001 in 1.5 ms, where the set took
-  /// 111 ms; `fix* build*` whole in 0.3 s, where it took 1.1 s. With a tag the set stays: the tag
-  /// may be the rarer of the two.
+  /// narrows the list: as a set for `i.seq IN (…)`, SQLite reads every open issue of the
+  /// completion index and looks it up in the matches, and a count up to 1 001 reads every match
+  /// first, many times slower for a common word and for a whole list alike. With a tag the set
+  /// stays: the tag may be the rarer of the two.
   public func countIssues(
     _ request: IssueRequest, limit: Int? = nil, walk: TextWalk.Limits = .interactive
   ) throws -> Int {
@@ -242,7 +241,7 @@ extension Connection {
   /// The shortest unique reference of each of `ids` among every issue in the database.
   public func references(for ids: [UUID]) throws -> [UUID: String] {
     // For a long list, one pass over every id (in order) beats two look-ups per issue: past a
-    // twentieth of the issues (at a million, 4.7 µs a look-up against 0.4 s for the pass).
+    // twentieth of the issues (`ListReferences`).
     if ids.count > 64, ids.count * ListReferences.passShare > (try issueCount()) {
       return try referencesByScan(for: Set(ids))
     }

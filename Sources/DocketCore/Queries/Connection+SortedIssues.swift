@@ -20,13 +20,14 @@ extension Connection {
       FROM issues i WHERE \(clause.condition)
       """
     // A list of a tag, a search or Recent is counted first (for a search, a second answer from
-    // the index: 20 ms at a million issues), and a short one finds its references one by one.
+    // the index, which costs more the commoner the words), and a short one finds its references
+    // one by one.
     try references.decide(for: request, clause, limit: nil)
     let sorter = ExternalSorter(chunkBytes: chunkBytes)
     let sort = request.sort
     try withoutActuallyEscaping(encode) { encode in
-      // The encoding and sorting run beside the reading: measured at a million issues, reading
-      // and decoding the rows and encoding and sorting them take about the same time.
+      // The encoding and sorting run beside the reading: reading and decoding the rows takes
+      // about as long as encoding and sorting them.
       var payload = OutputBytes.record()
       let pipeline = BatchPipeline<SortBatch> { batch in
         try batch.keys.withUnsafeBytes { keys in

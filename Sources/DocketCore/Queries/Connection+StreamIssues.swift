@@ -15,17 +15,16 @@ extension Connection {
   /// A whole list (no `limit`) is read in the order SQLite finds its rows fastest, encoded on a
   /// second thread as it is read, and the encodings sorted in bounded memory
   /// (`ExternalSorter`): every issue is encoded before the first is delivered, so `encode` can
-  /// measure the whole list. Reading it in index order looks each row up at random, which at a
-  /// million issues cost 6.1 s in the `sqlite3` shell alone against 1.7 s for the scan
-  /// (measured); a tag or a search read in index order walked the whole sort index (1.0–1.7 s at
-  /// a million for lists of 9 000 to 36 000 issues, 65–320 ms driven by their own rows).
+  /// measure the whole list. Reading it in index order looks each row up at random, several
+  /// times slower than reading the table through; a tag or a search read in index order walks
+  /// the whole sort index, where its own rows give its issues in a fraction of the time.
   /// A list with a limit is read in index order. Without `measuring`, each is delivered as
   /// it is encoded. With it, the encodings are held until the query ends, so that `encode` has
   /// seen every issue before the first is delivered; a list past `heldBytes` is measured in a
-  /// pass of its own (`measuring`) and the rest delivered as encoded. A search is asked of the
-  /// full-text index once where the two passes asked twice (`docket list fix build` at a million
-  /// issues: 9 000 matches, 1.3 MiB of rows). `encode` appends to the record it is given and
-  /// never flushes it.
+  /// pass of its own (`measuring`) and the rest delivered as encoded. Held, a search is asked of
+  /// the full-text index once where two passes would ask twice, and the rows of a common
+  /// search's list fit within `heldBytes` even at a million issues. `encode` appends to the
+  /// record it is given and never flushes it.
   public func streamEncodedIssues(
     _ request: IssueRequest, limit: Int? = nil, detail: Bool, measuring: ListMeasurer? = nil,
     sortChunkBytes: Int = 8 << 20, heldBytes: Int = 4 << 20,

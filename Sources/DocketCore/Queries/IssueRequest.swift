@@ -80,7 +80,7 @@ struct IssueRequestSQL {
   ///
   /// `textShare`, when a walk has already sampled it (`TextWalk`), is the share of issues the
   /// text matches: it decides between walking and driving without asking the full-text index
-  /// twice (each answer for a common word costs 20 ms at a million issues).
+  /// twice (an answer for a common word is slow on a large database).
   ///
   /// `unordered`: the rows are wanted in any order (a whole list, sorted afterwards), so the
   /// sort indexes are kept out of the plan: a tag or text drives the query from its own rows,
@@ -107,11 +107,10 @@ struct IssueRequestSQL {
     }
 
     // Text that few issues match drives the page: walking the sort index would read most of the
-    // table before finding a page of them (21 ms for no match at 100 000 issues), while reading
-    // and sorting the few matches costs about 6 µs each. Walking costs about 0.2 µs an index
-    // entry, and finds a page of 100 after 100 × issues ÷ matches entries. The two meet near
-    // √(3 × issues) matches (550 at 100 000; measured: 1 202 matches, 4 ms walking against 8 ms
-    // sorting). The matches are counted only up to there, so counting stays cheap.
+    // table before finding a page of them, while reading and sorting the few matches is quick.
+    // Reading and sorting a match costs about thirty times as much as walking an index entry,
+    // and a walk finds a page of 100 after 100 × issues ÷ matches entries, so the two meet near
+    // √(3 × issues) matches. The matches are counted only up to there, so counting stays cheap.
     var textExpression = text ? FullTextExpression.expression(for: request.search.text) : nil
     if joinsText {
       joinedText = textExpression
@@ -122,9 +121,9 @@ struct IssueRequestSQL {
       let flip = Int((Double(issues) * 3).squareRoot()) + 1
       // A walk's sample decides only for text it found, on clearly more than `flip` issues: a
       // sample of 256 issues cannot tell text on none from text on one in three hundred (a
-      // word on no issue, taken as half a match in the sample, was projected to 1 950 issues at
-      // a million, and the page walked all 755 000 open issues: 0.4 s). The count below stops
-      // at `flip`, so rare text is counted cheaply.
+      // word on no issue, taken as half a match in the sample, projects past `flip` at a
+      // million issues, and the page would walk every open issue). The count below stops at
+      // `flip`, so rare text is counted cheaply.
       if let textShare, textShare > 0, textShare * Double(issues) >= 2 * Double(flip) {
         drivesFromText = false
       } else {
@@ -158,11 +157,9 @@ struct IssueRequestSQL {
       }
       // Walking the sort index checks about (page size × issues ÷ tagged) entries, driving reads
       // about `tagged` rows and sorts them. With each entry checked in the index itself (schema
-      // 7), an entry costs about 1 µs and a driven row about 2.3 µs (measured at 100 000 issues
-      // in the `sqlite3` shell, a tag on 2 440 issues: 2.0 ms walked, 5.5 ms driven), so the two
-      // meet where tagged² ≈ 22 × page × issues; with the app's page of 100, √(40 × issues) is
-      // near enough: 2 000 at 100 000 issues, 6 300 at a million. (Checked by a look-up in the
-      // links, an entry cost about three times as much, and the point was √(125 × issues).)
+      // 7), a driven row costs a little over twice as much as an entry, so the two meet where
+      // tagged² is a little under half of page × issues: with the app's page of 100,
+      // √(40 × issues) is near enough.
       if forPage, try tags.issueCount * tags.issueCount >= 40 * estimatedIssues() {
         conditions.append(carries(tags))
         arguments += tags.patterns as [any DatabaseValueConvertible]

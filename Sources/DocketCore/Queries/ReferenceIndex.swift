@@ -4,9 +4,9 @@ import Foundation
 /// The length of every issue's shortest unique reference, one byte an issue by its row number,
 /// found in one pass over the ids in order (each id's reference is decided by its two
 /// neighbours). A list looks its issues up by row number, in the order it reads them: asking
-/// the database for each issue's neighbours costs two index seeks a row (4.7 µs, 3.5 s for
-/// 750 000 rows), and a search of a sorted array of ids missed the processor's caches on most
-/// look-ups (0.6 µs each at a million, measured).
+/// the database for each issue's neighbours costs two index seeks a row, which a long list pays
+/// on every row, and a search of a sorted array of ids misses the processor's caches on most
+/// look-ups.
 public struct ReferenceIndex: Sendable {
   private var lengths: [UInt8] = []
 
@@ -51,10 +51,10 @@ public struct ReferenceIndex: Sendable {
 }
 
 /// The references of a list whose length is not known ahead (a search, a tag): each found from
-/// its neighbours in the id index while the list is short (two seeks, 4.7 µs at a million
-/// issues), all at once by one pass over every id (`ReferenceIndex`, about 0.4 s at a million)
-/// once the list reaches a twentieth of the issues, where the pass pays. A list of a thousand
-/// issues at a million took half a second when every list made the pass.
+/// its neighbours in the id index while the list is short (two seeks), all at once by one pass
+/// over every id (`ReferenceIndex`) once the list reaches a twentieth of the issues, where the
+/// pass pays. A shorter list does not make the pass, which would cost it far more than its
+/// look-ups.
 final class ListReferences {
   /// Lists of more than one issue in this many are given references by one pass over every id.
   static let passShare = 20

@@ -3,18 +3,17 @@ import Database
 /// A page of a text search read by walking the sort index and matching each issue's text here
 /// (`TextMatcher`), instead of first asking the full-text index for every match.
 ///
-/// The full-text index answers in time that grows with how many issues hold the words: at a
-/// million issues, `b*` (40 % of issues) takes 27 ms and `fix* build*` (1.2 %) 23 ms before the
-/// first row, while a page of them is found after about `page ÷ share` issues of the sort index.
-/// So a search walks first, and gives up for the index once the matches seen project past
-/// `budget` issues; a rare word then costs the walk of `sample` issues more than it did.
+/// The full-text index answers in time that grows with how many issues hold the words, all of
+/// it before the first row, while a page of them is found after about `page ÷ share` issues of
+/// the sort index. So a search walks first, and gives up for the index once the matches seen
+/// project past `budget` issues; a rare word then costs the walk of `sample` issues more than
+/// asking the index alone would.
 ///
-/// A walked issue costs a read of its row and the match: about 1.5 µs when the rows are in
-/// SQLite's cache, 6 µs or more when they are read from the file (measured: 4 200 rows in sort
-/// order at a million issues, 27 ms in the `sqlite3` shell). The index's answer for words on a
-/// tenth of the issues costs about 8 ms at 100 000 issues and 22–27 ms at a million, so a warm
-/// walk pays up to about 6 000 issues, a cold one up to about 1 000 (`Limits`). Typing a word
-/// (`b`, `bu`, … `build`, on 18–40 % of issues) fills a page of 100 within 600 issues.
+/// A walked issue costs a read of its row and the match, several times as much when the rows
+/// are read from the file as when they are in SQLite's cache. The index's answer for words on a
+/// tenth of the issues costs about as much as walking 6 000 issues in the cache, or 1 000 read
+/// from the file: the two budgets of `Limits`. A word being typed is common while it is short,
+/// so its page fills long before the budget.
 public enum TextWalk {
   /// How far a walk may go.
   public struct Limits: Equatable, Sendable {
@@ -26,8 +25,7 @@ public enum TextWalk {
     /// For the terminal app, whose rows are in SQLite's cache after the first keystrokes.
     public static let interactive = Limits(sample: 512, budget: 6_144)
     /// For a command run once, whose every row is a read from the file: a walk pays only for
-    /// text on one issue in twenty or more. Measured at 100 000 issues, `docket list fix build`
-    /// took 42 ms walking 4 200 issues and 17 ms asking the index.
+    /// text on one issue in twenty or more; for rarer text, asking the index is quicker.
     public static let oneShot = Limits(sample: 256, budget: 1_024)
   }
 

@@ -32,7 +32,7 @@ public enum DocketDatabase {
     try connection.execute("PRAGMA cache_size = -16384")
     try connection.execute("PRAGMA temp_store = MEMORY")
     // A large sort (an index built, by a migration or after an import's rows) may use a second
-    // thread: a sort index of a million issues was built in 3.9 s instead of 4.8.
+    // thread, which builds a large index markedly faster.
     try connection.execute("PRAGMA threads = 2")
   }
 

@@ -147,9 +147,9 @@ public enum Schema {
       """)
   }
 
-  /// The Open and Completed badges, kept by triggers as the tag counts are: counting them took a
-  /// scan of an index that grows with the database (12 ms at 100 000 issues, measured), reading
-  /// them takes one row. Recent is counted from the activity index, over the last week only.
+  /// The Open and Completed badges, kept by triggers as the tag counts are: counting them scans
+  /// an index that grows with the database, where reading them takes one row. Recent is counted
+  /// from the activity index, over the last week only.
   static func v2(_ db: Connection) throws {
     try db.executeScript(
       """
@@ -183,9 +183,8 @@ public enum Schema {
   }
 
   /// Each issue's tag rows, kept on the issue by triggers (`1,4,9`, in no particular order; empty
-  /// without tags). Reading them with the issue costs nothing; gathering them from the links took
-  /// a subquery per row, about 3 µs, the largest cost of a long list (measured at 100 000 issues:
-  /// 0.45 s against 0.21 s for the same rows in the same order). Never synced: links are.
+  /// without tags). Reading them with the issue costs nothing; gathering them from the links
+  /// takes a subquery per row, the largest cost of a long list. Never synced: links are.
   static func v3(_ db: Connection) throws {
     try db.executeScript(
       """
@@ -206,10 +205,10 @@ public enum Schema {
       """)
   }
 
-  /// The tag rows kept on an issue, changed a link at a time: v3 gathered the whole list again
-  /// from the links for every link written, so that an issue with n tags took n² steps to tag
-  /// (10 000 tags on one issue, a minute). Now a new link appends its row and a removed one takes
-  /// its row out of the text; the list stays in no particular order.
+  /// The tag rows kept on an issue, changed a link at a time: v3's triggers gather the whole list
+  /// again from the links for every link written, so that an issue with n tags takes n² steps to
+  /// tag. These append a new link's row and take a removed one's row out of the text; the list
+  /// stays in no particular order.
   static func v4(_ db: Connection) throws {
     try db.executeScript(
       """
@@ -229,9 +228,9 @@ public enum Schema {
   }
 
   /// How many issues, open and completed, have their activity on each day, kept by triggers as
-  /// the Open and Completed badges are. Recent counted its week on the activity index, which at a
-  /// million issues held 166 000 entries for the week (6.9 ms); now it adds up the week's whole
-  /// days here and counts on the index only the part of the first day the week begins in.
+  /// the Open and Completed badges are. Counted on the activity index alone, Recent's week grows
+  /// with the database; with these counts Recent adds up the week's whole days here and counts on
+  /// the index only the part of the first day the week begins in.
   ///
   /// Every step is an upsert, taking away as well as adding: an edit fires these triggers and,
   /// through the stamp of `modified`, fires them again, in an order that depends on the order
@@ -270,13 +269,11 @@ public enum Schema {
   }
 
   /// The sort indexes end on each issue's tag rows (`tag_seqs`), so that a page of a tag on a
-  /// few percent of the issues is found by reading the sort index alone: the walk checked each
-  /// entry against the links, a look-up each (at a million issues, 2 000 of them for a tag on
-  /// 2.5 % of the issues, 5-7 ms), and now reads the tag rows in the entry (2.4 ms in the
-  /// `sqlite3` shell). The ids before them keep the order as it was. The file grew by about 60
-  /// bytes an issue at a million (the six indexes together); they are made again once, when a
-  /// database is first opened by this version (about 40 s at a million issues). Each tag put on
-  /// or taken off an issue now also moves its six index entries.
+  /// few percent of the issues is found by reading the sort index alone, each entry checked by
+  /// the tag rows it holds instead of by a look-up in the links. The columns before them are
+  /// those of the indexes they replace, so the order stays the same. The price: larger indexes,
+  /// made again once, when a database is first opened by this version (a long wait on a large
+  /// database), and six index entries moved for each tag put on or taken off an issue.
   static func v7(_ db: Connection) throws {
     let indexes = [
       ("issues_by_priority_desc", "completed, priority DESC, activity, id"),

@@ -130,7 +130,8 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       }
       return found
     }
-    if expecting != nil { throw RemoteError(location: location, problem: .replaced) }
+    // Gone since this sync began: said as the space gone, which the next sync makes anew.
+    if expecting != nil { throw RemoteError(location: location, problem: .spaceMissing) }
     try create()
     guard let made = try readSpace() else {
       throw RemoteError(location: location, problem: .notARemote)

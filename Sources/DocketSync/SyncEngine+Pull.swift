@@ -236,8 +236,8 @@ extension SyncEngine {
   private struct Decoding: Error { var error: any Error }
 
   /// A package read, or (a file cut short, garbage, gone since the listing, unreadable) nil and
-  /// the reason in the report: the rest of the sync goes on. A server that cannot be reached stops
-  /// the sync instead of failing package after package.
+  /// the reason in the report: the rest of the sync goes on. A server that cannot be reached, or
+  /// a space dropped, stops the sync instead of failing package after package.
   func fetch<Value>(
     _ body: () throws -> Value, _ name: PackageName, _ report: inout SyncReport
   ) throws -> Value? {
@@ -246,7 +246,8 @@ extension SyncEngine {
     } catch let error as RemoteError {
       let reason: String
       switch error.problem {
-      case .unreachable: throw error
+      // A server gone or a space dropped fails every package after it: the sync stops.
+      case .unreachable, .spaceMissing: throw error
       case .system(let text), .denied(let text): reason = text
       default: reason = "\(error.problem)"
       }

@@ -78,19 +78,30 @@ import Testing
     #expect(try issues(b) == ["Before"])
   }
 
-  /// A space dropped while a device reads it is said as the space gone, not as a folder.
+  /// A space dropped while a device pulls from it stops the sync and is said as the space gone,
+  /// in both languages: not as packages skipped, and not as a folder replaced.
   @Test func aSpaceGoneUnderARunningSyncIsSaidSo() throws {
     let remote = try TestRemote(.postgres)
-    let a = try Replica("A", remote: remote)
-    _ = try a.remote.prepare(expecting: nil)
-    try admin.execute(
-      "DROP SCHEMA \(PostgresConnection.identifier("docket_" + remote.space!)) CASCADE")
+    let (a, b) = (try Replica("A", remote: remote), try Replica("B", remote: remote))
+    for title in ["One", "Two", "Three"] {
+      try a.issue(title)
+      try a.sync()
+    }
+    let schema = PostgresConnection.identifier("docket_" + remote.space!)
+    let admin = self.admin
+    let dropping = HookedRemote(base: b.remote) {
+      _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE")
+    }
+    let engine = SyncEngine(
+      database: b.queue, remote: dropping, device: b.device, deviceName: b.name)
     #expect {
-      try a.remote.list()
+      try engine.run()
     } throws: { error in
       (error as? RemoteError)?.problem == .spaceMissing
         && SyncWords.failure(error, DocketStrings.localizer(language: "en")).contains(
           "is not on the server")
+        && SyncWords.failure(error, DocketStrings.localizer(language: "de")).contains(
+          "ist nicht auf dem Server")
     }
   }
 

@@ -163,9 +163,9 @@ struct ListCommand {
         encode: { listed, encoded in
           let widths = cells.encode(listed.issue, reference: listed.reference, to: &encoded)
           encodedWidths.add(
-            reference: widths[0], priority: listed.issue.priority,
-            completed: listed.issue.completed, title: widths[3], tags: widths[4],
-            date: measureDate == nil ? 0 : widths[5])
+            reference: widths.reference, priority: listed.issue.priority,
+            completed: listed.issue.completed, title: widths.title, tags: widths.tags,
+            date: measureDate == nil ? 0 : widths.date)
         }
       ) { encoded in
         if layout == nil {

@@ -143,36 +143,36 @@ struct IssueOutput {
     /// Appends the row `callAsFunction` makes, as `EncodedRow.append` encodes it, and returns
     /// the widths of its cells, without making the row: the cells that repeat from row to row
     /// (a priority, a status, a date, a set of tags) are encoded once. A whole list encodes
-    /// every issue before its first line is written, so this is its longest step.
+    /// every issue before its first line is written, so this is its longest step, and it
+    /// allocates nothing for a row whose tags and date were seen before.
     mutating func encode(
       _ issue: Issue, reference: String, to output: inout OutputBytes
-    ) -> [Int] {
+    ) -> RowWidths {
       if encodedRepeats.isEmpty {
         for cell in priorities + statuses { encodedRepeats.append(EncodedRow.bytes(of: cell)) }
       }
-      let title = titleCell(issue)
-      var widths = [
-        EncodedRow.append(Table.Cell(reference: reference), to: &output, measure: DisplayWidth.of),
-        priorities[issue.priority.rawValue].width ?? 0,
-        statuses[issue.completed ? 1 : 0].width ?? 0,
-        0, 0, 0,
-      ]
+      var widths = RowWidths()
+      widths.reference = EncodedRow.append(
+        Table.Cell(reference: reference), to: &output, measure: DisplayWidth.of)
       output.append(encodedRepeats[issue.priority.rawValue])
       output.append(encodedRepeats[priorities.count + (issue.completed ? 1 : 0)])
-      widths[3] = EncodedRow.append(title, to: &output, measure: DisplayWidth.of)
-      let tagIDs = issue.tags.map(\.id)
+      widths.title = EncodedRow.append(titleCell(issue), to: &output, measure: DisplayWidth.of)
+      // Issues with the same tags share one array (`TagLists`), so a set is found by where its
+      // array is, without hashing its ids; the array kept beside it stays where it is, and the
+      // comparison (the same storage compares equal at once) makes a look-up never wrong.
+      let place = issue.tags.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
       let tags: (bytes: [UInt8], width: Int)
-      if let known = encodedTags[tagIDs] {
-        tags = known
+      if let known = encodedTags[place], known.tags == issue.tags {
+        tags = (known.bytes, known.width)
       } else {
         let cell = tagsCell(issue)
         tags = (EncodedRow.bytes(of: cell), cell.width ?? DisplayWidth.of(cell.text))
         if encodedTags.count < Self.tagSetsKept, tags.bytes.count <= Self.longestKept {
-          encodedTags[tagIDs] = tags
+          encodedTags[place] = (issue.tags, tags.bytes, tags.width)
         }
       }
       output.append(tags.bytes)
-      widths[4] = tags.width
+      widths.tags = tags.width
       let rowDate = RowDate(issue.lastActivity, now: self.output.now)
       let date: (bytes: [UInt8], width: Int)
       if let known = encodedTimes[rowDate] {
@@ -183,8 +183,16 @@ struct IssueOutput {
         if encodedTimes.count < Self.datesKept { encodedTimes[rowDate] = date }
       }
       output.append(date.bytes)
-      widths[5] = date.width
+      widths.date = date.width
       return widths
+    }
+
+    /// The widths of the cells of a row `encode` wrote that differ from row to row.
+    struct RowWidths {
+      var reference = 0
+      var title = 0
+      var tags = 0
+      var date = 0
     }
 
     /// Past this many sets of tags, each further set is encoded afresh; so is a set whose cell
@@ -194,7 +202,7 @@ struct IssueOutput {
     /// Relative dates are few, but dates ahead of the clock are each their own day.
     static let datesKept = 4_096
     private var encodedRepeats: [[UInt8]] = []
-    private var encodedTags: [[UUID]: (bytes: [UInt8], width: Int)] = [:]
+    private var encodedTags: [Int: (tags: [Tag], bytes: [UInt8], width: Int)] = [:]
     private var encodedTimes: [RowDate: (bytes: [UInt8], width: Int)] = [:]
 
     private func titleCell(_ issue: Issue) -> Table.Cell {

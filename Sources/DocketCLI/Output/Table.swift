@@ -165,16 +165,16 @@ struct Table {
       _ text: UnsafeRawBufferPointer, width: Int, style: Style, column index: Int, isLast: Bool,
       to output: inout OutputBytes
     ) {
-      if index > 0 { output.append("  ") }
+      if index > 0 { output.appendSpaces(2) }
       if !colors, width <= widths[index] {
         // The usual case, and a long list's: the bytes as they are.
         let padding = widths[index] - width
         if columns[index].alignRight {
-          output.append(spaces(padding))
+          output.appendSpaces(padding)
           output.append(text)
         } else {
           output.append(text)
-          if !isLast { output.append(spaces(padding)) }
+          if !isLast { output.appendSpaces(padding) }
         }
         return
       }

@@ -10,9 +10,12 @@ public enum NaturalOrder {
     return order == .orderedSame ? a < b : order == .orderedAscending
   }
 
-  /// `items` in the order of their names, each name folded once.
+  /// `items` in the order of their names, each name folded and split into scalars once (a sort
+  /// compares each name a dozen times or more).
   public static func sorted<Item>(_ items: [Item], by name: (Item) -> String) -> [Item] {
-    let keyed = items.map { (item: $0, name: name($0), folded: SortKey.fold(name($0))) }
+    let keyed = items.map {
+      (item: $0, name: name($0), folded: Array(SortKey.fold(name($0)).unicodeScalars))
+    }
     return keyed.sorted { left, right in
       let order = compare(left.folded, right.folded)
       return order == .orderedSame ? left.name < right.name : order == .orderedAscending
@@ -22,8 +25,10 @@ public enum NaturalOrder {
   /// Folded texts compared scalar by scalar, a run of digits as the number it writes (leading
   /// zeros aside; "7" and "07" are equal here and ordered by their text after).
   static func compare(_ a: String, _ b: String) -> ComparisonResult {
-    let left = Array(a.unicodeScalars)
-    let right = Array(b.unicodeScalars)
+    compare(Array(a.unicodeScalars), Array(b.unicodeScalars))
+  }
+
+  static func compare(_ left: [Unicode.Scalar], _ right: [Unicode.Scalar]) -> ComparisonResult {
     var i = 0
     var j = 0
     func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 48 && scalar.value <= 57 }

@@ -42,6 +42,20 @@ public struct OutputBytes {
 
   public mutating func append(byte: UInt8) { bytes.append(byte) }
 
+  /// `count` spaces (a table's padding), without making them a string.
+  public mutating func appendSpaces(_ count: Int) {
+    var left = count
+    while left > 0 {
+      let piece = min(left, Self.spaces.count)
+      Self.spaces.withUnsafeBufferPointer {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<piece]))
+      }
+      left -= piece
+    }
+  }
+
+  private static let spaces = [UInt8](repeating: 0x20, count: 128)
+
   public mutating func append(_ other: UnsafeRawBufferPointer) {
     bytes.append(contentsOf: other)
   }

@@ -31,14 +31,18 @@ extension Connection {
       var payload = OutputBytes.record()
       let pipeline = BatchPipeline<SortBatch> { batch in
         try batch.keys.withUnsafeBytes { keys in
-          for (index, issue) in batch.issues.enumerated() {
-            payload.removeAll()
-            try encode(issue, &payload)
-            let start = index == 0 ? 0 : batch.keyEnds[index - 1]
-            try payload.bytes.withUnsafeBytes { bytes in
-              try sorter.add(
-                key: UnsafeRawBufferPointer(rebasing: keys[start..<batch.keyEnds[index]]),
-                payload: bytes)
+          // Through the buffer: each issue is lent to `encode`, not copied (a copy retains its
+          // strings and tags, and releases them after).
+          try batch.issues.withUnsafeBufferPointer { issues in
+            for index in issues.indices {
+              payload.removeAll()
+              try encode(issues[index], &payload)
+              let start = index == 0 ? 0 : batch.keyEnds[index - 1]
+              try payload.bytes.withUnsafeBytes { bytes in
+                try sorter.add(
+                  key: UnsafeRawBufferPointer(rebasing: keys[start..<batch.keyEnds[index]]),
+                  payload: bytes)
+              }
             }
           }
         }

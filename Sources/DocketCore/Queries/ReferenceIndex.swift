@@ -20,13 +20,17 @@ public struct ReferenceIndex: Sendable {
         try db.fetchOne("SELECT open_count + completed_count FROM issue_counts", as: Int.self) ?? 0
       let rows = min(highest, 4 * count + 1_000_000)
       lengths = [UInt8](repeating: UInt8(IssueReference.minimumLength), count: rows + 1)
-      var previous = [UInt8](repeating: 0, count: 36)
+      var previous: [UInt8] = []
+      previous.reserveCapacity(36)
       var previousRow = -1
       try db.forEachRow("SELECT id, seq FROM issues ORDER BY id") { row in
         let seq = try row.get(1, as: Int.self)
         row.withTextBytes(0) { id in
           if previousRow >= 0 {
-            let length = UInt8(IssueReference.sharedHexDigits(previous, id) + 1)
+            let shared = previous.withUnsafeBufferPointer {
+              Self.sharedHexDigits($0, id) ?? IssueReference.sharedHexDigits($0, id)
+            }
+            let length = UInt8(shared + 1)
             if previousRow < lengths.count {
               lengths[previousRow] = max(lengths[previousRow], length)
             }
@@ -38,6 +42,21 @@ public struct ReferenceIndex: Sendable {
         previousRow = max(seq, 0)
       }
     }
+  }
+
+  /// The digits two ids written as Docket writes them (36 characters, hyphens after the 8th,
+  /// 12th, 16th and 20th digit) share, compared in place; nil for any other text, which
+  /// `IssueReference.sharedHexDigits` reads digit by digit. The pass over every id compares
+  /// each with the one before, at the start of every whole list.
+  static func sharedHexDigits(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+    -> Int?
+  {
+    guard a.count == 36, b.count == 36 else { return nil }
+    for hyphen in [8, 13, 18, 23] where a[hyphen] != 0x2D || b[hyphen] != 0x2D { return nil }
+    var index = 0
+    while index < 36, a[index] | 0x20 == b[index] | 0x20 { index += 1 }
+    // The hyphens before the first difference are not digits.
+    return index - (index > 23 ? 4 : index > 18 ? 3 : index > 13 ? 2 : index > 8 ? 1 : 0)
   }
 
   /// How many hex digits the reference of the issue in row `seq` has.

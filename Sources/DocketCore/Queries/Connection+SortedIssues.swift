@@ -34,9 +34,11 @@ extension Connection {
           // Through the buffer: each issue is lent to `encode`, not copied (a copy retains its
           // strings and tags, and releases them after).
           try batch.issues.withUnsafeBufferPointer { issues in
+            guard let first = issues.baseAddress else { return }
             for index in issues.indices {
               payload.removeAll()
-              try encode(issues[index], &payload)
+              // A pointer's subscript lends the element where a buffer's would copy it.
+              try encode(first[index], &payload)
               let start = index == 0 ? 0 : batch.keyEnds[index - 1]
               try payload.bytes.withUnsafeBytes { bytes in
                 try sorter.add(
@@ -72,10 +74,10 @@ extension Connection {
           batch.keyEnds.append(batch.keys.count)
           let issue = try Self.decodeIssue(row, tags: &tagLists)
           let seq = try row.get(10, as: Int64.self)
-          batch.issues.append(
-            ListedIssue(
-              issue: issue, reference: try references.reference(for: issue.id, row: seq)))
+          let reference = try references.reference(for: issue.id, row: seq)
           batch.textBytes += issue.title.utf8.count + issue.detail.utf8.count
+          // The issue's last use, so it is moved into the batch rather than copied.
+          batch.issues.append(ListedIssue(issue: issue, reference: reference))
           if batch.issues.count == SortBatch.size || batch.textBytes >= SortBatch.textBytes {
             try pipeline.submit(batch)
             batch = SortBatch()

@@ -49,8 +49,11 @@ extension Connection {
           for: request, try IssueRequestSQL(request, db: self, forPage: false, unordered: true),
           limit: limit)
       }
+      // Each distinct list of tags is made once, so rows with the same tags share one array (and
+      // the table's encoder finds their cell by it).
+      var tagLists = TagLists(catalogue)
       try forEachRow(sql, arguments) { row in
-        let issue = try Self.decodeIssue(row, tags: catalogue)
+        let issue = try Self.decodeIssue(row, tags: &tagLists)
         let seq = try row.get(8, as: Int64.self)
         encoded.removeAll()
         try encode(

@@ -52,7 +52,11 @@ public struct ReferenceIndex: Sendable {
     -> Int?
   {
     guard a.count == 36, b.count == 36 else { return nil }
-    for hyphen in [8, 13, 18, 23] where a[hyphen] != 0x2D || b[hyphen] != 0x2D { return nil }
+    // Every one of the eight bytes is a hyphen when their AND has all its bits and their OR no
+    // others.
+    let hyphens = a[8] & a[13] & a[18] & a[23] & b[8] & b[13] & b[18] & b[23]
+    guard hyphens == 0x2D, a[8] | a[13] | a[18] | a[23] | b[8] | b[13] | b[18] | b[23] == 0x2D
+    else { return nil }
     var index = 0
     while index < 36, a[index] | 0x20 == b[index] | 0x20 { index += 1 }
     // The hyphens before the first difference are not digits.

@@ -16,9 +16,11 @@ import Testing
       Tag(id: UUID(), name: $0)
     }
     let shared = [tags[0], tags[2]]
-    for index in 0..<3_000 {
+    // Past the cache's limit of sets, so rows are also encoded once it is full.
+    for index in 0..<(IssueOutput.RowCells.tagSetsKept + 1_000) {
       // A shared array, an equal one made anew, and a different set in a fresh array each
-      // time, which the allocator may place where an earlier array was.
+      // time, which the allocator may place where an earlier one was: a cache that did not
+      // keep the arrays it is keyed by would then answer with another set's cell.
       let rowTags: [DocketCore.Tag]
       switch index % 3 {
       case 0: rowTags = shared

@@ -401,7 +401,13 @@ final class HookedRemote: SyncRemote, @unchecked Sendable {
     self.onRead = onRead
   }
 
-  func prepare(expecting: String?) throws -> String { try base.prepare(expecting: expecting) }
+  /// How many times the sync asked for the remote (at its start, and again after a skip).
+  private(set) var prepared = 0
+
+  func prepare(expecting: String?) throws -> String {
+    prepared += 1
+    return try base.prepare(expecting: expecting)
+  }
   func list() throws -> RemoteListing { try base.list() }
   func header(_ name: PackageName) throws -> Package { try base.header(name) }
   func read(_ name: PackageName) throws -> Package {

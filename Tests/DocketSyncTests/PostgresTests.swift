@@ -90,7 +90,7 @@ import Testing
     let schema = PostgresConnection.identifier("docket_" + remote.space!)
     let admin = self.admin
     let dropping = HookedRemote(base: b.remote) {
-      _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE")
+      do { _ = try admin.execute("DROP SCHEMA \(schema) CASCADE") } catch { Issue.record(error) }
     }
     let engine = SyncEngine(
       database: b.queue, remote: dropping, device: b.device, deviceName: b.name)
@@ -103,6 +103,9 @@ import Testing
         && SyncWords.failure(error, DocketStrings.localizer(language: "de")).contains(
           "ist nicht auf dem Server")
     }
+    // Stopped at the package that failed: the packages after it were not skipped one by one,
+    // so the remote was not asked for again as it is after a skip.
+    #expect(dropping.prepared == 1)
   }
 
   @Test func twoDevicesMakingTheSameSpaceAtOnceAgreeOnIt() throws {

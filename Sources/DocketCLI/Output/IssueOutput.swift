@@ -158,8 +158,9 @@ struct IssueOutput {
       output.append(encodedRepeats[priorities.count + (issue.completed ? 1 : 0)])
       widths.title = EncodedRow.append(titleCell(issue), to: &output, measure: DisplayWidth.of)
       // Issues with the same tags share one array (`TagLists`), so a set is found by where its
-      // array is, without hashing its ids; the array kept beside it stays where it is, and the
-      // comparison (the same storage compares equal at once) makes a look-up never wrong.
+      // array is, without hashing its ids. The cache keeps each array it is keyed by, so no
+      // other array can take its place; the comparison (at once for the same storage) is a
+      // second guard.
       let place = issue.tags.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
       let tags: (bytes: [UInt8], width: Int)
       if let known = encodedTags[place], known.tags == issue.tags {

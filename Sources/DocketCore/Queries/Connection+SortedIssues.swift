@@ -31,14 +31,10 @@ extension Connection {
       var payload = OutputBytes.record()
       let pipeline = BatchPipeline<SortBatch> { batch in
         try batch.keys.withUnsafeBytes { keys in
-          // Through the buffer: each issue is lent to `encode`, not copied (a copy retains its
-          // strings and tags, and releases them after).
           try batch.issues.withUnsafeBufferPointer { issues in
-            guard let first = issues.baseAddress else { return }
             for index in issues.indices {
               payload.removeAll()
-              // A pointer's subscript lends the element where a buffer's would copy it.
-              try encode(first[index], &payload)
+              try encode(issues[index], &payload)
               let start = index == 0 ? 0 : batch.keyEnds[index - 1]
               try payload.bytes.withUnsafeBytes { bytes in
                 try sorter.add(

@@ -44,9 +44,9 @@ public struct ReferenceIndex: Sendable {
     }
   }
 
-  /// The digits two ids written as Docket writes them (36 characters, hyphens after the 8th,
-  /// 12th, 16th and 20th digit) share, compared in place; nil for any other text, which
-  /// `IssueReference.sharedHexDigits` reads digit by digit. The pass over every id compares
+  /// The digits two texts shaped as Docket writes ids (36 characters, hyphens after the 8th,
+  /// 12th, 16th and 20th digit) share, compared in place, case aside; nil for text of another
+  /// shape, which `IssueReference.sharedHexDigits` reads digit by digit. The pass over every id compares
   /// each with the one before, at the start of every whole list.
   static func sharedHexDigits(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
     -> Int?

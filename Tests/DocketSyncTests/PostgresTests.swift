@@ -108,6 +108,20 @@ import Testing
     #expect(dropping.prepared == 1)
   }
 
+  /// Asked again for the space it began with, a sync that finds it dropped is told so.
+  @Test func aSpaceGoneWhenAskedForAgainIsSaidSo() throws {
+    let remote = try TestRemote(.postgres)
+    let a = try Replica("A", remote: remote)
+    let id = try a.remote.prepare(expecting: nil)
+    try admin.execute(
+      "DROP SCHEMA \(PostgresConnection.identifier("docket_" + remote.space!)) CASCADE")
+    #expect(
+      throws: RemoteError(location: "\(a.remotePath) [\(remote.space!)]", problem: .spaceMissing)
+    ) {
+      try a.remote.prepare(expecting: id)
+    }
+  }
+
   @Test func twoDevicesMakingTheSameSpaceAtOnceAgreeOnIt() throws {
     let remote = try TestRemote(.postgres)
     let replicas = try (0..<4).map { try Replica("R\($0)", remote: remote) }

@@ -51,15 +51,26 @@ import Testing
     try other.execute("BEGIN IMMEDIATE")
     var results = queue.observe(Self.bodies, buffering: .unbounded).makeAsyncIterator()
     #expect(try await results.next() == ["first"])
+    // On the writer's queue from here on, waiting for the other process's lock.
+    let write = queue.pendingWrite { try $0.execute("INSERT INTO notes (body) VALUES ('second')") }
+    // The reads and the release happen on a thread of their own: were they on the test's task,
+    // a busy test run could keep it from running again for longer than the writer's ten-second
+    // busy timeout, and the write would fail for a reason the test is not about.
+    let seen = Locked<[[String]]>([])
+    nonisolated(unsafe) let holder = other
     let queue = self.queue
-    let write = Task {
-      try await queue.asyncWrite { try $0.execute("INSERT INTO notes (body) VALUES ('second')") }
+    Thread.detachNewThread {
+      usleep(100_000)
+      for _ in 0..<5 {
+        let bodies = (try? queue.read(Self.bodies)) ?? []
+        seen.withLock { $0.append(bodies) }
+      }
+      try? holder.execute("COMMIT")
     }
-    // The write is now queued behind the other process's lock; reads still answer.
-    try await Task.sleep(for: .milliseconds(100))
-    for _ in 0..<5 { #expect(try queue.read(Self.bodies) == ["first"]) }
-    try other.execute("COMMIT")
     try await write.value
+    // Had a read waited for the lock, the lock would never have been let go before the write
+    // gave up, and the write would have failed above.
+    #expect(seen.withLock { $0 } == Array(repeating: ["first"], count: 5))
     #expect(try await results.next() == ["first", "second"])
     #expect(try queue.read(Self.bodies) == ["first", "second"])
   }

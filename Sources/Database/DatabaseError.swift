@@ -63,6 +63,13 @@ public struct RowDecodingError: Error, Sendable, CustomStringConvertible {
   public var expectedType: String
   public var found: DatabaseValue
 
+  public init(column: Int, columnName: String, expectedType: String, found: DatabaseValue) {
+    self.column = column
+    self.columnName = columnName
+    self.expectedType = expectedType
+    self.found = found
+  }
+
   public var description: String {
     "column \(column) (\(columnName)) holds \(found), which is not a \(expectedType)"
   }

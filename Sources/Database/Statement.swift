@@ -131,6 +131,23 @@ public struct Row {
       UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
   }
 
+  /// Appends the bytes of a column as `get(_:as: String.self)` reads it: a text column's own
+  /// bytes, copied from SQLite's buffer without a string on the way.
+  public func appendText(_ index: Int, to bytes: inout [UInt8]) throws {
+    let handle = statement.handle
+    let column = Int32(index)
+    guard sqlite3_column_type(handle, column) == SQLITE_TEXT,
+      let text = sqlite3_column_text(handle, column)
+    else {
+      let string: String = try getGeneric(index)
+      bytes.append(contentsOf: string.utf8)
+      return
+    }
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column)))
+    )
+  }
+
   public func get(_ index: Int, as type: Int.Type = Int.self) throws -> Int {
     guard sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER else {
       return try getGeneric(index)

@@ -34,6 +34,12 @@ extension UUID {
     self.init(uuid: parsed)
   }
 
+  /// Reads the 36 bytes of the text form (either case); nil for anything else.
+  public init?(textBytes: UnsafeBufferPointer<UInt8>) {
+    guard let parsed = Self.parse(textBytes) else { return nil }
+    self.init(uuid: parsed)
+  }
+
   /// Parses the 36 bytes of the text form without allocating.
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> uuid_t? {
     guard bytes.count == 36 else { return nil }

@@ -418,6 +418,74 @@ extension TextWalkTests {
     }
   }
 
+  /// A whole list copies out each row's text as it reads and makes the issue on the encoder's
+  /// thread: every field and reference is what the list read row by row (with a limit) gives,
+  /// for a list with the references of the pass and for a short one that finds its own; an id
+  /// that is no UUID ends the list with an error that names the column.
+  @Test func aWholeListMakesTheIssuesALimitedListMakes() throws {
+    let db = try TestDatabase()
+    let bug = try db.tag("Bug")
+    let ui = try db.tag("UI")
+    let rare = try db.tag("Rare")
+    // Ids at random, so that references are of different lengths.
+    for index in 0..<1_200 {
+      let issue = Issue(
+        id: UUID(), title: index % 3 == 0 ? "Ünïcode \u{1F41B} \(index)" : "issue \(index)",
+        detail: index % 4 == 0 ? "detail \(index)\nsecond line" : "",
+        priority: Priority(rawValue: index % 3) ?? .low, completed: index % 5 == 0,
+        created: db.now.addingTimeInterval(-Double(index % 90) * TestDatabase.day),
+        tags: index % 70 == 3 ? [rare] : index % 7 == 0 ? [bug, ui] : index % 7 == 1 ? [ui] : [])
+      try db.queue.write { try $0.insertIssue(issue) }
+    }
+    // An edit gives some a modified date.
+    try db.queue.write {
+      try $0.execute("UPDATE issues SET title = title || '!' WHERE seq % 11 = 0")
+    }
+    func listed(_ request: IssueRequest, limit: Int?) throws -> [String] {
+      var lines: [String] = []
+      try db.queue.read { conn in
+        try conn.streamEncodedIssues(
+          request, limit: limit, detail: true, sortChunkBytes: 8_192,
+          encode: { listed, bytes in
+            let issue = listed.issue
+            bytes.append(
+              [
+                listed.reference, issue.id.uuidString, issue.title, issue.detail,
+                "\(issue.priority)", "\(issue.completed)",
+                "\(issue.created.timeIntervalSince1970)",
+                "\(issue.modified?.timeIntervalSince1970 ?? -1)",
+                issue.tags.map(\.name).joined(separator: ","),
+              ].joined(separator: "|"))
+          }
+        ) { lines.append(String(decoding: $0, as: UTF8.self)) }
+      }
+      return lines
+    }
+    let all = IssueRequest(filter: .all, now: db.now)
+    // Rare's 18 issues are under a twentieth of the 1 200: they find their own references.
+    let onlyRare = IssueRequest(filter: .tag(rare.id), now: db.now)
+    for (request, count) in [(all, 1_200), (onlyRare, 18)] {
+      let whole = try listed(request, limit: nil)
+      #expect(whole.count == count)
+      #expect(whole == (try listed(request, limit: 10_000)))
+    }
+    #expect(try listed(all, limit: nil).contains { $0.contains("detail 4\nsecond line") })
+    #expect(try listed(all, limit: nil).contains { $0.hasSuffix("|Bug,UI") })
+    // Short references, found from the neighbours for the short list, from the pass for the
+    // whole one.
+    let shortest = { (lines: [String]) in lines.map { $0.prefix { $0 != "|" }.count }.min() ?? 0 }
+    #expect(shortest(try listed(onlyRare, limit: nil)) < 8)
+    #expect(shortest(try listed(all, limit: nil)) < 8)
+
+    try db.queue.write { try $0.execute("UPDATE issues SET id = 'not-an-id' WHERE seq = 600") }
+    #expect {
+      try listed(all, limit: nil)
+    } throws: { error in
+      (error as? RowDecodingError)?.columnName == "id"
+        && (error as? RowDecodingError)?.found == .text("not-an-id")
+    }
+  }
+
   /// Every issue a whole list sorts is encoded before the first is delivered (so a table can
   /// measure its columns as it encodes), and an error while encoding ends the list with it.
   @Test func aWholeListIsEncodedBeforeItIsDeliveredAndStopsAtAnError() throws {

@@ -16,7 +16,8 @@ extension Connection {
     let clause = try IssueRequestSQL(request, db: self, forPage: false, unordered: true)
     let sql = """
       SELECT i.id, i.title, \(detail ? "i.detail" : "''"), i.priority, i.completed, i.created,
-        i.modified, i.tag_seqs, i.title_key, i.activity, i.seq
+        i.modified, i.tag_seqs, \(request.sort.field == .title ? "i.title_key" : "''"), i.activity,
+        i.seq
       FROM issues i WHERE \(clause.condition)
       """
     // A list of a tag, a search or Recent is counted first (for a search, a second answer from
@@ -25,22 +26,30 @@ extension Connection {
     try references.decide(for: request, clause, limit: nil)
     let sorter = ExternalSorter(chunkBytes: chunkBytes)
     let sort = request.sort
+    // A list of most of the table has every reference from the pass, which the encoder's thread
+    // can read; a shorter one finds them as it is read, on the reader's.
+    let index = references.madeWhole ? try references.whole() : nil
     try withoutActuallyEscaping(encode) { encode in
-      // The encoding and sorting run beside the reading: reading and decoding the rows takes
-      // about as long as encoding and sorting them.
+      // The decoding, encoding and sorting run beside the reading: stepping through the rows
+      // and copying out their bytes takes about as long as making issues of them and encoding
+      // and sorting those.
       var payload = OutputBytes.record()
       let pipeline = BatchPipeline<SortBatch> { batch in
         try batch.keys.withUnsafeBytes { keys in
-          try batch.issues.withUnsafeBufferPointer { issues in
-            for index in issues.indices {
+          try batch.text.withUnsafeBufferPointer { text in
+            var keyStart = 0
+            var textStart = 0
+            for row in batch.rows {
+              let listed = try row.listed(text: text, from: textStart, references: index)
+              textStart = row.detailEnd
               payload.removeAll()
-              try encode(issues[index], &payload)
-              let start = index == 0 ? 0 : batch.keyEnds[index - 1]
+              try encode(listed, &payload)
               try payload.bytes.withUnsafeBytes { bytes in
                 try sorter.add(
-                  key: UnsafeRawBufferPointer(rebasing: keys[start..<batch.keyEnds[index]]),
+                  key: UnsafeRawBufferPointer(rebasing: keys[keyStart..<row.keyEnd]),
                   payload: bytes)
               }
+              keyStart = row.keyEnd
             }
           }
         }
@@ -67,19 +76,27 @@ extension Connection {
             SortKeyBytes.append(activity, descending: false, to: &batch.keys)
           }
           row.withTextBytes(0) { batch.keys.append(contentsOf: $0) }
-          batch.keyEnds.append(batch.keys.count)
-          let issue = try Self.decodeIssue(row, tags: &tagLists)
           let seq = try row.get(10, as: Int64.self)
-          let reference = try references.reference(for: issue.id, row: seq)
-          batch.textBytes += issue.title.utf8.count + issue.detail.utf8.count
-          // The issue's last use, so it is moved into the batch rather than copied.
-          batch.issues.append(ListedIssue(issue: issue, reference: reference))
-          if batch.issues.count == SortBatch.size || batch.textBytes >= SortBatch.textBytes {
+          var read = ReadRow(
+            keyEnd: batch.keys.count, priority: Priority(rawValue: priority) ?? .low,
+            completed: completed != 0, created: try row.get(5), modified: try row.get(6),
+            tags: row.withTextBytes(7) { tagLists.tags(inList: $0) }, seq: seq)
+          if index == nil {
+            read.reference = try references.reference(for: try row.get(0), row: seq)
+          }
+          try row.appendText(0, to: &batch.text)
+          read.idEnd = batch.text.count
+          try row.appendText(1, to: &batch.text)
+          read.titleEnd = batch.text.count
+          try row.appendText(2, to: &batch.text)
+          read.detailEnd = batch.text.count
+          batch.rows.append(read)
+          if batch.rows.count == SortBatch.size || batch.text.count >= SortBatch.textBytes {
             try pipeline.submit(batch)
             batch = SortBatch()
           }
         }
-        if !batch.issues.isEmpty { try pipeline.submit(batch) }
+        if !batch.rows.isEmpty { try pipeline.submit(batch) }
       }
     }
     // The merge runs beside the delivery (a table's layout and the writing) the same way.
@@ -118,21 +135,58 @@ private struct RecordBatch {
   var ends: [Int] = []
 }
 
-/// Rows read and decoded, with their sort keys end to end, on their way to be encoded and sorted.
+/// Rows read, with their sort keys and their text end to end, on their way to be made into
+/// issues, encoded and sorted.
 private struct SortBatch {
   static let size = 512
   /// A batch is handed on at this much text however few issues it holds (details have no limit),
   /// so the batches waiting stay a few MiB.
   static let textBytes = 1 << 20
   var keys: [UInt8] = []
-  var keyEnds: [Int] = []
-  var issues: [ListedIssue] = []
-  var textBytes = 0
+  /// Each row's id, title and detail, as SQLite holds them.
+  var text: [UInt8] = []
+  var rows: [ReadRow] = []
 
   init() {
     keys.reserveCapacity(Self.size * 64)
-    keyEnds.reserveCapacity(Self.size)
-    issues.reserveCapacity(Self.size)
+    text.reserveCapacity(Self.size * 96)
+    rows.reserveCapacity(Self.size)
+  }
+}
+
+/// One row of a `SortBatch`: where its key and text end, and the columns that are no text.
+private struct ReadRow {
+  var keyEnd: Int
+  var idEnd = 0
+  var titleEnd = 0
+  var detailEnd = 0
+  var priority: Priority
+  var completed: Bool
+  var created: Date
+  var modified: Date?
+  var tags: [Tag]
+  var seq: Int64
+  /// Found while reading, when the references are not the pass's.
+  var reference: String?
+
+  /// The issue, made from the batch's text: the row's starts at `start`.
+  func listed(text: UnsafeBufferPointer<UInt8>, from start: Int, references: ReferenceIndex?)
+    throws -> ListedIssue
+  {
+    let idBytes = UnsafeBufferPointer(rebasing: text[start..<idEnd])
+    guard let id = UUID(textBytes: idBytes) else {
+      throw RowDecodingError(
+        column: 0, columnName: "id", expectedType: "UUID",
+        found: .text(String(decoding: idBytes, as: UTF8.self)))
+    }
+    let issue = Issue(
+      id: id,
+      title: String(decoding: UnsafeBufferPointer(rebasing: text[idEnd..<titleEnd]), as: UTF8.self),
+      detail: String(
+        decoding: UnsafeBufferPointer(rebasing: text[titleEnd..<detailEnd]), as: UTF8.self),
+      priority: priority, completed: completed, created: created, modified: modified, tags: tags)
+    let reference = reference ?? references?.reference(for: id, row: seq) ?? id.hexPrefix(32)
+    return ListedIssue(issue: issue, reference: reference)
   }
 }
 
@@ -150,10 +204,9 @@ enum SortKeyBytes {
     append(bits: value.bitPattern, to: &bytes)
   }
 
+  /// Most significant byte first, the eight at once.
   static func append(bits: UInt64, to key: inout [UInt8]) {
-    for shift in stride(from: 56, through: 0, by: -8) {
-      key.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-    }
+    withUnsafeBytes(of: bits.bigEndian) { key.append(contentsOf: $0) }
   }
 
   /// TEXT in binary order: each zero byte written as 00 FF and the end as 00 00, so no key is

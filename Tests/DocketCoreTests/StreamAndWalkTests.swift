@@ -188,6 +188,39 @@ extension TextWalkTests {
 }
 
 @Suite struct ReferenceIndexTests {
+  /// The comparison in place agrees with the digit-by-digit one for ids sharing each number of
+  /// digits, in either case, and leaves other text to it.
+  @Test func digitsSharedInPlaceAreTheDigitsShared() {
+    var random = SplitMix64(seed: 11)
+    for shared in 0...32 {
+      let a = random.uuid().uuidString.lowercased()
+      var digits = Array(a.filter { $0 != "-" })
+      if shared < 32 { digits[shared] = digits[shared] == "0" ? "1" : "0" }
+      var b = String(digits)
+      for hyphen in [8, 13, 18, 23] {
+        b.insert("-", at: b.index(b.startIndex, offsetBy: hyphen))
+      }
+      for (left, right) in [(a, b), (a.uppercased(), b), (b, a)] {
+        let fast = Array(left.utf8).withUnsafeBufferPointer { l in
+          Array(right.utf8).withUnsafeBufferPointer { IssueReference.sharedHexDigitsInPlace(l, $0) }
+        }
+        #expect(fast == shared, "\(left) \(right)")
+        #expect(fast == IssueReference.sharedHexDigits(Array(left.utf8), Array(right.utf8)))
+      }
+    }
+    let short = Array("abcd".utf8)
+    let plain = Array("abcdef0100004000800000000000000100000".utf8.prefix(36))
+    short.withUnsafeBufferPointer { s in
+      plain.withUnsafeBufferPointer { p in
+        #expect(IssueReference.sharedHexDigitsInPlace(s, p) == nil)
+        #expect(IssueReference.sharedHexDigitsInPlace(p, p) == nil)
+        // Left to the digit-by-digit reading, which they are given.
+        #expect(IssueReference.sharedHexDigits(s, p) == 4)
+        #expect(IssueReference.sharedHexDigits(p, p) == 36)
+      }
+    }
+  }
+
   /// Every reference from the index equals the one found from the issue's neighbours, for ids
   /// that share one to all of their first eight digits and for ids that share none.
   @Test func referencesAgreeWithTheNeighbourLookUp() throws {
@@ -646,33 +679,4 @@ extension TextWalkTests {
     #expect(short.hasSuffix(": Input/output error."), "\(short)")
   }
 
-  /// The comparison in place agrees with the digit-by-digit one for ids sharing each number of
-  /// digits, in either case, and leaves other text to it.
-  @Test func digitsSharedInPlaceAreTheDigitsShared() {
-    var random = SplitMix64(seed: 11)
-    for shared in 0...32 {
-      let a = random.uuid().uuidString.lowercased()
-      var digits = Array(a.filter { $0 != "-" })
-      if shared < 32 { digits[shared] = digits[shared] == "0" ? "1" : "0" }
-      var b = String(digits)
-      for hyphen in [8, 13, 18, 23] {
-        b.insert("-", at: b.index(b.startIndex, offsetBy: hyphen))
-      }
-      for (left, right) in [(a, b), (a.uppercased(), b), (b, a)] {
-        let fast = Array(left.utf8).withUnsafeBufferPointer { l in
-          Array(right.utf8).withUnsafeBufferPointer { ReferenceIndex.sharedHexDigits(l, $0) }
-        }
-        #expect(fast == shared, "\(left) \(right)")
-        #expect(fast == IssueReference.sharedHexDigits(Array(left.utf8), Array(right.utf8)))
-      }
-    }
-    let short = Array("abcd".utf8)
-    let plain = Array("abcdef0100004000800000000000000100000".utf8.prefix(36))
-    short.withUnsafeBufferPointer { s in
-      plain.withUnsafeBufferPointer { p in
-        #expect(ReferenceIndex.sharedHexDigits(s, p) == nil)
-        #expect(ReferenceIndex.sharedHexDigits(p, p) == nil)
-      }
-    }
-  }
 }

@@ -235,6 +235,32 @@ public enum IssueReference {
     while let x = next(&left), let y = next(&right), x == y { shared += 1 }
     return shared
   }
+
+  /// The same for two texts in memory: those shaped as Docket writes ids (36 characters,
+  /// hyphens after the 8th, 12th, 16th and 20th digit) compared in place, byte by byte, with no
+  /// hyphen to skip. The pass over every id (`ReferenceIndex`) compares each with the one before,
+  /// at the start of every whole list.
+  static func sharedHexDigits(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+    -> Int
+  {
+    sharedHexDigitsInPlace(a, b) ?? sharedHexDigits(a.lazy, b.lazy)
+  }
+
+  /// `sharedHexDigits` of two texts shaped as ids, case aside; nil for text of another shape.
+  static func sharedHexDigitsInPlace(
+    _ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>
+  ) -> Int? {
+    guard a.count == 36, b.count == 36 else { return nil }
+    // Every one of the eight bytes is a hyphen when their AND has all its bits and their OR no
+    // others.
+    let hyphens = a[8] & a[13] & a[18] & a[23] & b[8] & b[13] & b[18] & b[23]
+    guard hyphens == 0x2D, a[8] | a[13] | a[18] | a[23] | b[8] | b[13] | b[18] | b[23] == 0x2D
+    else { return nil }
+    var index = 0
+    while index < 36, a[index] | 0x20 == b[index] | 0x20 { index += 1 }
+    // The hyphens before the first difference are not digits.
+    return index - (index > 23 ? 4 : index > 18 ? 3 : index > 13 ? 2 : index > 8 ? 1 : 0)
+  }
 }
 
 extension Connection {

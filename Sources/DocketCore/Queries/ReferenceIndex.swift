@@ -28,7 +28,7 @@ public struct ReferenceIndex: Sendable {
         row.withTextBytes(0) { id in
           if previousRow >= 0 {
             let shared = previous.withUnsafeBufferPointer {
-              Self.sharedHexDigits($0, id) ?? IssueReference.sharedHexDigits($0, id)
+              IssueReference.sharedHexDigits($0, id)
             }
             let length = UInt8(shared + 1)
             if previousRow < lengths.count {
@@ -42,25 +42,6 @@ public struct ReferenceIndex: Sendable {
         previousRow = max(seq, 0)
       }
     }
-  }
-
-  /// The digits two texts shaped as Docket writes ids (36 characters, hyphens after the 8th,
-  /// 12th, 16th and 20th digit) share, compared in place, case aside; nil for text of another
-  /// shape, which `IssueReference.sharedHexDigits` reads digit by digit. The pass over every id compares
-  /// each with the one before, at the start of every whole list.
-  static func sharedHexDigits(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
-    -> Int?
-  {
-    guard a.count == 36, b.count == 36 else { return nil }
-    // Every one of the eight bytes is a hyphen when their AND has all its bits and their OR no
-    // others.
-    let hyphens = a[8] & a[13] & a[18] & a[23] & b[8] & b[13] & b[18] & b[23]
-    guard hyphens == 0x2D, a[8] | a[13] | a[18] | a[23] | b[8] | b[13] | b[18] | b[23] == 0x2D
-    else { return nil }
-    var index = 0
-    while index < 36, a[index] | 0x20 == b[index] | 0x20 { index += 1 }
-    // The hyphens before the first difference are not digits.
-    return index - (index > 23 ? 4 : index > 18 ? 3 : index > 13 ? 2 : index > 8 ? 1 : 0)
   }
 
   /// How many hex digits the reference of the issue in row `seq` has.

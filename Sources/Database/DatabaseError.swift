@@ -63,13 +63,6 @@ public struct RowDecodingError: Error, Sendable, CustomStringConvertible {
   public var expectedType: String
   public var found: DatabaseValue
 
-  public init(column: Int, columnName: String, expectedType: String, found: DatabaseValue) {
-    self.column = column
-    self.columnName = columnName
-    self.expectedType = expectedType
-    self.found = found
-  }
-
   public var description: String {
     "column \(column) (\(columnName)) holds \(found), which is not a \(expectedType)"
   }

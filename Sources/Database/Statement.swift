@@ -131,6 +131,12 @@ public struct Row {
       UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
   }
 
+  /// Whether a column holds text. Asked before anything else of the column: reading a number or
+  /// a blob as text (`withTextBytes`) turns SQLite's copy of it into text.
+  public func isText(_ index: Int) -> Bool {
+    sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_TEXT
+  }
+
   /// Appends the bytes of a column as `get(_:as: String.self)` reads it: a text column's own
   /// bytes, copied from SQLite's buffer without a string on the way.
   public func appendText(_ index: Int, to bytes: inout [UInt8]) throws {
@@ -209,9 +215,10 @@ public struct Row {
     if sqlite3_column_type(handle, column) == SQLITE_TEXT,
       let bytes = sqlite3_column_text(handle, column)
     {
-      let buffer = UnsafeBufferPointer(
-        start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
-      if let parsed = UUID.parse(buffer) { return UUID(uuid: parsed) }
+      return try UUID(
+        textBytes: UnsafeBufferPointer(
+          start: bytes, count: Int(sqlite3_column_bytes(handle, column))),
+        column: index, columnName: statement.columnNames[index])
     }
     throw RowDecodingError(
       column: index, columnName: statement.columnNames[index], expectedType: "UUID",

@@ -454,7 +454,7 @@ extension TextWalkTests {
   /// A whole list copies out each row's text as it reads and makes the issue on the encoder's
   /// thread: every field and reference is what the list read row by row (with a limit) gives,
   /// for a list with the references of the pass and for a short one that finds its own; an id
-  /// that is no UUID ends the list with an error that names the column.
+  /// that is no UUID, or no text, ends the list with an error that names the column.
   @Test func aWholeListMakesTheIssuesALimitedListMakes() throws {
     let db = try TestDatabase()
     let bug = try db.tag("Bug")
@@ -510,6 +510,13 @@ extension TextWalkTests {
     #expect(shortest(try listed(onlyRare, limit: nil)) < 8)
     #expect(shortest(try listed(all, limit: nil)) < 8)
 
+    // The 36 bytes of an id held as a blob are no id either, however long the list.
+    try db.queue.write {
+      try $0.execute("UPDATE issues SET id = CAST(id AS BLOB) WHERE seq = 600")
+    }
+    for limit in [nil, 10_000] {
+      #expect(throws: RowDecodingError.self) { try listed(all, limit: limit) }
+    }
     try db.queue.write { try $0.execute("UPDATE issues SET id = 'not-an-id' WHERE seq = 600") }
     #expect {
       try listed(all, limit: nil)

@@ -279,6 +279,11 @@ extension Connection {
   /// One issue's reference, from its neighbours in the id index: the nearest ids on either side
   /// are the only ones that can share a longer prefix.
   func neighbourReference(for id: UUID) throws -> String {
+    id.hexPrefix(try neighbourReferenceLength(for: id))
+  }
+
+  /// How many hex digits `neighbourReference` gives `id`.
+  func neighbourReferenceLength(for id: UUID) throws -> Int {
     let canonical = id.lowercasedText
     var length = IssueReference.minimumLength
     let own = Array(canonical.utf8)
@@ -292,7 +297,7 @@ extension Connection {
         }
       }
     }
-    return id.hexPrefix(length)
+    return length
   }
 
   /// How many issues the database holds, as it keeps the count.

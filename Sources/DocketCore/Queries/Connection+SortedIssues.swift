@@ -26,9 +26,9 @@ extension Connection {
     try references.decide(for: request, clause, limit: nil)
     let sorter = ExternalSorter(chunkBytes: chunkBytes)
     let sort = request.sort
-    // A list of most of the table has every reference from the pass, which the encoder's thread
-    // can read; a shorter one finds them as it is read, on the reader's.
-    let index = references.madeWhole ? try references.whole() : nil
+    // A list of most of the table reads each reference's length from the pass; a shorter one
+    // asks `ListReferences`, which looks at the issue's neighbours while the list is short.
+    let pass = references.madeWhole ? try references.whole() : nil
     try withoutActuallyEscaping(encode) { encode in
       // The decoding, encoding and sorting run beside the reading: stepping through the rows
       // and copying out their bytes takes about as long as making issues of them and encoding
@@ -40,7 +40,7 @@ extension Connection {
             var keyStart = 0
             var textStart = 0
             for row in batch.rows {
-              let listed = try row.listed(text: text, from: textStart, references: index)
+              let listed = try row.listed(text: text, from: textStart)
               textStart = row.detailEnd
               payload.removeAll()
               try encode(listed, &payload)
@@ -58,6 +58,9 @@ extension Connection {
       var tagLists = TagLists(catalogue)
       try pipeline.feed {
         try forEachRow(sql, clause.arguments) { row in
+          // An id that is no text is refused as reading it as a UUID refuses it, and before
+          // its bytes are read for the key, which would make SQLite's copy of it text.
+          if !row.isText(0) { _ = try row.get(0, as: UUID.self) }
           let completed = try row.get(4, as: Int.self)
           let priority = try row.get(3, as: Int.self)
           let activity = row.double(at: 9) ?? 0
@@ -80,10 +83,9 @@ extension Connection {
           var read = ReadRow(
             keyEnd: batch.keys.count, priority: Priority(rawValue: priority) ?? .low,
             completed: completed != 0, created: try row.get(5), modified: try row.get(6),
-            tags: row.withTextBytes(7) { tagLists.tags(inList: $0) }, seq: seq)
-          if index == nil {
-            read.reference = try references.reference(for: try row.get(0), row: seq)
-          }
+            tags: row.withTextBytes(7) { tagLists.tags(inList: $0) },
+            referenceLength: try pass?.length(row: seq)
+              ?? references.referenceLength(for: try row.get(0), row: seq))
           try row.appendText(0, to: &batch.text)
           read.idEnd = batch.text.count
           try row.appendText(1, to: &batch.text)
@@ -165,28 +167,20 @@ private struct ReadRow {
   var created: Date
   var modified: Date?
   var tags: [Tag]
-  var seq: Int64
-  /// Found while reading, when the references are not the pass's.
-  var reference: String?
+  /// How many of the id's hex digits its reference has.
+  var referenceLength: Int
 
   /// The issue, made from the batch's text: the row's starts at `start`.
-  func listed(text: UnsafeBufferPointer<UInt8>, from start: Int, references: ReferenceIndex?)
-    throws -> ListedIssue
-  {
-    let idBytes = UnsafeBufferPointer(rebasing: text[start..<idEnd])
-    guard let id = UUID(textBytes: idBytes) else {
-      throw RowDecodingError(
-        column: 0, columnName: "id", expectedType: "UUID",
-        found: .text(String(decoding: idBytes, as: UTF8.self)))
-    }
+  func listed(text: UnsafeBufferPointer<UInt8>, from start: Int) throws -> ListedIssue {
+    let id = try UUID(
+      textBytes: UnsafeBufferPointer(rebasing: text[start..<idEnd]), column: 0, columnName: "id")
     let issue = Issue(
       id: id,
       title: String(decoding: UnsafeBufferPointer(rebasing: text[idEnd..<titleEnd]), as: UTF8.self),
       detail: String(
         decoding: UnsafeBufferPointer(rebasing: text[titleEnd..<detailEnd]), as: UTF8.self),
       priority: priority, completed: completed, created: created, modified: modified, tags: tags)
-    let reference = reference ?? references?.reference(for: id, row: seq) ?? id.hexPrefix(32)
-    return ListedIssue(issue: issue, reference: reference)
+    return ListedIssue(issue: issue, reference: id.hexPrefix(referenceLength))
   }
 }
 

@@ -109,10 +109,15 @@ final class ListReferences {
   }
 
   func reference(for id: UUID, row seq: Int64) throws -> String {
+    id.hexPrefix(try referenceLength(for: id, row: seq))
+  }
+
+  /// How many hex digits `reference` gives the issue `id` in row `seq`.
+  func referenceLength(for id: UUID, row seq: Int64) throws -> Int {
     if index == nil, lookUpsLeft > 0 {
       lookUpsLeft -= 1
-      return try db.neighbourReference(for: id)
+      return try db.neighbourReferenceLength(for: id)
     }
-    return try whole().reference(for: id, row: seq)
+    return try whole().length(row: seq)
   }
 }

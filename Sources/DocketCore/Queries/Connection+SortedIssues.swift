@@ -26,13 +26,13 @@ extension Connection {
     try references.decide(for: request, clause, limit: nil)
     let sorter = ExternalSorter(chunkBytes: chunkBytes)
     let sort = request.sort
-    // A list of most of the table reads each reference's length from the pass; a shorter one
-    // asks `ListReferences`, which looks at the issue's neighbours while the list is short.
+    // A list counted past a twentieth of the issues reads each reference's length from the pass
+    // over every id; a shorter one asks `ListReferences`, which looks at the id's neighbours.
     let pass = references.madeWhole ? try references.whole() : nil
     try withoutActuallyEscaping(encode) { encode in
-      // The decoding, encoding and sorting run beside the reading: stepping through the rows
-      // and copying out their bytes takes about as long as making issues of them and encoding
-      // and sorting those.
+      // Making issues of the rows, encoding and sorting them run beside the reading, so the
+      // list takes about as long as stepping through the rows and copying out their bytes,
+      // the longer of the two halves.
       var payload = OutputBytes.record()
       let pipeline = BatchPipeline<SortBatch> { batch in
         try batch.keys.withUnsafeBytes { keys in

@@ -66,4 +66,13 @@ public struct RowDecodingError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     "column \(column) (\(columnName)) holds \(found), which is not a \(expectedType)"
   }
+
+  /// A text column whose bytes (`text`) are no UUID.
+  public static func notUUID(
+    _ text: UnsafeBufferPointer<UInt8>, column: Int, columnName: String
+  ) -> RowDecodingError {
+    RowDecodingError(
+      column: column, columnName: columnName, expectedType: "UUID",
+      found: .text(String(decoding: text, as: UTF8.self)))
+  }
 }

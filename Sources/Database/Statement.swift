@@ -104,16 +104,19 @@ public struct Row {
   // type; these skip its dispatch and the `DatabaseValue` on the way, which long lists feel.
 
   public func get(_ index: Int, as type: String.Type = String.self) throws -> String {
+    guard let bytes = ownText(index) else { return try getGeneric(index) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// A text column's bytes in SQLite's buffer, valid until the row moves on; nil for a column
+  /// of any other type, which the typed reads leave to `getGeneric`.
+  private func ownText(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
     let handle = statement.handle
     let column = Int32(index)
     guard sqlite3_column_type(handle, column) == SQLITE_TEXT,
       let bytes = sqlite3_column_text(handle, column)
-    else {
-      return try getGeneric(index)
-    }
-    return String(
-      decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))),
-      as: UTF8.self)
+    else { return nil }
+    return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
   }
 
   /// The bytes of a text or blob column, read in SQLite's own buffer (empty for NULL and
@@ -140,18 +143,12 @@ public struct Row {
   /// Appends the bytes of a column as `get(_:as: String.self)` reads it: a text column's own
   /// bytes, copied from SQLite's buffer without a string on the way.
   public func appendText(_ index: Int, to bytes: inout [UInt8]) throws {
-    let handle = statement.handle
-    let column = Int32(index)
-    guard sqlite3_column_type(handle, column) == SQLITE_TEXT,
-      let text = sqlite3_column_text(handle, column)
-    else {
+    guard let text = ownText(index) else {
       let string: String = try getGeneric(index)
       bytes.append(contentsOf: string.utf8)
       return
     }
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column)))
-    )
+    bytes.append(contentsOf: text)
   }
 
   public func get(_ index: Int, as type: Int.Type = Int.self) throws -> Int {
@@ -210,31 +207,17 @@ public struct Row {
 
   /// A UUID column, parsed from SQLite's own buffer (no string is made on the way).
   public func get(_ index: Int, as type: UUID.Type = UUID.self) throws -> UUID {
-    let handle = statement.handle
-    let column = Int32(index)
-    if sqlite3_column_type(handle, column) == SQLITE_TEXT,
-      let bytes = sqlite3_column_text(handle, column)
-    {
-      return try UUID(
-        textBytes: UnsafeBufferPointer(
-          start: bytes, count: Int(sqlite3_column_bytes(handle, column))),
-        column: index, columnName: statement.columnNames[index])
+    guard let bytes = ownText(index) else { return try getGeneric(index) }
+    guard let id = UUID(textBytes: bytes) else {
+      throw RowDecodingError.notUUID(bytes, column: index, columnName: statement.columnNames[index])
     }
-    throw RowDecodingError(
-      column: index, columnName: statement.columnNames[index], expectedType: "UUID",
-      found: value(at: index))
+    return id
   }
 
   /// The value of a column as a Swift type; throws when the stored value does not fit it.
   public func get<Value: DatabaseValueConvertible>(
     _ index: Int, as type: Value.Type = Value.self
   ) throws -> Value {
-    let raw = value(at: index)
-    guard let decoded = Value(databaseValue: raw) else {
-      throw RowDecodingError(
-        column: index, columnName: statement.columnNames[index],
-        expectedType: String(describing: Value.self), found: raw)
-    }
-    return decoded
+    try getGeneric(index)
   }
 }

@@ -34,14 +34,9 @@ extension UUID {
     self.init(uuid: parsed)
   }
 
-  /// Reads the 36 bytes of the text form (either case) that a column of a row held; for
-  /// anything else, throws the error that says which column held what.
-  public init(textBytes: UnsafeBufferPointer<UInt8>, column: Int, columnName: String) throws {
-    guard let parsed = Self.parse(textBytes) else {
-      throw RowDecodingError(
-        column: column, columnName: columnName, expectedType: "UUID",
-        found: .text(String(decoding: textBytes, as: UTF8.self)))
-    }
+  /// Reads the 36 bytes of the text form (either case); nil for anything else.
+  public init?(textBytes: UnsafeBufferPointer<UInt8>) {
+    guard let parsed = Self.parse(textBytes) else { return nil }
     self.init(uuid: parsed)
   }
 

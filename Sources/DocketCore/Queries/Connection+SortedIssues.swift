@@ -172,8 +172,10 @@ private struct ReadRow {
 
   /// The issue, made from the batch's text: the row's starts at `start`.
   func listed(text: UnsafeBufferPointer<UInt8>, from start: Int) throws -> ListedIssue {
-    let id = try UUID(
-      textBytes: UnsafeBufferPointer(rebasing: text[start..<idEnd]), column: 0, columnName: "id")
+    let idBytes = UnsafeBufferPointer(rebasing: text[start..<idEnd])
+    guard let id = UUID(textBytes: idBytes) else {
+      throw RowDecodingError.notUUID(idBytes, column: 0, columnName: "id")
+    }
     let issue = Issue(
       id: id,
       title: String(decoding: UnsafeBufferPointer(rebasing: text[idEnd..<titleEnd]), as: UTF8.self),

@@ -80,7 +80,7 @@ extension Connection {
           }
           row.withTextBytes(0) { batch.keys.append(contentsOf: $0) }
           let seq = try row.get(10, as: Int64.self)
-          var read = ReadRow(
+          var read = CopiedRow(
             keyEnd: batch.keys.count, priority: Priority(rawValue: priority) ?? .low,
             completed: completed != 0, created: try row.get(5), modified: try row.get(6),
             tags: row.withTextBytes(7) { tagLists.tags(inList: $0) },
@@ -147,7 +147,7 @@ private struct SortBatch {
   var keys: [UInt8] = []
   /// Each row's id, title and detail, as SQLite holds them.
   var text: [UInt8] = []
-  var rows: [ReadRow] = []
+  var rows: [CopiedRow] = []
 
   init() {
     keys.reserveCapacity(Self.size * 64)
@@ -157,7 +157,7 @@ private struct SortBatch {
 }
 
 /// One row of a `SortBatch`: where its key and text end, and the columns that are no text.
-private struct ReadRow {
+private struct CopiedRow {
   var keyEnd: Int
   var idEnd = 0
   var titleEnd = 0

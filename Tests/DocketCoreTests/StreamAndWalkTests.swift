@@ -246,7 +246,7 @@ extension TextWalkTests {
     let oneByOne = try db.queue.read { conn in
       try ids.map { try conn.references(for: [$0])[$0]! }
     }
-    #expect(zip(ids, rows).map { index.reference(for: $0, row: $1) } == oneByOne)
+    #expect(zip(ids, rows).map { $0.hexPrefix(index.length(row: $1)) } == oneByOne)
     #expect(oneByOne[0] == "abcdef01000040008000000000000001")
     #expect(oneByOne[3] == "abcdef02")
     #expect(oneByOne[4] == "abce")

@@ -48,10 +48,6 @@ public struct ReferenceIndex: Sendable {
   public func length(row seq: Int64) -> Int {
     seq >= 0 && seq < lengths.count ? Int(lengths[Int(seq)]) : 32
   }
-
-  public func reference(for id: UUID, row seq: Int64) -> String {
-    id.hexPrefix(length(row: seq))
-  }
 }
 
 /// The references of a list whose length is not known ahead (a search, a tag): each found from

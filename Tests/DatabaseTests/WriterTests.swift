@@ -52,11 +52,16 @@ import Testing
     var results = queue.observe(Self.bodies, buffering: .unbounded).makeAsyncIterator()
     #expect(try await results.next() == ["first"])
     // On the writer's queue from here on, waiting for the other process's lock.
-    let write = queue.pendingWrite { try $0.execute("INSERT INTO notes (body) VALUES ('second')") }
+    let landed = Locked(false)
+    let write = queue.pendingWrite {
+      try $0.execute("INSERT INTO notes (body) VALUES ('second')")
+      landed.withLock { $0 = true }
+    }
     // The reads and the release happen on a thread of their own: were they on the test's task,
     // a busy test run could keep it from running again for longer than the writer's ten-second
     // busy timeout, and the write would fail for a reason the test is not about.
     let seen = Locked<[[String]]>([])
+    let waitedForTheLock = Locked(false)
     nonisolated(unsafe) let holder = other
     let queue = self.queue
     Thread.detachNewThread {
@@ -65,12 +70,14 @@ import Testing
         let bodies = (try? queue.read(Self.bodies)) ?? []
         seen.withLock { $0.append(bodies) }
       }
+      waitedForTheLock.withLock { $0 = !landed.withLock { $0 } }
       try? holder.execute("COMMIT")
     }
     try await write.value
     // Had a read waited for the lock, the lock would never have been let go before the write
     // gave up, and the write would have failed above.
     #expect(seen.withLock { $0 } == Array(repeating: ["first"], count: 5))
+    #expect(waitedForTheLock.withLock { $0 })
     #expect(try await results.next() == ["first", "second"])
     #expect(try queue.read(Self.bodies) == ["first", "second"])
   }

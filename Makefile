@@ -1,7 +1,7 @@
 # Docket's build. `make test` is what CI runs; `make run` opens Docket.
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
-SOURCES := Package.swift Sources Tests
+SOURCES := Package.swift Plugins Sources Tests
 ARGS ?=
 # Seconds each fuzz target runs: a short run from the corpus in `make test`, longer in `make stress`.
 FUZZ_TEST_SECONDS ?= 5
@@ -22,7 +22,7 @@ RELEASE_FLAGS ?= -c release
 endif
 
 .DEFAULT_GOAL := all
-.PHONY: help all deps build test fuzz sanitize test-with-server browser-test screenshots stress lint format bench release run hooks clean catalog install install-files uninstall dist
+.PHONY: help all deps build test fuzz sanitize test-with-server browser-test screenshots stress lint format bench release run hooks clean install install-files uninstall dist
 
 # Every target with its line: the text after `##` on the target's own line.
 help: ## this list
@@ -117,12 +117,6 @@ uninstall: ## remove what `make install` put into PREFIX
 run: deps ## build Docket and open it (ARGS="--db /tmp/try.sqlite" to pass options)
 	$(SWIFT) build --product docket
 	.build/debug/docket $(ARGS)
-
-# The string catalog and the web app's script and style are embedded in the binary; run after
-# editing Localizable.xcstrings or Sources/DocketWeb/Assets.
-catalog: ## embed the string catalog and the web app's script and style after editing them
-	scripts/embed-catalog.sh
-	scripts/embed-assets.sh
 
 hooks: ## a pre-commit hook that formats the staged Swift files
 	install -m 0755 scripts/pre-commit .git/hooks/pre-commit

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -43,12 +43,17 @@ let package = Package(
     .target(name: "Composable", dependencies: ["Locking"], exclude: ["README.md"]),
     .target(name: "ComposableTesting", dependencies: ["Composable", "Locking"]),
 
+    // Build tools: a text file made into a Swift string literal in the build folder.
+    .executableTarget(name: "DocketEmbed", dependencies: ["Localization"]),
+    .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["DocketEmbed"]),
+
     // Docket itself.
     .target(
       name: "DocketCore",
       dependencies: ["Database", "Localization", "Files"],
-      // The catalog is embedded in the binary (Generated/EmbeddedCatalog.swift, `make catalog`).
-      exclude: ["Resources/Localizable.xcstrings"]
+      // The catalog is embedded in the code at build time (the EmbedResources plugin).
+      exclude: ["Resources/Localizable.xcstrings"],
+      plugins: ["EmbedResources"]
     ),
     .target(
       name: "DocketFeatures",
@@ -62,8 +67,8 @@ let package = Package(
     .target(
       name: "DocketWeb",
       dependencies: ["DocketCore", "DocketSync", "Database", "Localization", "HTTPServer"],
-      // The script and style are embedded in the binary (Generated/EmbeddedAssets.swift).
-      exclude: ["Assets"]),
+      // The script and style are embedded in the code at build time (the EmbedResources plugin).
+      exclude: ["Assets"], plugins: ["EmbedResources"]),
     .target(
       name: "DocketCLI",
       dependencies: [

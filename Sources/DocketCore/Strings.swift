@@ -1,11 +1,11 @@
 import Localization
 
 /// Docket's texts: the `Localizable.xcstrings` catalog, embedded in the binary
-/// (`Generated/EmbeddedCatalog.swift`, written by `make catalog`).
+/// (`embeddedCatalogJSON`, written into the build folder by the EmbedResources plugin).
 public enum DocketStrings {
   public static let supportedLanguages = ["en", "de"]
 
-  /// Made on the first text asked for, from the outline `make catalog` worked out: a run reads
+  /// Made on the first text asked for, from the outline worked out at build time: a run reads
   /// only the entries of the texts it shows (working the outline out from the text at every
   /// start would be a large part of a short command's time).
   public static let catalog: StringCatalog = {
@@ -18,7 +18,7 @@ public enum DocketStrings {
   /// The embedded catalog's text, for the test that keeps it equal to the catalog file.
   public static var embeddedCatalogText: String { embeddedCatalogJSON }
 
-  /// The outline `make catalog` worked out; a test keeps it equal to the one read from the text.
+  /// The outline worked out at build time; a test keeps it equal to the one read from the text.
   public static var embeddedOutline: (sourceLanguage: String, ranges: [String: Range<Int>]) {
     var ranges: [String: Range<Int>] = [:]
     ranges.reserveCapacity(embeddedCatalogOutline.count)

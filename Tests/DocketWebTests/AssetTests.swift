@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The script and style sheet served are the files in Sources/DocketWeb/Assets, as
-/// `make catalog` embedded them.
+/// the build embedded them.
 @Suite struct AssetTests {
   static let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
@@ -17,7 +17,7 @@ import Testing
     #expect(answer.status == 200)
     #expect(answer.header("Content-Type")?.hasPrefix(type) == true)
     // The embedded copy leaves out the file's last line end; everything else is the same.
-    #expect(answer.text + "\n" == file, "run make catalog after editing \(name)")
+    #expect(answer.text + "\n" == file, "\(name) as served")
   }
 
   @Test func theScriptUsesNoEvalAndWritesNoMarkupFromText() throws {

@@ -1,0 +1,43 @@
+import Foundation
+import PackagePlugin
+
+/// Embeds a target's text resources in its code at build time (`DocketEmbed`): DocketCore's
+/// string catalog and DocketWeb's script and style sheet, so that the binary needs no files
+/// beside it and no generated copy can go stale.
+@main struct EmbedResources: BuildToolPlugin {
+  func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+    let tool = try context.tool(named: "DocketEmbed").url
+    let folder = target.directoryURL
+    let work = context.pluginWorkDirectoryURL
+    switch target.name {
+    case "DocketCore":
+      let catalog = folder.appending(path: "Resources/Localizable.xcstrings")
+      let output = work.appending(path: "EmbeddedCatalog.swift")
+      return [
+        .buildCommand(
+          displayName: "Embedding the string catalog", executable: tool,
+          arguments: ["catalog", catalog.path(), output.path()], inputFiles: [catalog],
+          outputFiles: [output])
+      ]
+    case "DocketWeb":
+      let files = [
+        ("embeddedScript", folder.appending(path: "Assets/app.js")),
+        ("embeddedStyle", folder.appending(path: "Assets/app.css")),
+      ]
+      let output = work.appending(path: "EmbeddedAssets.swift")
+      return [
+        .buildCommand(
+          displayName: "Embedding the web app's script and style", executable: tool,
+          arguments: ["text", output.path()] + files.map { "\($0.0)=\($0.1.path())" },
+          inputFiles: files.map(\.1), outputFiles: [output])
+      ]
+    default:
+      throw EmbedResourcesError(target: target.name)
+    }
+  }
+}
+
+struct EmbedResourcesError: Error, CustomStringConvertible {
+  var target: String
+  var description: String { "EmbedResources knows no resources of the target \(target)" }
+}

@@ -207,37 +207,11 @@ final class CommandContext {
       try HelpCommand(context: self).command(arguments.path)
       return
     }
-    switch arguments.path {
-    case ["add"]: try AddCommand(context: self).run()
-    case ["list"]: try ListCommand(context: self).run()
-    case ["show"]: try ShowCommand(context: self).run()
-    case ["edit"]: try EditCommand(context: self).run()
-    case ["close"]: try CompletionCommand(context: self, completed: true).run()
-    case ["reopen"]: try CompletionCommand(context: self, completed: false).run()
-    case ["delete"]: try DeleteCommand(context: self).run()
-    case ["tag", "list"]: try TagCommands(context: self).list()
-    case ["tag", "add"]: try TagCommands(context: self).add()
-    case ["tag", "rename"]: try TagCommands(context: self).rename()
-    case ["tag", "delete"]: try TagCommands(context: self).delete()
-    case ["awards"]: try AwardsCommand(context: self).run()
-    case ["device"]: try DeviceCommand(context: self).show()
-    case ["device", "name"]: try DeviceCommand(context: self).name()
-    case ["sample-data"]: try SampleDataCommand(context: self).run()
-    case ["completions"]: try CompletionsCommand(context: self).run()
-    case ["manual"]: ManualCommand(context: self).run()
-    case ["help"]: try HelpCommand(context: self).command(arguments.arguments)
-    case ["import"]: try ImportCommand(context: self).run()
-    case ["export"]: try ExportCommand(context: self).run()
-    case ["sync"]: try SyncCommands(context: self).sync()
-    case ["remote", "set"]: try SyncCommands(context: self).setRemote()
-    case ["remote", "show"], ["remote"]: try SyncCommands(context: self).showRemote()
-    case ["remote", "remove"]: try SyncCommands(context: self).removeRemote()
-    case ["history"]: try SyncCommands(context: self).history()
-    case ["serve"]: try ServeCommand(context: self).run()
-    default:
+    guard let run = CommandSpec.at(arguments.path)?.run else {
       throw CommandFailure.usage(
         l10n("error.usage.unknownCommand", .string(arguments.path.joined(separator: " "))))
     }
+    try run(self)
   }
 
   /// Asks a yes/no question on the terminal; anything but yes is no.

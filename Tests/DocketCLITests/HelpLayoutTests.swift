@@ -73,3 +73,23 @@ import Testing
       ])
   }
 }
+
+/// The list of commands is also the dispatch: every command that can be asked for runs, and the
+/// path of each finds it.
+@Suite struct CommandListTests {
+  @Test func everyCommandThatCanBeAskedForRuns() {
+    for spec in CommandSpec.all {
+      #expect(CommandSpec.at([spec.name])?.name == spec.name)
+      // A command with subcommands runs alone only where it says so (`docket device`).
+      #expect((spec.run != nil) == (spec.subcommands.isEmpty || spec.runsAlone), "\(spec.name)")
+      for sub in spec.subcommands {
+        #expect(sub.run != nil, "\(spec.name) \(sub.name)")
+        #expect(CommandSpec.at([spec.name, sub.name])?.usage == sub.usage)
+      }
+    }
+    #expect(CommandSpec.at(["tag", "nothing"]) == nil)
+    #expect(CommandSpec.at([]) == nil)
+    #expect(CommandSpec.commandNames.last == "help")
+    #expect(Set(CommandSpec.commandNames).count == CommandSpec.all.count)
+  }
+}

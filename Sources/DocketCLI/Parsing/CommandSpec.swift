@@ -74,6 +74,8 @@ struct CommandSpec: Sendable {
   var argumentChoices: [String] = []
   /// What shell completion offers for the arguments, where it is not `argumentChoices`.
   var argumentValues: CompletedValues?
+  /// What the command does; nil for one that only holds subcommands (`docket tag`).
+  var run: (@Sendable (CommandContext) throws -> Void)?
 
   var argumentCompletion: CompletedValues {
     if let argumentValues { return argumentValues }
@@ -124,8 +126,19 @@ struct CommandSpec: Sendable {
 }
 
 extension CommandSpec {
-  /// Every command of Docket, in the order help lists them.
-  static let all: [CommandSpec] = [
+  /// Every command of Docket, in the order help lists them, with what each does: the parser,
+  /// the help, the manual, the completions and the dispatch are all made from this list.
+  static let all: [CommandSpec] = {
+    let commands = allButHelp
+    return commands + [
+      CommandSpec(
+        name: "help", summary: "command.help.summary", usage: "docket help [COMMAND]",
+        maximumArguments: 2, argumentChoices: commands.map(\.name) + ["help"],
+        run: { try HelpCommand(context: $0).command($0.arguments.arguments) })
+    ]
+  }()
+
+  private static let allButHelp: [CommandSpec] = [
     CommandSpec(
       name: "add", summary: "command.add.summary",
       usage:
@@ -138,7 +151,8 @@ extension CommandSpec {
         OptionSpec(name: "completed", kind: .flag, help: "option.completed"),
         json,
       ],
-      minimumArguments: 1, maximumArguments: nil, examples: "command.add.examples"),
+      minimumArguments: 1, maximumArguments: nil, examples: "command.add.examples",
+      run: { try AddCommand(context: $0).run() }),
     CommandSpec(
       name: "list", summary: "command.list.summary",
       usage:
@@ -158,10 +172,12 @@ extension CommandSpec {
         OptionSpec(name: "limit", short: "n", kind: .value(name: "N"), help: "option.limit"),
         json,
       ],
-      maximumArguments: nil, dashWordsAreArguments: true, examples: "command.list.examples"),
+      maximumArguments: nil, dashWordsAreArguments: true, examples: "command.list.examples",
+      run: { try ListCommand(context: $0).run() }),
     CommandSpec(
       name: "show", summary: "command.show.summary", usage: "docket show REF", options: [json],
-      minimumArguments: 1, maximumArguments: 1, examples: "command.show.examples"),
+      minimumArguments: 1, maximumArguments: 1, examples: "command.show.examples",
+      run: { try ShowCommand(context: $0).run() }),
     CommandSpec(
       name: "edit", summary: "command.edit.summary",
       usage: "docket edit REF [--title T] [--detail D] [--priority P] [--tag NAME|+NAME|-NAME]...",
@@ -173,19 +189,20 @@ extension CommandSpec {
           help: "option.tag.edit", values: .tagChanges),
         json,
       ],
-      minimumArguments: 1, maximumArguments: 1, examples: "command.edit.examples"),
+      minimumArguments: 1, maximumArguments: 1, examples: "command.edit.examples",
+      run: { try EditCommand(context: $0).run() }),
     CommandSpec(
       name: "close", summary: "command.close.summary", usage: "docket close REF...",
-      options: [json],
-      minimumArguments: 1, maximumArguments: nil),
+      options: [json], minimumArguments: 1, maximumArguments: nil,
+      run: { try CompletionCommand(context: $0, completed: true).run() }),
     CommandSpec(
       name: "reopen", summary: "command.reopen.summary", usage: "docket reopen REF...",
-      options: [json],
-      minimumArguments: 1, maximumArguments: nil),
+      options: [json], minimumArguments: 1, maximumArguments: nil,
+      run: { try CompletionCommand(context: $0, completed: false).run() }),
     CommandSpec(
       name: "delete", summary: "command.delete.summary", usage: "docket delete REF... [--yes]",
-      options: [yes],
-      minimumArguments: 1, maximumArguments: nil),
+      options: [yes], minimumArguments: 1, maximumArguments: nil,
+      run: { try DeleteCommand(context: $0).run() }),
     CommandSpec(
       name: "tag", summary: "command.tag.summary", usage: "docket tag list|add|rename|delete",
       subcommands: [
@@ -200,36 +217,42 @@ extension CommandSpec {
             OptionSpec(name: "desc", kind: .flag, help: "option.desc"),
             OptionSpec(name: "remember", kind: .flag, help: "option.remember"),
             json,
-          ]),
+          ], run: { try TagCommands(context: $0).list() }),
         CommandSpec(
           name: "add", summary: "command.tag.add.summary", usage: "docket tag add NAME",
-          options: [json],
-          minimumArguments: 1, maximumArguments: nil),
+          options: [json], minimumArguments: 1, maximumArguments: nil,
+          run: { try TagCommands(context: $0).add() }),
         CommandSpec(
           name: "rename", summary: "command.tag.rename.summary",
           usage: "docket tag rename OLD NEW [--merge]",
           options: [OptionSpec(name: "merge", kind: .flag, help: "option.merge"), json],
-          minimumArguments: 2, maximumArguments: 2, argumentValues: .tags),
+          minimumArguments: 2, maximumArguments: 2, argumentValues: .tags,
+          run: { try TagCommands(context: $0).rename() }),
         CommandSpec(
           name: "delete", summary: "command.tag.delete.summary",
           usage: "docket tag delete NAME [--yes]",
-          options: [yes], minimumArguments: 1, maximumArguments: 1, argumentValues: .tags),
+          options: [yes], minimumArguments: 1, maximumArguments: 1, argumentValues: .tags,
+          run: { try TagCommands(context: $0).delete() }),
       ]),
     CommandSpec(
-      name: "awards", summary: "command.awards.summary", usage: "docket awards", options: [json]),
+      name: "awards", summary: "command.awards.summary", usage: "docket awards", options: [json],
+      run: { try AwardsCommand(context: $0).run() }),
     CommandSpec(
       name: "device", summary: "command.device.summary", usage: "docket device [name NAME]",
       options: [json],
       subcommands: [
         CommandSpec(
           name: "name", summary: "command.device.name.summary", usage: "docket device name NAME",
-          options: [json], minimumArguments: 1, maximumArguments: nil)
-      ], runsAlone: true),
+          options: [json], minimumArguments: 1, maximumArguments: nil,
+          run: { try DeviceCommand(context: $0).name() })
+      ], runsAlone: true, run: { try DeviceCommand(context: $0).show() }),
     CommandSpec(
-      name: "sample-data", summary: "command.sample.summary", usage: "docket sample-data"),
+      name: "sample-data", summary: "command.sample.summary", usage: "docket sample-data",
+      run: { try SampleDataCommand(context: $0).run() }),
     CommandSpec(
       name: "sync", summary: "command.sync.summary", usage: "docket sync [--json]",
-      options: [json], examples: "command.sync.examples"),
+      options: [json], examples: "command.sync.examples",
+      run: { try SyncCommands(context: $0).sync() }),
     CommandSpec(
       name: "remote", summary: "command.remote.summary",
       usage: "docket remote set PATH|URL | docket remote show | docket remote remove",
@@ -240,17 +263,19 @@ extension CommandSpec {
           usage: "docket remote set PATH|URL [--space NAME]",
           options: [
             OptionSpec(name: "space", kind: .value(name: "NAME"), help: "option.space"), json,
-          ], minimumArguments: 1, maximumArguments: nil, argumentValues: .files),
+          ], minimumArguments: 1, maximumArguments: nil, argumentValues: .files,
+          run: { try SyncCommands(context: $0).setRemote() }),
         CommandSpec(
           name: "show", summary: "command.remote.show.summary", usage: "docket remote show",
-          options: [json]),
+          options: [json], run: { try SyncCommands(context: $0).showRemote() }),
         CommandSpec(
           name: "remove", summary: "command.remote.remove.summary", usage: "docket remote remove",
-          options: [json]),
-      ], runsAlone: true),
+          options: [json], run: { try SyncCommands(context: $0).removeRemote() }),
+      ], runsAlone: true, run: { try SyncCommands(context: $0).showRemote() }),
     CommandSpec(
       name: "history", summary: "command.history.summary", usage: "docket history REF [--json]",
-      options: [json], minimumArguments: 1, maximumArguments: 1),
+      options: [json], minimumArguments: 1, maximumArguments: 1,
+      run: { try SyncCommands(context: $0).history() }),
     CommandSpec(
       name: "import", summary: "command.import.summary",
       usage:
@@ -265,7 +290,7 @@ extension CommandSpec {
         json,
       ],
       minimumArguments: 1, maximumArguments: 1, examples: "command.import.examples",
-      argumentValues: .files),
+      argumentValues: .files, run: { try ImportCommand(context: $0).run() }),
     CommandSpec(
       name: "export", summary: "command.export.summary",
       usage: "docket export [--format docket|taskwarrior|csv] [-o FILE]",
@@ -277,7 +302,7 @@ extension CommandSpec {
           name: "output", short: "o", kind: .value(name: "FILE"), help: "option.output",
           values: .files),
       ],
-      examples: "command.export.examples"),
+      examples: "command.export.examples", run: { try ExportCommand(context: $0).run() }),
     CommandSpec(
       name: "serve", summary: "command.serve.summary",
       usage:
@@ -294,25 +319,28 @@ extension CommandSpec {
           name: "allow-host", kind: .value(name: "NAME"), repeatable: true,
           help: "option.allowHost"),
       ],
-      examples: "command.serve.examples"),
+      examples: "command.serve.examples", run: { try ServeCommand(context: $0).run() }),
     CommandSpec(
       name: "completions", summary: "command.completions.summary",
       usage: "docket completions bash|zsh|fish",
-      minimumArguments: 1, maximumArguments: 1, argumentChoices: ["bash", "zsh", "fish"]),
+      minimumArguments: 1, maximumArguments: 1, argumentChoices: ["bash", "zsh", "fish"],
+      run: { try CompletionsCommand(context: $0).run() }),
     CommandSpec(
-      name: "manual", summary: "command.manual.summary", usage: "docket manual [--lang en|de]"),
-    CommandSpec(
-      name: "help", summary: "command.help.summary", usage: "docket help [COMMAND]",
-      maximumArguments: 2,
-      argumentChoices: CommandSpec.commandNames),
+      name: "manual", summary: "command.manual.summary", usage: "docket manual [--lang en|de]",
+      run: { ManualCommand(context: $0).run() }),
   ]
 
-  static let commandNames = [
-    "add", "list", "show", "edit", "close", "reopen", "delete", "tag", "awards", "device",
-    "sample-data",
-    "sync", "remote", "history",
-    "import", "export", "serve", "completions", "manual", "help",
-  ]
+  static var commandNames: [String] { all.map(\.name) }
 
   static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+
+  /// The command at `path` (`["tag", "add"]`), nil when there is none.
+  static func at(_ path: [String]) -> CommandSpec? {
+    guard let first = path.first, var spec = named(first) else { return nil }
+    for name in path.dropFirst() {
+      guard let sub = spec.subcommands.first(where: { $0.name == name }) else { return nil }
+      spec = sub
+    }
+    return spec
+  }
 }

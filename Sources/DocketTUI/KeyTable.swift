@@ -58,16 +58,33 @@ struct KeyBinding: Equatable, Sendable {
   }
 
   var scope: Scope
-  /// How the keys are written ("↑ ↓ j k"); `Ctrl-`, `Shift-` and `Space` are said in the reader's
-  /// language (`KeyTable.label`).
-  var label: String
   var commands: [Key: KeyCommand]
+  /// The keys in the order the help writes them.
+  var keys: [Key]
   var name: String
   /// The scopes whose hint bar shows it, and how the bar writes its keys (shorter than `label`).
   var hintIn: Set<Scope> = []
   var hintLabel: String?
   /// Only in this language (a German `j` for "ja" answers a question).
   var language: String?
+
+  /// `commands` are given in the order the help writes their keys.
+  init(
+    scope: Scope, commands: KeyValuePairs<Key, KeyCommand>, name: String,
+    hintIn: Set<Scope> = [], hintLabel: String? = nil, language: String? = nil
+  ) {
+    self.scope = scope
+    self.commands = Dictionary(commands.map { ($0.key, $0.value) }) { first, _ in first }
+    keys = commands.map(\.key)
+    self.name = name
+    self.hintIn = hintIn
+    self.hintLabel = hintLabel
+    self.language = language
+  }
+
+  /// How the keys are written ("↑ ↓ j k"), made from the keys; `Ctrl-`, `Shift-` and `Space` are
+  /// said in the reader's language (`KeyTable.label`).
+  var label: String { keys.map(\.name).joined(separator: " ") }
 
   var helpKey: String { "tui.key.\(name)" }
   var hintKey: String { "tui.hint.\(name)" }
@@ -164,6 +181,37 @@ extension ScreenFeature.Pane {
     case .filters: .filters
     case .list: .list
     case .detail: .detail
+    }
+  }
+}
+
+extension Key {
+  /// How the help writes the key: "↑", "Ctrl-S", "Space", "x".
+  var name: String {
+    switch self {
+    case .character(" "): "Space"
+    case .character(let character): String(character)
+    case .control(let character): "Ctrl-" + character.uppercased()
+    case .alt(let character): "Alt-" + String(character)
+    case .enter: "Enter"
+    case .tab: "Tab"
+    case .backTab: "Shift-Tab"
+    case .backspace: "Backspace"
+    case .escape: "Esc"
+    case .delete: "Delete"
+    case .insert: "Insert"
+    case .up: "↑"
+    case .down: "↓"
+    case .left: "←"
+    case .right: "→"
+    case .home: "Home"
+    case .end: "End"
+    case .pageUp: "PgUp"
+    case .pageDown: "PgDn"
+    case .function(let number): "F\(number)"
+    case .paste: "Paste"
+    case .mouse: "Mouse"
+    case .unknown: "?"
     }
   }
 }

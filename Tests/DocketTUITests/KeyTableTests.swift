@@ -225,3 +225,22 @@ import Testing
     #expect(state.keyScopes == [.help])
   }
 }
+
+extension KeyTableTests {
+  /// The help writes a binding's keys from the keys themselves, in the order they are given,
+  /// and no binding gives a key twice (the second would be lost).
+  @Test func labelsAreMadeFromTheKeys() {
+    let move = KeyTable.bindings.first { $0.scope == .list && $0.name == "move" }
+    #expect(move?.label == "↑ ↓ j k")
+    let save = KeyTable.bindings.first { $0.commands.keys.contains(.control("s")) }
+    #expect(save?.label == "Ctrl-S")
+    #expect(
+      KeyTable.label("Ctrl-S Space", l10n: { $0 == "tui.keyName.ctrl" ? "Strg" : "Leer" })
+        == "Strg-S Leer")
+    let keys: [Key] = [.backTab, .pageUp, .pageDown, .escape, .character(" "), .function(5)]
+    #expect(keys.map(\.name) == ["Shift-Tab", "PgUp", "PgDn", "Esc", "Space", "F5"])
+    for binding in KeyTable.bindings {
+      #expect(binding.keys.count == binding.commands.count, "\(binding.name)")
+    }
+  }
+}

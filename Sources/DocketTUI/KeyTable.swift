@@ -144,7 +144,7 @@ extension ScreenFeature.State {
   /// The scopes whose keys work now, the first asked first: the mode that has the keys (help,
   /// awards, a question, a menu, typing, the edit form), or the focused pane.
   var keyScopes: [KeyBinding.Scope] {
-    if helpShown { return [.help] }
+    if mode == .help { return [.help] }
     if app.awards != nil { return [.awards] }
     if app.sidebar.confirmingDelete != nil || app.sidebar.confirmingMerge != nil
       || app.detail?.confirmingDelete == true
@@ -159,8 +159,8 @@ extension ScreenFeature.State {
       default: return [.typing]
       }
     }
-    if isSortMenuShown { return [.sortMenu] }
-    if isTagSortMenuShown { return [.tagSortMenu] }
+    if mode == .sortMenu { return [.sortMenu] }
+    if mode == .tagSortMenu { return [.tagSortMenu] }
     if app.detail?.isEditing == true {
       switch editField {
       case .title: return KeyBinding.Scope.formTitle.chain

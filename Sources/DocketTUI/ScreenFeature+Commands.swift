@@ -10,14 +10,14 @@ extension ScreenFeature {
     case .quit:
       state.wantsQuit = true
     case .help:
-      state.helpShown = true
+      state.mode = .help
     case .nextPane:
       moveFocus(by: 1, &state)
     case .previousPane:
       moveFocus(by: -1, &state)
     case .search:
       state.focus = .list
-      state.input = .search
+      state.mode = .typing(.search)
       state.field = TextField(state.app.list.search.text)
     case .newIssue:
       return .send(.app(.list(.newIssueTapped)))
@@ -73,7 +73,7 @@ extension ScreenFeature {
       state.editField = .title
       return .send(.app(.detail(.editTapped)))
     case .sortMenu:
-      state.isSortMenuShown = true
+      state.mode = .sortMenu
     case .showFilters:
       if state.paneCount < 3 { state.focus = .filters }
     case .helpLineDown, .helpLineUp, .helpPageDown, .helpPageUp, .closeHelp, .awardLeft,
@@ -110,14 +110,14 @@ extension ScreenFeature {
       if state.paneCount < 3 { state.focus = .list }
       return .send(.app(.sidebar(.filterTapped(filters[state.sidebarRow]))))
     case .tagSortMenu:
-      state.isTagSortMenuShown = true
+      state.mode = .tagSortMenu
     case .newTag:
-      state.input = .tagName
+      state.mode = .typing(.tagName)
       state.field = TextField()
       return .send(.app(.sidebar(.newTagTapped)))
     case .renameTag:
       guard let tag = highlightedTag else { return .none }
-      state.input = .tagName
+      state.mode = .typing(.tagName)
       state.field = TextField(tag.name)
       return .send(.app(.sidebar(.renameTagTapped(tag))))
     case .deleteTag:

@@ -14,25 +14,25 @@ extension ScreenFeature {
     let field = fields.firstIndex(of: state.editField)!
     switch command {
     case .cancelForm:
-      state.input = nil
+      state.mode = .browsing
       state.announcement = localizer("tui.announce.editCancelled")
       return .send(.app(.detail(.cancelTapped)))
     case .saveForm:
-      state.input = nil
+      state.mode = .browsing
       return .send(.app(.detail(.saveTapped)))
     case .nextField, .leaveTextField:
-      state.input = nil
+      state.mode = .browsing
       state.editField = fields[(field + 1) % fields.count]
     case .previousField, .returnToPreviousField:
-      state.input = nil
+      state.mode = .browsing
       state.editField = fields[(field + fields.count - 1) % fields.count]
     case .editFieldOrSave:
       switch state.editField {
       case .title:
-        state.input = .title
+        state.mode = .typing(.title)
         state.field = titleField(detail)
       case .detail:
-        state.input = .detail
+        state.mode = .typing(.detail)
         state.area = TextArea(draft.detail)
       default:
         return .send(.app(.detail(.saveTapped)))
@@ -55,7 +55,7 @@ extension ScreenFeature {
       guard chips.indices.contains(state.tagChip) else { return .none }
       return .send(.app(.detail(.tagToggled(chips[state.tagChip].tag.id))))
     case .newTagInForm:
-      state.input = .newTagName
+      state.mode = .typing(.newTagName)
       state.field = TextField()
       return .send(.app(.detail(.newTagTapped)))
     default:
@@ -78,11 +78,11 @@ extension ScreenFeature {
     }
     switch state.editField {
     case .title:
-      state.input = .title
+      state.mode = .typing(.title)
       state.field = titleField(state.app.detail!)
       return type(key, into: .title, &state)
     case .detail:
-      state.input = .detail
+      state.mode = .typing(.detail)
       state.area = TextArea(draft.detail)
       return type(key, into: .detail, &state)
     default:
@@ -112,7 +112,7 @@ extension ScreenFeature {
       state.field = TextField()
       return .send(.app(.list(.searchCleared)))
     case .acceptInput, .cancelInput:
-      state.input = nil
+      state.mode = .browsing
       let accepted = command == .acceptInput
       switch input {
       case .search:

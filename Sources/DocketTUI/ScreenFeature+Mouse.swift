@@ -12,17 +12,17 @@ extension ScreenFeature {
   func mouse(_ event: MouseEvent, _ state: inout State) -> Effect<Action> {
     // A click closes the help, as any key does; other overlays, prompts and the edit form take
     // only keys.
-    if state.helpShown {
+    if state.mode == .help {
       if case .press = event.kind {
-        state.helpShown = false
+        state.mode = .browsing
         state.helpScroll = 0
       }
       return .none
     }
     guard state.app.awards == nil, state.app.sidebar.confirmingDelete == nil,
       state.app.sidebar.confirmingMerge == nil,
-      state.app.detail?.confirmingDelete != true, state.input == nil, !state.isSortMenuShown,
-      !state.isTagSortMenuShown, state.app.detail?.isEditing != true
+      state.app.detail?.confirmingDelete != true, state.mode == .browsing,
+      state.app.detail?.isEditing != true
     else { return .none }
     let layout = ScreenLayout(state)
     guard let target = layout.target(x: event.x, y: event.y, state: state) else { return .none }

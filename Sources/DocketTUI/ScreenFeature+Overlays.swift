@@ -20,7 +20,7 @@ extension ScreenFeature {
         }
       state.helpScroll = min(max(state.helpScroll + step, 0), most)
     case .closeHelp:
-      state.helpShown = false
+      state.mode = .browsing
       state.helpScroll = 0
     case .awardLeft, .awardRight, .awardUp, .awardDown:
       let columns = ScreenLayout.awardColumns(width: state.columns)
@@ -45,7 +45,7 @@ extension ScreenFeature {
       return .send(.app(.detail(yes ? .deleteConfirmed : .deleteCancelled)))
     case .sortByPriority, .sortByDate, .sortByTitle:
       // The field already in use flips its direction.
-      state.isSortMenuShown = false
+      state.mode = .browsing
       let field: IssueSort.Field =
         switch command {
         case .sortByPriority: .priority
@@ -54,11 +54,10 @@ extension ScreenFeature {
         }
       return .send(.app(.list(.sortChosen(field))))
     case .tagSortByName, .tagSortByCount:
-      state.isTagSortMenuShown = false
+      state.mode = .browsing
       return .send(.app(.sidebar(.tagSortChosen(command == .tagSortByName ? .name : .count))))
     case .closeMenu:
-      state.isSortMenuShown = false
-      state.isTagSortMenuShown = false
+      state.mode = .browsing
     default:
       break
     }

@@ -21,6 +21,18 @@ public struct ScreenFeature: Reducer {
     case detail
   }
 
+  /// What has the keys besides the panes and the features' own modes (the awards, a question,
+  /// the edit form): one at a time, so that no two can be open at once.
+  public enum Mode: Equatable, Sendable {
+    case browsing
+    case help
+    /// The list's sort menu.
+    case sortMenu
+    /// The filter pane's tag sort menu: name or count, the current one again flips it.
+    case tagSortMenu
+    case typing(Input)
+  }
+
   /// The fields of the edit form, in Tab order.
   public enum EditField: Equatable, Sendable, CaseIterable {
     case title, priority, completed, tags, detail
@@ -31,12 +43,16 @@ public struct ScreenFeature: Reducer {
     public var columns: Int
     public var rows: Int
     public var focus: Pane = .list
-    public var helpShown = false
+    public var mode: Mode = .browsing
     /// The person's editor has the detail: another `E` waits until it is back.
     public var isInExternalEditor = false
     /// How far the help is scrolled, in lines.
     public var helpScroll = 0
-    public var input: Input?
+    /// What the keys type into, while they type.
+    public var input: Input? {
+      if case .typing(let input) = mode { return input }
+      return nil
+    }
     /// The text of the input being typed, with its cursor.
     public var field = TextField()
     /// The detail being typed in the edit form (several lines).
@@ -49,9 +65,6 @@ public struct ScreenFeature: Reducer {
     public var tagScroll = ScrollState()
     public var awardScroll = ScrollState()
     public var tagChip = 0
-    public var isSortMenuShown = false
-    /// The filter pane's tag sort menu: name or count, the current one again flips it.
-    public var isTagSortMenuShown = false
     /// The last thing that happened, in words (screen readers read the status line).
     public var announcement: String?
     public var screenReader: Bool
@@ -208,19 +221,19 @@ public struct ScreenFeature: Reducer {
   /// Keeps the screen's own state true to the features' (a prompt that closed, a detail that
   /// went away).
   private func followApp(_ state: inout State) {
-    if state.input == .tagName, state.app.sidebar.prompt == nil { state.input = nil }
-    if state.input == .newTagName, state.app.detail?.newTagName == nil { state.input = nil }
+    if state.input == .tagName, state.app.sidebar.prompt == nil { state.mode = .browsing }
+    if state.input == .newTagName, state.app.detail?.newTagName == nil { state.mode = .browsing }
     // A name refused (taken, empty) keeps its prompt open, and the keyboard with it.
     if state.input == nil, let prompt = state.app.sidebar.prompt {
-      state.input = .tagName
+      state.mode = .typing(.tagName)
       state.field = TextField(prompt.text)
     }
     if state.input == nil, let name = state.app.detail?.newTagName {
-      state.input = .newTagName
+      state.mode = .typing(.newTagName)
       state.field = TextField(name)
     }
     if state.input == .title || state.input == .detail, state.app.detail?.isEditing != true {
-      state.input = nil
+      state.mode = .browsing
     }
     if state.app.detail == nil, state.focus == .detail { state.focus = .list }
     state.sidebarRow = min(state.sidebarRow, max(0, state.sidebarFilters.count - 1))

@@ -51,7 +51,7 @@ extension ScreenView {
         summary.tag.name, count: summary.visibleCount(showCompleted: sidebar.showCompleted),
         filter: .tag(summary.tag.id), index: smart + index)
     }
-    if state.isTagSortMenuShown { drawTagSortMenu(&buffer, inner) }
+    if state.mode == .tagSortMenu { drawTagSortMenu(&buffer, inner) }
     // The switch is shown only where it applies: under Recent and the tags.
     if sidebar.offersShowCompleted {
       let switchText = l10n(

@@ -54,7 +54,7 @@ extension ScreenView {
           x: inner.x + label.count, y: inner.y + 1, width: min(32, inner.width - label.count),
           height: inner.height - 1))
     }
-    if state.isSortMenuShown { drawSortMenu(&buffer, inner) }
+    if state.mode == .sortMenu { drawSortMenu(&buffer, inner) }
   }
 
   /// The issues in a table: priority and state, the title (what the others leave), the tags (as

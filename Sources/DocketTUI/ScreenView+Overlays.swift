@@ -24,6 +24,6 @@ extension ScreenView {
         ])
     }
     if let awards = state.app.awards { drawAwards(&buffer, area, awards) }
-    if state.helpShown { drawHelp(&buffer, area) }
+    if state.mode == .help { drawHelp(&buffer, area) }
   }
 }

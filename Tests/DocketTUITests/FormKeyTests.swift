@@ -79,11 +79,11 @@ import Testing
     }
     await store.send(.key(.character("t"))) {
       $0.announcement = nil
-      $0.input = .newTagName
+      $0.mode = .typing(.newTagName)
       $0.field = TextField()
     }
     await store.receive(.app(.detail(.newTagTapped))) { $0.app.detail?.newTagName = "" }
-    await store.send(.key(.escape)) { $0.input = nil }
+    await store.send(.key(.escape)) { $0.mode = .browsing }
     await store.receive(.app(.detail(.newTagCancelled))) { $0.app.detail?.newTagName = nil }
     // Back and forth between the fields, round the end.
     await store.send(.key(.tab)) { $0.editField = .detail }
@@ -167,7 +167,7 @@ import Testing
     let tag = try #require(state.highlightedTag)
     let store = screenStore(state, fixture: fixture, clock: clock)
     await store.send(.key(.character("r"))) {
-      $0.input = .tagName
+      $0.mode = .typing(.tagName)
       $0.field = TextField(tag.name)
     }
     await store.receive(.app(.sidebar(.renameTagTapped(tag)))) {
@@ -197,7 +197,7 @@ import Testing
         $0.app.sidebar.prompt?.text = text
       }
     }
-    await store.send(.key(.enter)) { $0.input = nil }
+    await store.send(.key(.enter)) { $0.mode = .browsing }
     // Another tag's name: the app asks whether to merge the two; `q` answers no, keeping both.
     await store.receive(.app(.sidebar(.promptSubmitted))) {
       $0.app.sidebar.prompt = nil
@@ -229,7 +229,7 @@ import Testing
       $0.announcement = "Editing: Export to CSV"
     }
     await store.send(.key(.character("!"))) {
-      $0.input = .title
+      $0.mode = .typing(.title)
       $0.field = TextField(issue.title + "!")
       $0.announcement = nil
     }
@@ -237,12 +237,12 @@ import Testing
       $0.app.detail?.draft?.title = issue.title + "!"
     }
     await store.send(.key(.tab)) {
-      $0.input = nil
+      $0.mode = .browsing
       $0.editField = .priority
     }
     await store.send(.key(.backTab)) { $0.editField = .title }
     await store.send(.key(.character("?"))) {
-      $0.input = .title
+      $0.mode = .typing(.title)
       $0.field = TextField(issue.title + "!?")
     }
     await store.receive(.app(.detail(.titleChanged(issue.title + "!?")))) {
@@ -250,7 +250,7 @@ import Testing
     }
     var saved = issue
     saved.title = issue.title + "!?"
-    await store.send(.key(.control("s"))) { $0.input = nil }
+    await store.send(.key(.control("s"))) { $0.mode = .browsing }
     await store.receive(.app(.detail(.saveTapped))) {
       $0.app.detail?.draft = nil
       $0.app.detail?.editBase = nil
@@ -261,7 +261,7 @@ import Testing
     await store.send(.key(.character("/"))) {
       $0.announcement = nil
       $0.focus = .list
-      $0.input = .search
+      $0.mode = .typing(.search)
       $0.field = TextField($0.app.list.search.text)
     }
     await store.send(.key(.control("c"))) { $0.wantsQuit = true }

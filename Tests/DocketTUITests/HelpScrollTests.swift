@@ -24,7 +24,7 @@ import Testing
     let lines = HelpText.lines(l10n: DocketStrings.localizer(language: "en"), columns: 60)
     let most = lines.count - ScreenLayout.helpHeight(rows: 20)
     #expect(most > ScreenLayout.helpHeight(rows: 20), "the help is longer than two screens here")
-    await store.send(.key(.character("?"))) { $0.helpShown = true }
+    await store.send(.key(.character("?"))) { $0.mode = .help }
     await store.send(.key(.up))
     await store.send(.key(.down)) { $0.helpScroll = 1 }
     await store.send(.key(.character("j"))) { $0.helpScroll = 2 }
@@ -54,7 +54,7 @@ import Testing
     let hidden = try #require(lines[..<(most - 1)].last { !$0.text.isEmpty }).text
     #expect(!screen.contains { $0.contains(hidden) }, "\(hidden)")
     await store.send(.key(.character("x"))) {
-      $0.helpShown = false
+      $0.mode = .browsing
       $0.helpScroll = 0
     }
     await store.finish()
@@ -64,7 +64,7 @@ import Testing
   @Test func boldStaysOnTheHeading() throws {
     let fixture = try ScreenFixture()
     var state = try fixture.state(columns: 160, rows: 60)
-    state.helpShown = true
+    state.mode = .help
     let l10n = DocketStrings.localizer(language: "en")
     let buffer = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
     let lines = HelpText.lines(l10n: l10n, columns: 160)

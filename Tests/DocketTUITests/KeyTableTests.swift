@@ -132,13 +132,13 @@ import Testing
           columns: 300, rows: 30, select: "Fix login layout on narrow screens", focus: pane))
     }
     var help = states[1]
-    help.helpShown = true
+    help.mode = .help
     var sortMenu = states[1]
-    sortMenu.isSortMenuShown = true
+    sortMenu.mode = .sortMenu
     var tagSortMenu = states[0]
-    tagSortMenu.isTagSortMenuShown = true
+    tagSortMenu.mode = .tagSortMenu
     var searching = states[1]
-    searching.input = .search
+    searching.mode = .typing(.search)
     states += [help, sortMenu, tagSortMenu, searching]
     for state in states {
       let bar = ScreenView(state: state, l10n: l10n, now: snapshotNow).render().lines.last ?? ""
@@ -209,19 +209,19 @@ import Testing
       state.editField = field
       #expect(state.keyScopes == [scope, .form])
     }
-    state.input = .detail
+    state.mode = .typing(.detail)
     #expect(state.keyScopes == [.typingDetail])
-    state.input = .title
+    state.mode = .typing(.title)
     #expect(state.keyScopes == [.typingTitle, .typingDetail])
-    state.isSortMenuShown = true
-    #expect(state.keyScopes == [.typingTitle, .typingDetail], "typing has the keys before a menu")
-    state.input = nil
+    // One mode at a time: the menu opened, the typing is over.
+    state.mode = .sortMenu
+    #expect(state.input == nil)
     #expect(state.keyScopes == [.sortMenu])
     state.app.detail?.confirmingDelete = true
-    #expect(state.keyScopes == [.confirm])
+    #expect(state.keyScopes == [.confirm], "a question has the keys before a menu")
     state.app.awards = AwardsFeature.State()
     #expect(state.keyScopes == [.awards])
-    state.helpShown = true
+    state.mode = .help
     #expect(state.keyScopes == [.help])
   }
 }

@@ -84,7 +84,7 @@ import Testing
       #expect(buffer.lines[cursor.y].contains(name), "\(name)")
     }
     // The help is read from its first line.
-    state.helpShown = true
+    state.mode = .help
     let help = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
     let cursor = try #require(help.cursor)
     #expect(help.lines[cursor.y].contains("Everywhere"))

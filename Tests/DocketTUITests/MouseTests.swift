@@ -191,18 +191,18 @@ import Testing
   @Test func aClickOnTheSearchLineSearchesAndClicksWaitWhileTyping() async throws {
     let store = makeStore(try fixture.state(columns: 100, rows: 30, focus: .list))
     let list = ScreenLayout(store.state).panes.first { $0.pane == .list }!.rect
-    await store.send(Self.click(list.x + 3, list.y + 1)) { $0.input = .search }
+    await store.send(Self.click(list.x + 3, list.y + 1)) { $0.mode = .typing(.search) }
     // While the search is typed, clicks do nothing.
     let spot = position(ofIssue: 1, in: store.state)
     await store.send(Self.click(spot.x, spot.y))
-    await store.send(.key(.escape)) { $0.input = nil }
+    await store.send(.key(.escape)) { $0.mode = .browsing }
     await store.receive(.app(.list(.searchCleared))) { $0.announcement = "Search cleared." }
     // A click closes the help, and does nothing else.
     await store.send(.key(.character("?"))) {
-      $0.helpShown = true
+      $0.mode = .help
       $0.announcement = nil
     }
-    await store.send(Self.click(spot.x, spot.y)) { $0.helpShown = false }
+    await store.send(Self.click(spot.x, spot.y)) { $0.mode = .browsing }
     await store.send(.app(.stop))
     await store.finish()
   }

@@ -26,9 +26,9 @@ import Testing
 
   @Test func helpQuitSyncAndFocus() async throws {
     let store = makeStore(try fixture.state(columns: 120, rows: 30))
-    await store.send(.key(.character("?"))) { $0.helpShown = true }
+    await store.send(.key(.character("?"))) { $0.mode = .help }
     // Any key closes the help, and does nothing else.
-    await store.send(.key(.character("q"))) { $0.helpShown = false }
+    await store.send(.key(.character("q"))) { $0.mode = .browsing }
     await store.send(.key(.tab)) { $0.focus = .filters }
     // Without a detail, Tab goes between the filters and the list.
     await store.send(.key(.tab)) { $0.focus = .list }
@@ -185,8 +185,8 @@ import Testing
       $0.focus = .filters
       $0.announcement = nil
     }
-    await store.send(.key(.character("s"))) { $0.isTagSortMenuShown = true }
-    await store.send(.key(.character("c"))) { $0.isTagSortMenuShown = false }
+    await store.send(.key(.character("s"))) { $0.mode = .tagSortMenu }
+    await store.send(.key(.character("c"))) { $0.mode = .browsing }
     let byCount = TagSort(field: .count)
     await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
       $0.app.sidebar.tagSort = byCount
@@ -194,10 +194,10 @@ import Testing
       $0.announcement = "Tags sorted by Count, descending"
     }
     await store.send(.key(.character("s"))) {
-      $0.isTagSortMenuShown = true
+      $0.mode = .tagSortMenu
       $0.announcement = nil
     }
-    await store.send(.key(.character("c"))) { $0.isTagSortMenuShown = false }
+    await store.send(.key(.character("c"))) { $0.mode = .browsing }
     let fewestFirst = TagSort(field: .count, ascending: true)
     await store.receive(.app(.sidebar(.tagSortChosen(.count)))) {
       $0.app.sidebar.tagSort = fewestFirst
@@ -211,10 +211,10 @@ import Testing
 
   @Test func theSortMenuChoosesAndClosesOnAnyOtherKey() async throws {
     let store = makeStore(try fixture.state(columns: 120, rows: 30))
-    await store.send(.key(.character("s"))) { $0.isSortMenuShown = true }
-    await store.send(.key(.character("z"))) { $0.isSortMenuShown = false }
-    await store.send(.key(.character("s"))) { $0.isSortMenuShown = true }
-    await store.send(.key(.character("t"))) { $0.isSortMenuShown = false }
+    await store.send(.key(.character("s"))) { $0.mode = .sortMenu }
+    await store.send(.key(.character("z"))) { $0.mode = .browsing }
+    await store.send(.key(.character("s"))) { $0.mode = .sortMenu }
+    await store.send(.key(.character("t"))) { $0.mode = .browsing }
     await store.receive(.app(.list(.sortChosen(.title)))) {
       $0.app.list.sort = IssueSort(field: .title)
       $0.announcement = "Sorted by Title, ascending"
@@ -233,7 +233,7 @@ import Testing
 
   @Test func theSearchFieldTypesDebouncesAndLeaves() async throws {
     let store = makeStore(try fixture.state(columns: 120, rows: 30))
-    await store.send(.key(.character("/"))) { $0.input = .search }
+    await store.send(.key(.character("/"))) { $0.mode = .typing(.search) }
     await store.send(.key(.character("x"))) { $0.field = TextField("x") }
     await store.receive(.app(.list(.searchTextChanged("x")))) { $0.app.list.search.text = "x" }
     await store.send(.key(.character("y"))) { $0.field = TextField("xy") }
@@ -263,7 +263,7 @@ import Testing
     }
     #expect(store.state.input == .search)
     await store.send(.key(.escape)) {
-      $0.input = nil
+      $0.mode = .browsing
       $0.announcement = nil
     }
     await store.receive(.app(.list(.searchCleared))) { $0.announcement = "Search cleared." }

@@ -69,7 +69,7 @@ import Testing
   @Test(arguments: Snapshot.sizes)
   func searchingWithSuggestions(columns: Int, rows: Int) throws {
     var state = try ScreenFixture().state(columns: columns, rows: rows)
-    state.input = .search
+    state.mode = .typing(.search)
     state.field = TextField("fix #u")
     state.app.list.search = SearchField(chips: ["priority:high"], text: "fix #u")
     state.app.list.suggestions = [
@@ -86,7 +86,7 @@ import Testing
     var state = try ScreenFixture().state(columns: columns, rows: rows, focus: .filters)
     state.app.sidebar.prompt = SidebarFeature.TagPrompt(
       purpose: .create, text: "bug", errorMessage: "A tag named “Bug” already exists.")
-    state.input = .tagName
+    state.mode = .typing(.tagName)
     state.field = TextField("bug")
     Snapshot.check(state, named: "prompt")
   }
@@ -111,7 +111,7 @@ import Testing
   @Test(arguments: Snapshot.sizes)
   func theHelp(columns: Int, rows: Int) throws {
     var state = try ScreenFixture().state(columns: columns, rows: rows)
-    state.helpShown = true
+    state.mode = .help
     Snapshot.check(state, named: "help")
   }
 
@@ -126,17 +126,17 @@ import Testing
     awards.selected = 2
     awardsState.app.awards = awards
     var helpState = try fixture.state(columns: columns, rows: rows)
-    helpState.helpShown = true
+    helpState.mode = .help
     var deleteState = try fixture.state(
       columns: columns, rows: rows, select: "Export to CSV", focus: .detail)
     deleteState.app.detail?.confirmingDelete = true
     var promptState = try fixture.state(columns: columns, rows: rows, focus: .filters)
     promptState.app.sidebar.prompt = SidebarFeature.TagPrompt(
       purpose: .create, text: "bug", errorMessage: "A tag named “Bug” already exists.")
-    promptState.input = .tagName
+    promptState.mode = .typing(.tagName)
     promptState.field = TextField("bug")
     var sortState = try fixture.state(columns: columns, rows: rows)
-    sortState.isSortMenuShown = true
+    sortState.mode = .sortMenu
     var formState = try fixture.state(
       columns: columns, rows: rows, select: "Fix login layout on narrow screens", focus: .detail)
     let issue = formState.app.detail?.issue
@@ -202,11 +202,11 @@ import Testing
     var state = try ScreenFixture().state(columns: 160, rows: 40, select: "Export to CSV")
     let l10n = DocketStrings.localizer(language: "en")
     #expect(ScreenView(state: state, l10n: l10n, now: snapshotNow).render().cursor == nil)
-    state.input = .search
+    state.mode = .typing(.search)
     let searching = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
     let typed = try #require(searching.cursor)
     #expect(searching.lines[typed.y].contains("Search"))
-    state.input = nil
+    state.mode = .browsing
     state.screenReader = true
     let buffer = ScreenView(state: state, l10n: l10n, now: snapshotNow).render()
     let cursor = try #require(buffer.cursor)

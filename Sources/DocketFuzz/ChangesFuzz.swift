@@ -95,7 +95,7 @@ extension ChangesFuzz {
           _ = l10n.spoken(RowDate(date, now: now))
           _ = LocalTime.minutes(date) + ISOTime.string(date) + l10n.relativeTime(date, now: now)
         }
-        _ = try db.history(ofIssue: issue.id).map { SyncWords.line($0, l10n) }
+        _ = try db.history(ofIssue: issue.id).map { SyncMessages.line($0, l10n) }
       }
       for format in [TransferFormat.docket, .taskwarrior, .csv] {
         var output = OutputBytes(write: { _ in })

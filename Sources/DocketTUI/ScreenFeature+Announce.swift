@@ -79,7 +79,7 @@ extension ScreenFeature {
       state.announcement = message
     case .sync(.finished(let report, _)) where state.announcesSync:
       state.announcesSync = false
-      state.announcement = SyncWords.result(report, localizer)
+      state.announcement = SyncMessages.result(report, localizer)
     case .sync(.failed(let message)) where state.announcesSync:
       state.announcesSync = false
       state.announcement = message

@@ -95,10 +95,10 @@ extension ScreenView {
     }
     for entry in history.reversed() where y < maxY {
       buffer.draw(
-        ISOTime.local(entry.when) + "  " + SyncWords.device(entry, l10n), x: x, y: y,
+        ISOTime.local(entry.when) + "  " + SyncMessages.device(entry, l10n), x: x, y: y,
         style: Theme.dim, maxWidth: width)
       y += 1
-      for line in Paragraph.lines(SyncWords.change(entry, l10n), width: max(1, width - 2))
+      for line in Paragraph.lines(SyncMessages.change(entry, l10n), width: max(1, width - 2))
       where y < maxY {
         buffer.draw(
           line, x: x + 2, y: y, style: entry.lost ? Theme.error : .plain, maxWidth: width - 2)

@@ -102,7 +102,7 @@ public struct ScreenView {
     let synced = l10n("tui.sync.synced", .string(today ? LocalTime.clock(last) : when))
     // What the last sync had to say besides (a clock that is wrong, changes held back, this
     // database become a new device), as a warning after it.
-    if let report = sync.lastReport, let note = SyncWords.notes(report, l10n).first {
+    if let report = sync.lastReport, let note = SyncMessages.notes(report, l10n).first {
       return (synced + " · " + note, true)
     }
     return (synced, false)

@@ -100,7 +100,7 @@ extension PageRenderer {
     for entry in data.history.reversed().prefix(100) {
       let when = l10n.relativeTime(entry.when, now: data.now)
       rows.append(
-        "<li class=\"\(entry.lost ? "lost" : "kept")\"><time datetime=\"\(ISOTime.string(entry.when))\">\(when)</time> \(SyncWords.line(entry, l10n))</li>"
+        "<li class=\"\(entry.lost ? "lost" : "kept")\"><time datetime=\"\(ISOTime.string(entry.when))\">\(when)</time> \(SyncMessages.line(entry, l10n))</li>"
       )
     }
     return """

@@ -366,7 +366,7 @@ extension ConflictTests {
     try a.queue.write { try $0.execute("ANALYZE") }
     var engine = a.engine()
     engine.snapshotPushFrom = 10
-    engine.imageFrom = 1
+    engine.imageMinimumChanges = 1
     #expect(try engine.run().wroteSnapshot)
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device))
     #expect(files.filter { $0.hasSuffix(".sqlite") }.count == 1)
@@ -410,7 +410,7 @@ extension ConflictTests {
     for index in 0..<12 { try a.issue("Issue \(index)") }
     var engine = a.engine()
     engine.snapshotPushFrom = 10
-    engine.imageFrom = 1
+    engine.imageMinimumChanges = 1
     engine.remote = FailingImages(base: FolderRemote(path: folder.path, device: a.device))
     #expect(try engine.run().wroteSnapshot)
     #expect(
@@ -438,7 +438,7 @@ extension ConflictTests {
     for index in 0..<12 { try a.issue("Issue \(index)") }
     var engine = a.engine()
     engine.snapshotPushFrom = 10
-    engine.imageFrom = 1
+    engine.imageMinimumChanges = 1
     _ = try engine.run()
     let image = try #require(
       try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device)).first {
@@ -465,7 +465,7 @@ extension ConflictTests {
       for number in 0..<12 { try a.issue("Issue \(number)") }
       var engine = a.engine()
       engine.snapshotPushFrom = 10
-      engine.imageFrom = 1
+      engine.imageMinimumChanges = 1
       _ = try engine.run()
       let image = try #require(
         try FileManager.default.contentsOfDirectory(atPath: folder.path(a.device)).first {

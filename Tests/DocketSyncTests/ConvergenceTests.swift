@@ -141,7 +141,7 @@ import Testing
     // Half the seeds make every new issue of a package at once, half a change at a time.
     let bulkFrom = random.next() % 2 == 0 ? 1 : 1_000_000
     // Half the seeds write every snapshot's database image too, which a new device takes in.
-    let imageFrom = random.next() % 2 == 0 ? 1 : 1_000_000
+    let imageMinimumChanges = random.next() % 2 == 0 ? 1 : 1_000_000
     // Time as it is, and each device's clock off it by its own amount: within two minutes of
     // the others (less than `HybridClock.maxDrift`), but for a stretch of the run, in half the
     // seeds, one device a year ahead and one a year behind, both set right before the end.
@@ -194,7 +194,8 @@ import Testing
       do {
         switch roll {
         case 0..<12:
-          try replica.sync(compactAfter: compact, bulkFrom: bulkFrom, imageFrom: imageFrom)
+          try replica.sync(
+            compactAfter: compact, bulkFrom: bulkFrom, imageMinimumChanges: imageMinimumChanges)
         case 12..<27:
           let id = random.uuid()
           try replica.issue("issue \(random.next() % 1000)", id: id)
@@ -278,7 +279,8 @@ import Testing
     }
     for _ in 0..<3 {
       for replica in replicas {
-        try replica.sync(compactAfter: compact, bulkFrom: bulkFrom, imageFrom: imageFrom)
+        try replica.sync(
+          compactAfter: compact, bulkFrom: bulkFrom, imageMinimumChanges: imageMinimumChanges)
       }
     }
     let expected = try replicas[0].dump()

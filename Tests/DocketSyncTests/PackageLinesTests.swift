@@ -46,17 +46,17 @@ import Testing
     let (name, bytes) = Self.package(count)
     let expected = bytes.split(separator: 0x0A).map(Array.init)
     let whole = try PackageFormat.decode(bytes, expected: name)
-    var held = HeldLines(bytes)
+    var held = LinesInMemory(bytes)
     #expect(try Self.lines(&held) == expected)
-    #expect(HeldLines(bytes).lastLine == expected.last)
+    #expect(LinesInMemory(bytes).lastLine == expected.last)
     let path = try write(bytes)
     defer { unlink(path) }
     for pieceSize in [7, 64, 1 << 20] {
-      var file = try FileLines(path: path, pieceSize: pieceSize)
+      var file = try LinesFromFile(path: path, pieceSize: pieceSize)
       #expect(try Self.lines(&file) == expected, "pieces of \(pieceSize)")
-      #expect(try FileLines(path: path, pieceSize: pieceSize).lastLine() == expected.last)
+      #expect(try LinesFromFile(path: path, pieceSize: pieceSize).lastLine() == expected.last)
       // Decoded from the file a part at a time: the same changes, in parts of 3.
-      var source = try FileLines(path: path, pieceSize: pieceSize)
+      var source = try LinesFromFile(path: path, pieceSize: pieceSize)
       let (header, headerCount) = try PackageFormat.header(&source, expected: name)
       #expect(headerCount == count && header.covers == whole.covers)
       var parts: [[Change]] = []
@@ -75,9 +75,9 @@ import Testing
     let cut = Array(bytes.prefix(bytes.count - 20))
     let path = try write(cut)
     defer { unlink(path) }
-    #expect(try FileLines(path: path, pieceSize: 16).lastLine() == nil)
-    #expect(HeldLines(cut).lastLine == nil)
-    var file = try FileLines(path: path, pieceSize: 16)
+    #expect(try LinesFromFile(path: path, pieceSize: 16).lastLine() == nil)
+    #expect(LinesInMemory(cut).lastLine == nil)
+    var file = try LinesFromFile(path: path, pieceSize: 16)
     #expect(throws: PackageProblem.partial) { try Self.lines(&file) }
     #expect(throws: PackageProblem.partial) {
       try PackageFormat.decodeInParts(cut, expected: name, partSize: 2) { _ in }
@@ -111,7 +111,7 @@ import Testing
     func last(_ text: String, maximum: Int) throws -> [UInt8]? {
       let path = try write(Array(text.utf8))
       defer { unlink(path) }
-      return try FileLines(path: path).lastLine(maximum: maximum)
+      return try LinesFromFile(path: path).lastLine(maximum: maximum)
     }
     #expect(try last("head\n12345678\n", maximum: 8) == Array("12345678".utf8))
     #expect(try last("head\n123456789\n", maximum: 8) == [])

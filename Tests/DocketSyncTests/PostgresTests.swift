@@ -98,9 +98,9 @@ import Testing
       try engine.run()
     } throws: { error in
       (error as? RemoteError)?.problem == .spaceMissing
-        && SyncWords.failure(error, DocketStrings.localizer(language: "en")).contains(
+        && SyncMessages.failure(error, DocketStrings.localizer(language: "en")).contains(
           "is not on the server")
-        && SyncWords.failure(error, DocketStrings.localizer(language: "de")).contains(
+        && SyncMessages.failure(error, DocketStrings.localizer(language: "de")).contains(
           "ist nicht auf dem Server")
     }
     // Stopped at the package that failed: the packages after it were not skipped one by one,
@@ -355,7 +355,7 @@ import Testing
     var engine = a.engine()
     engine.batchSize = 5
     engine.compactAfter = 4
-    engine.imageFrom = image ? 1 : 1_000_000
+    engine.imageMinimumChanges = image ? 1 : 1_000_000
     #expect(try engine.run().wroteSnapshot)
     try a.issue("After the snapshot")
     _ = try engine.run()

@@ -209,13 +209,13 @@ final class Replica: @unchecked Sendable {
   @discardableResult
   func sync(
     stopAfter: Int? = nil, compactAfter: Int = 64, bulkFrom: Int = Merger.bulkThreshold,
-    imageFrom: Int = 20_000
+    imageMinimumChanges: Int = 20_000
   ) throws -> SyncReport {
     var engine = engine()
     engine.stopAfter = stopAfter
     engine.compactAfter = compactAfter
     engine.bulkFrom = bulkFrom
-    engine.imageFrom = imageFrom
+    engine.imageMinimumChanges = imageMinimumChanges
     return try engine.run()
   }
 

@@ -202,7 +202,7 @@ import Testing
     let entry = try #require(try b.queue.read { try $0.history(ofIssue: mine.id) }.first)
     #expect(abs(entry.when.timeIntervalSince(b.time.now)) < 60)
     // The warning names the device and how far ahead it is.
-    let words = SyncWords.notes(report, DocketStrings.localizer(language: "en"))
+    let words = SyncMessages.notes(report, DocketStrings.localizer(language: "en"))
     #expect(
       words.contains {
         $0.hasPrefix("Mallory's clock is ") && $0.contains("ahead: 1 of its changes waits")
@@ -404,7 +404,7 @@ import Testing
       try a.sync()
     } throws: { error in
       (error as? RemoteError)?.problem == .notOwnFolder
-        && SyncWords.failure(error, DocketStrings.localizer(language: "en")).contains(
+        && SyncMessages.failure(error, DocketStrings.localizer(language: "en")).contains(
           "is not this device's folder")
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)

@@ -201,7 +201,7 @@ struct SyncCommands {
     let database = try context.database()
     let report: SyncReport
     do {
-      report = try SyncRun.run(database, at: { context.now }, l10n)
+      report = try ConfiguredSync.run(database, at: { context.now }, l10n)
     } catch let failure as SyncFailure {
       throw CommandFailure.failed(SafeText.sanitized(failure.message))
     }
@@ -255,7 +255,7 @@ struct SyncCommands {
       return
     }
     for entry in entries {
-      context.console.line(SafeText.sanitized(SyncWords.line(entry, l10n)))
+      context.console.line(SafeText.sanitized(SyncMessages.line(entry, l10n)))
     }
   }
 

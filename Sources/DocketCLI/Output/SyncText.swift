@@ -9,7 +9,7 @@ import Terminal
 enum SyncText {
   /// "↑ 12 changes, ↓ 3 changes", then what else happened, a line each.
   static func lines(_ report: SyncReport, _ l10n: Localizer) -> [String] {
-    var lines = [SyncWords.result(report, l10n)]
+    var lines = [SyncMessages.result(report, l10n)]
     if report.lost > 0 { lines.append(l10n("sync.lost", .integer(report.lost))) }
     if report.usedSnapshot { lines.append(l10n("sync.usedSnapshot")) }
     if report.wroteSnapshot { lines.append(l10n("sync.wroteSnapshot")) }
@@ -17,10 +17,10 @@ enum SyncText {
       lines.append(
         l10n(
           "sync.skipped", .string(SafeText.sanitized(skipped.path)),
-          .string(SyncWords.problem(skipped.problem, l10n))))
+          .string(SyncMessages.problem(skipped.problem, l10n))))
     }
     for device in report.waiting { lines.append(l10n("sync.waiting", .string(device))) }
-    lines += SyncWords.notes(report, l10n).map { SafeText.sanitized($0) }
+    lines += SyncMessages.notes(report, l10n).map { SafeText.sanitized($0) }
     return lines
   }
 
@@ -104,7 +104,7 @@ enum SyncText {
       members.append(("tag", .string(name)))
     default:
       members.append(("change", .string("field")))
-      members.append(("field", .string(SyncWords.fieldName(entry.what))))
+      members.append(("field", .string(SyncMessages.fieldName(entry.what))))
       members.append(("old", jsonValue(entry.old)))
       members.append(("new", jsonValue(entry.new)))
     }

@@ -22,7 +22,7 @@ public struct SyncClient: Sendable {
     self.listen = listen
   }
 
-  /// Syncs `database` with its remote (`SyncRun`) on a thread of its own: a sync reads and
+  /// Syncs `database` with its remote (`ConfiguredSync`) on a thread of its own: a sync reads and
   /// writes files.
   public static func live(database: DatabaseQueue, localizer: Localizer) -> SyncClient {
     SyncClient(
@@ -30,7 +30,7 @@ public struct SyncClient: Sendable {
         try await withCheckedThrowingContinuation { continuation in
           Thread.detachNewThread {
             continuation.resume(
-              with: Result { try SyncRun.run(database, at: { Date() }, localizer) })
+              with: Result { try ConfiguredSync.run(database, at: { Date() }, localizer) })
           }
         }
       },

@@ -75,7 +75,8 @@ extension SyncEngine {
       header.covers = believed(header.covers, of: snapshot.device)
       guard
         Self.needs(
-          header, covered: covered, present: present, seen: seen, rather: snapshotRather,
+          header, covered: covered, present: present, seen: seen,
+          filesForSnapshot: snapshotInsteadOfFiles,
           myself: device)
       else { continue }
       if let count = takeImage(of: header, listing: listing, remote: key) {
@@ -280,7 +281,7 @@ extension SyncEngine {
   /// holds is gone from the remote, or reading them all would take many files.
   static func needs(
     _ snapshot: Package, covered: [String: Int64], present: [String: Set<Int64>],
-    seen: Set<String>, rather: Int, myself: String
+    seen: Set<String>, filesForSnapshot: Int, myself: String
   ) -> Bool {
     // A device that has read nothing here yet starts from a snapshot whenever there is one
     // (SPEC §10: not by replaying every change ever made).
@@ -299,6 +300,6 @@ extension SyncEngine {
         behind += 1
       }
     }
-    return behind >= rather
+    return behind >= filesForSnapshot
   }
 }

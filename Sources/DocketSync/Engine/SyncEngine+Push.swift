@@ -222,7 +222,7 @@ extension SyncEngine {
         """, [key, stamp, latest])
     }
     try remote.write(Package(name: name, deviceName: deviceName, covers: covers, changes: changes))
-    if changes.count >= imageFrom { writeImage(of: name, covers: covers) }
+    if changes.count >= imageMinimumChanges { writeImage(of: name, covers: covers) }
     try database.write { db in
       if countsAsPushed {
         let pushed = try db.setting(Connection.pushedKey).flatMap(Int64.init) ?? 0

@@ -99,9 +99,9 @@ public struct SyncEngine: Sendable {
   /// More changes than this to push go as a snapshot.
   public var snapshotPushFrom = 20_000
   /// A snapshot of this many changes or more comes with a database image.
-  public var imageFrom = 20_000
+  public var imageMinimumChanges = 20_000
   /// A device that is behind reads a snapshot rather than this many files.
-  public var snapshotRather = 32
+  public var snapshotInsteadOfFiles = 32
   /// For tests: stop after this many packages written or read.
   public var stopAfter: Int?
   /// From how many new issues a package's are made at once.

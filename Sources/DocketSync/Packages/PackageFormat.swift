@@ -207,7 +207,7 @@ public enum PackageFormat {
     _ bytes: [UInt8], expected: PackageName, partSize: Int, _ body: (Package) throws -> Void
   ) throws {
     try checkStart(bytes)
-    var lines = HeldLines(bytes)
+    var lines = LinesInMemory(bytes)
     guard let last = lines.lastLine else {
       // Cut short: still being copied in, unless its first line, whole, is no Docket header.
       if bytes.contains(0x0A) { _ = try header(&lines, expected: expected) }

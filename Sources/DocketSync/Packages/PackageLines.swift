@@ -21,7 +21,7 @@ func lineBreak(in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
 }
 
 /// The lines of bytes held whole (a package from the server).
-struct HeldLines: PackageLines {
+struct LinesInMemory: PackageLines {
   let bytes: [UInt8]
   private var offset = 0
 
@@ -48,7 +48,7 @@ struct HeldLines: PackageLines {
 
 /// The lines of a file, read a mebibyte at a time: a snapshot grows with the database, and a
 /// large one is not to be held in memory whole.
-final class FileLines: PackageLines {
+final class LinesFromFile: PackageLines {
   /// The longest line read: 32 MiB, twice the longest change of the largest texts `Limits`
   /// allows; a snapshot's line longer than that would hold its reader's memory for nothing.
   static let longestLine = 32 << 20

@@ -248,7 +248,7 @@ public struct FolderRemote: PackageStore {
     do { opened = try FileReading.open(file, limit: PackageFormat.limit(name.kind)) } catch {
       throw refusal(error, name)
     }
-    return try Self.parts(of: FileLines(descriptor: opened.descriptor), name: name, file: file)
+    return try Self.parts(of: LinesFromFile(descriptor: opened.descriptor), name: name, file: file)
   }
 
   /// A package's file read as it is applied, a mebibyte at a time: held whole, the file (a
@@ -258,7 +258,8 @@ public struct FolderRemote: PackageStore {
   /// the database's write lock: a sync folder is a local copy kept by a sync tool; on a network
   /// mount that stalls, other writers wait (and give up after 10 s) until the sync fails or goes
   /// on. Its parts can be gone through once.
-  static func parts(of lines: FileLines, name: PackageName, file: String) throws -> PackageParts {
+  static func parts(of lines: LinesFromFile, name: PackageName, file: String) throws -> PackageParts
+  {
     let last: [UInt8]?
     do {
       try PackageFormat.checkStart(try lines.firstBytes(PackageFormat.start.count))

@@ -320,7 +320,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       close(descriptor)
       throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
     }
-    return try FolderRemote.parts(of: FileLines(descriptor: descriptor), name: name, file: file)
+    return try FolderRemote.parts(of: LinesFromFile(descriptor: descriptor), name: name, file: file)
   }
 
   public func header(_ name: PackageName) throws -> Package {

@@ -6,7 +6,7 @@ import Localization
 /// What sync says, in the reader's language, for every face: a sync's result, a line of an
 /// issue's history. The words are plain text; a face that shows them on a terminal makes them
 /// safe there.
-public enum SyncWords {
+public enum SyncMessages {
   /// "↑ 12 changes, ↓ 3 changes"
   public static func result(_ report: SyncReport, _ l10n: Localizer) -> String {
     l10n(

@@ -13,7 +13,7 @@ public struct SyncFailure: Error, Equatable, Sendable {
 /// One sync of a database with the remote its settings name, as this device, for every face
 /// (`docket sync`, the app): its outcome (the time, or the error in words) kept with the
 /// settings for `docket remote show` and the status line.
-public enum SyncRun {
+public enum ConfiguredSync {
   /// Runs the sync; fails with `SyncFailure`, whose message names what failed and where.
   public static func run(_ database: DatabaseQueue, at now: () -> Date, _ l10n: Localizer) throws
     -> SyncReport
@@ -44,7 +44,7 @@ public enum SyncRun {
       }
       return report
     } catch {
-      let message = SyncWords.failure(error, l10n)
+      let message = SyncMessages.failure(error, l10n)
       try? database.write { try $0.recordSyncOutcome(at: now(), error: message) }
       throw SyncFailure(message)
     }

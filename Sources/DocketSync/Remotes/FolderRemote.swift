@@ -343,35 +343,6 @@ public struct FolderRemote: PackageStore {
     FolderRemote(path: path, device: device)
   }
 
-  public func imageFile(_ name: PackageName) -> String? {
-    FileReading.entry(filePath(name))?.kind == .file ? filePath(name) : nil
-  }
-
-  public func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {
-    precondition(name.device == device, "a device writes only its own images")
-    try ownFolder(making: true)
-    let target = filePath(name)
-    try Self.naming(target) {
-      // A name of its own, for `make` to create the image at (it makes the file itself).
-      let (temporary, descriptor) = try FileReplacement.makeTemporary(beside: target)
-      close(descriptor)
-      unlink(temporary)
-      do {
-        try make(temporary)
-        let written = open(temporary, O_RDONLY | O_CLOEXEC)
-        if written >= 0 {
-          fsync(written)
-          close(written)
-        }
-        if rename(temporary, target) != 0 { throw FileReplacement.Failure(code: errno) }
-        FileReplacement.syncFolder(of: target)
-      } catch {
-        unlink(temporary)
-        throw error
-      }
-    }
-  }
-
   public func remove(_ name: PackageName) throws {
     precondition(name.device == device, "a device removes only its own packages")
     try ownFolder(making: false)
@@ -384,7 +355,7 @@ public struct FolderRemote: PackageStore {
   /// This device's folder, made when `making` and it is not there, and checked to be a folder
   /// of its own: a link put in its place (to another device's folder, to anywhere) is never
   /// written or removed through.
-  private func ownFolder(making: Bool) throws {
+  func ownFolder(making: Bool) throws {
     let folder = path + "/" + device
     if making, mkdir(folder, 0o700) != 0, errno != EEXIST {
       throw RemoteError(location: folder, problem: .system(String(cString: strerror(errno))))
@@ -407,7 +378,7 @@ public struct FolderRemote: PackageStore {
   }
 
   /// Runs `body`; a failure of the file system is said as the remote's, naming `target`.
-  private static func naming(_ target: String, _ body: () throws -> Void) throws {
+  static func naming(_ target: String, _ body: () throws -> Void) throws {
     do { try body() } catch let failure as FileReplacement.Failure {
       throw RemoteError(location: target, problem: .system(failure.reason))
     }

@@ -146,34 +146,28 @@ indirect enum CatalogJSON: Equatable {
     mutating func members(
       _ body: (inout Reader, String) throws(SyntaxError) -> Void
     ) throws(SyntaxError) {
-      skipSpace()
-      if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-        position += 1
-        return
-      }
-      while true {
-        skipSpace()
-        let key = try string()
-        try expect(UInt8(ascii: ":"))
-        try body(&self, key)
-        skipSpace()
-        guard position < bytes.count else { throw error("unexpected end of text") }
-        if bytes[position] == UInt8(ascii: ",") {
-          position += 1
-        } else if bytes[position] == UInt8(ascii: "}") {
-          position += 1
-          return
-        } else {
-          throw error("expected “,” or “}”")
-        }
+      try items(closedBy: "}") { reader throws(SyntaxError) in
+        reader.skipSpace()
+        let key = try reader.string()
+        try reader.expect(UInt8(ascii: ":"))
+        try body(&reader, key)
       }
     }
 
     /// Reads the elements of an array whose `[` has been read, `body` reading each one; stops
     /// after the `]`.
     mutating func elements(_ body: (inout Reader) throws(SyntaxError) -> Void) throws(SyntaxError) {
+      try items(closedBy: "]", body)
+    }
+
+    /// Reads items separated by commas up to `close`, `body` reading each one; an empty list is
+    /// the closing character alone.
+    private mutating func items(
+      closedBy close: Unicode.Scalar, _ body: (inout Reader) throws(SyntaxError) -> Void
+    ) throws(SyntaxError) {
+      let closing = UInt8(ascii: close)
       skipSpace()
-      if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      if position < bytes.count, bytes[position] == closing {
         position += 1
         return
       }
@@ -183,11 +177,11 @@ indirect enum CatalogJSON: Equatable {
         guard position < bytes.count else { throw error("unexpected end of text") }
         if bytes[position] == UInt8(ascii: ",") {
           position += 1
-        } else if bytes[position] == UInt8(ascii: "]") {
+        } else if bytes[position] == closing {
           position += 1
           return
         } else {
-          throw error("expected “,” or “]”")
+          throw error("expected “,” or “\(close)”")
         }
       }
     }

@@ -256,6 +256,8 @@ import Testing
     let tags = try #require(try list.json() as? [[String: Any]])
     #expect(tags.map { $0["name"] as? String } == ["Bug", "Docs"])
     #expect(tags[0]["open"] as? Int == 1 && tags[0]["total"] as? Int == 2)
+    // Counts are written as whole numbers, as documented.
+    #expect(list.output.contains("\"open\": 1,\n") && list.output.contains("\"total\": 2\n"))
     #expect(tags[0].keys.sorted() == ["id", "name", "open", "total"])
     #expect(
       try box.docket(["tag", "list", "--sort", "count"]).lines.dropFirst().first?.hasPrefix("Bug")

@@ -17,7 +17,7 @@ struct AwardsCommand {
             .object([
               ("id", .string(status.award.id)),
               ("criterion", .string(status.award.criterion.rawValue)),
-              ("value", .number(status.award.value)),
+              ("value", .integer(status.award.value)),
               ("name", .string(l10n.name(of: status.award))),
               ("description", .string(l10n.description(of: status.award))),
               ("unlocked", .bool(status.unlocked)),

@@ -147,7 +147,7 @@ struct SyncCommands {
           ("space", settings.space.map { .string($0) } ?? .null),
           ("lastSync", settings.lastSync.map { .string(ISOTime.string($0)) } ?? .null),
           ("lastError", settings.lastError.map { .string($0) } ?? .null),
-          ("unpushedChanges", .number(waiting)),
+          ("unpushedChanges", .integer(waiting)),
           ("device", .string(device?.id.lowercasedText ?? "")),
         ]))
       return

@@ -20,7 +20,7 @@ struct TagCommands {
           sorted.map {
             .object([
               ("id", .string($0.tag.id.uuidString.lowercased())), ("name", .string($0.tag.name)),
-              ("open", .number($0.open)), ("total", .number($0.total)),
+              ("open", .integer($0.open)), ("total", .integer($0.total)),
             ])
           }))
       return

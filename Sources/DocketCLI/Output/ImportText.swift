@@ -40,24 +40,24 @@ enum ImportText {
     return l10n(summary.dryRun ? "import.dryRun" : "import.done", .string(list))
   }
 
-  static func json(_ summary: ImportSummary) -> JSONValue {
+  static func json(_ summary: ImportSummary) -> JSON {
     .object([
       ("format", .string(summary.format.rawValue)),
       ("dryRun", .bool(summary.dryRun)),
       (
         "created",
         .object([
-          ("issues", .number(summary.createdIssues)), ("tags", .number(summary.createdTags)),
+          ("issues", .integer(summary.createdIssues)), ("tags", .integer(summary.createdTags)),
         ])
       ),
-      ("updated", .number(summary.updatedIssues)),
-      ("keptDeleted", .number(summary.keptDeleted)),
-      ("restored", .number(summary.restoredIssues)),
-      ("unchanged", .number(summary.unchangedIssues)),
-      ("titlesPutOnOneLine", .number(summary.oneLinedTitles)),
+      ("updated", .integer(summary.updatedIssues)),
+      ("keptDeleted", .integer(summary.keptDeleted)),
+      ("restored", .integer(summary.restoredIssues)),
+      ("unchanged", .integer(summary.unchangedIssues)),
+      ("titlesPutOnOneLine", .integer(summary.oneLinedTitles)),
       (
         "skipped",
-        .object(SkipReason.allCases.map { ($0.rawValue, .number(summary.skipped[$0] ?? 0)) })
+        .object(SkipReason.allCases.map { ($0.rawValue, .integer(summary.skipped[$0] ?? 0)) })
       ),
     ])
   }

@@ -1,5 +1,6 @@
 import Database
 import DocketCore
+import DocketTransfer
 import Foundation
 import Localization
 import Terminal
@@ -11,7 +12,7 @@ struct IssueOutput {
   let colors: Bool
 
   /// `{"id", "ref", "title", "detail", "priority", "completed", "created", "modified", "tags"}`.
-  static func json(_ issue: Issue, reference: String) -> JSONValue {
+  static func json(_ issue: Issue, reference: String) -> JSON {
     .object([
       ("id", .string(issue.id.lowercasedText)),
       ("ref", .string(reference)),
@@ -233,11 +234,11 @@ struct IssueOutput {
     output.append("{\n    \"id\": \"")
     output.append(issue.id.lowercasedText)
     output.append("\",\n    \"ref\": ")
-    JSONValue.appendQuoted(reference, to: &output)
+    JSON.appendQuoted(reference, to: &output)
     output.append(",\n    \"title\": ")
-    JSONValue.appendQuoted(issue.title, to: &output)
+    JSON.appendQuoted(issue.title, to: &output)
     output.append(",\n    \"detail\": ")
-    JSONValue.appendQuoted(issue.detail, to: &output)
+    JSON.appendQuoted(issue.detail, to: &output)
     output.append(",\n    \"priority\": \"")
     output.append(issue.priority.name)
     output.append(
@@ -257,7 +258,7 @@ struct IssueOutput {
       output.append("[\n")
       for (index, tag) in issue.tags.enumerated() {
         output.append(index == 0 ? "      " : ",\n      ")
-        JSONValue.appendQuoted(tag.name, to: &output)
+        JSON.appendQuoted(tag.name, to: &output)
       }
       output.append("\n    ]")
     }
@@ -316,7 +317,7 @@ extension CommandContext {
     }
   }
 
-  func printJSON(_ value: JSONValue) {
+  func printJSON(_ value: JSON) {
     console.line(value.rendered())
   }
 

@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import DocketSync
+import DocketTransfer
 import Foundation
 import Localization
 import Terminal
@@ -24,11 +25,11 @@ enum SyncText {
     return lines
   }
 
-  static func json(_ report: SyncReport) -> JSONValue {
+  static func json(_ report: SyncReport) -> JSON {
     .object([
-      ("pushed", .number(report.pushed)),
-      ("pulled", .number(report.pulled)),
-      ("lost", .number(report.lost)),
+      ("pushed", .integer(report.pushed)),
+      ("pulled", .integer(report.pulled)),
+      ("lost", .integer(report.lost)),
       ("usedSnapshot", .bool(report.usedSnapshot)),
       ("usedImage", .bool(report.usedImage)),
       ("wroteSnapshot", .bool(report.wroteSnapshot)),
@@ -47,12 +48,12 @@ enum SyncText {
           report.held.map {
             .object([
               ("device", .string($0.id)), ("name", .string($0.name)),
-              ("changes", .number($0.changes)), ("aheadSeconds", .number(Int($0.ahead))),
+              ("changes", .integer($0.changes)), ("aheadSeconds", .integer(Int($0.ahead))),
             ])
           })
       ),
       ("clockLooksBehind", .bool(report.clockLooksBehind)),
-      ("void", .number(report.void)),
+      ("void", .integer(report.void)),
       ("twins", .array(report.twins.map { .string($0) })),
       (
         "newDevice",
@@ -80,8 +81,8 @@ enum SyncText {
 
   // MARK: - History
 
-  static func json(_ entry: HistoryEntry) -> JSONValue {
-    var members: [(String, JSONValue)] = [
+  static func json(_ entry: HistoryEntry) -> JSON {
+    var members: [(String, JSON)] = [
       ("time", .string(ISOTime.string(entry.when))),
       ("stamp", .string(String(entry.stamp))),
       (
@@ -113,10 +114,10 @@ enum SyncText {
     return .object(members)
   }
 
-  static func jsonValue(_ value: DatabaseValue) -> JSONValue {
+  static func jsonValue(_ value: DatabaseValue) -> JSON {
     switch value {
     case .null: .null
-    case .integer(let number): .number(Int(number))
+    case .integer(let number): .integer(Int(number))
     case .real(let seconds): .string(ISOTime.string(Date(timeIntervalSince1970: seconds)))
     case .text(let text): .string(text)
     case .blob: .null

@@ -3,16 +3,11 @@ import DocketTransfer
 import Foundation
 import Terminal
 
-/// JSON written with its keys in the order given, so the documented shapes read as documented.
-indirect enum JSONValue: Equatable {
-  case string(String)
-  case number(Int)
-  case bool(Bool)
-  case null
-  case array([JSONValue])
-  case object([(String, JSONValue)])
-
-  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
+/// JSON written for reading: with its keys in the order given, so the documented shapes read as
+/// documented.
+extension JSON {
+  /// A whole number (a count, seconds): written without a fraction.
+  static func integer(_ value: Int) -> JSON { .number(Double(value)) }
 
   /// Two-space indented, one value per line, as `jq` would print it.
   func rendered(indent: Int = 0) -> String {
@@ -20,7 +15,7 @@ indirect enum JSONValue: Equatable {
     let closing = String(repeating: "  ", count: indent)
     switch self {
     case .string(let text): return Self.quote(text)
-    case .number(let number): return String(number)
+    case .number: return JSONWriter.text(self)
     case .bool(let flag): return flag ? "true" : "false"
     case .null: return "null"
     case .array(let values):

@@ -25,15 +25,16 @@ struct AwardsCommand {
           }))
       return
     }
-    var table = Table(columns: [
-      Table.Column(header: ""), Table.Column(header: l10n("table.award")),
-      Table.Column(header: l10n("table.description"), shrinks: true, minimumWidth: 10),
+    var table = TextTable(columns: [
+      TextTable.Column(header: ""), TextTable.Column(header: l10n("table.award")),
+      TextTable.Column(header: l10n("table.description"), shrinks: true, minimumWidth: 10),
     ])
     for status in statuses {
       table.rows.append([
-        status.unlocked ? Table.Cell(text: "★", style: .done) : Table.Cell(text: "·", style: .dim),
-        Table.Cell(text: l10n.name(of: status.award), style: status.unlocked ? .plain : .dim),
-        Table.Cell(
+        status.unlocked
+          ? TextTable.Cell(text: "★", style: .done) : TextTable.Cell(text: "·", style: .dim),
+        TextTable.Cell(text: l10n.name(of: status.award), style: status.unlocked ? .plain : .dim),
+        TextTable.Cell(
           text: l10n.description(of: status.award)
             + (status.unlocked ? "" : " (" + l10n("awards.locked") + ")"),
           style: .dim),

@@ -156,7 +156,7 @@ struct ListCommand {
       let measurer = ListMeasurer(
         title: cells.titleWidth, tags: cells.tagsWidth, date: measureDate)
       var encodedWidths = ListWidths()
-      var layout: Table.Layout?
+      var layout: TextTable.Layout?
       var count = 0
       try db.streamEncodedIssues(
         request, limit: limit, detail: false, measuring: measurer,
@@ -171,7 +171,7 @@ struct ListCommand {
         if layout == nil {
           let widths = cells.contentWidths(
             measurer.widths.including(encodedWidths), datesMeasured: measureDate != nil)
-          layout = Table.Layout(
+          layout = TextTable.Layout(
             columns: output.listColumns, contentWidths: widths, width: console.width,
             colors: console.colors)
           text.append(layout!.header())

@@ -20,13 +20,15 @@ struct ShowCommand {
     let l10n = context.l10n
     let output = context.output
     let colors = context.console.colors
-    func styled(_ cell: Table.Cell) -> String { colors ? cell.style.apply(cell.text) : cell.text }
+    func styled(_ cell: TextTable.Cell) -> String {
+      colors ? cell.style.apply(cell.text) : cell.text
+    }
     var lines: [String] = []
     // Text from data is shown safe (SafeText): no escape sequence in it reaches the terminal.
     let title = issue.title.isEmpty ? l10n("issue.untitled") : SafeText.sanitized(issue.title)
     lines.append(
       (colors ? Style.header.apply(title) : title) + "  "
-        + styled(Table.Cell(text: reference, style: .reference)))
+        + styled(TextTable.Cell(text: reference, style: .reference)))
     lines.append("")
     let rows: [(String, String)] = [
       (l10n("show.priority"), styled(output.priorityCell(issue.priority))),

@@ -29,15 +29,15 @@ struct TagCommands {
       if context.console.outputIsTerminal { context.console.line(l10n("tag.none")) }
       return
     }
-    var table = Table(columns: [
-      Table.Column(header: l10n("table.name"), shrinks: true, minimumWidth: 8),
-      Table.Column(header: l10n("table.open"), alignRight: true),
-      Table.Column(header: l10n("table.total"), alignRight: true),
+    var table = TextTable(columns: [
+      TextTable.Column(header: l10n("table.name"), shrinks: true, minimumWidth: 8),
+      TextTable.Column(header: l10n("table.open"), alignRight: true),
+      TextTable.Column(header: l10n("table.total"), alignRight: true),
     ])
     for summary in sorted {
       table.rows.append([
-        Table.Cell(text: summary.tag.name), Table.Cell(text: String(summary.open)),
-        Table.Cell(text: String(summary.total), style: .dim),
+        TextTable.Cell(text: summary.tag.name), TextTable.Cell(text: String(summary.open)),
+        TextTable.Cell(text: String(summary.total), style: .dim),
       ])
     }
     context.console.line(

@@ -26,7 +26,7 @@ struct IssueOutput {
     ])
   }
 
-  func priorityCell(_ priority: Priority) -> Table.Cell {
+  func priorityCell(_ priority: Priority) -> TextTable.Cell {
     let symbol: String
     let style: Style
     switch priority {
@@ -40,30 +40,30 @@ struct IssueOutput {
       symbol = "▽"
       style = .dim
     }
-    return Table.Cell(text: symbol + " " + l10n.name(of: priority), style: style)
+    return TextTable.Cell(text: symbol + " " + l10n.name(of: priority), style: style)
   }
 
-  func statusCell(_ completed: Bool) -> Table.Cell {
+  func statusCell(_ completed: Bool) -> TextTable.Cell {
     completed
-      ? Table.Cell(text: "✓ " + l10n.name(of: SearchQuery.Status.completed), style: .done)
-      : Table.Cell(text: "○ " + l10n.name(of: SearchQuery.Status.open))
+      ? TextTable.Cell(text: "✓ " + l10n.name(of: SearchQuery.Status.completed), style: .done)
+      : TextTable.Cell(text: "○ " + l10n.name(of: SearchQuery.Status.open))
   }
 
   /// The columns of `docket list`.
-  var listColumns: [Table.Column] {
+  var listColumns: [TextTable.Column] {
     [
-      Table.Column(header: l10n("table.ref")),
-      Table.Column(header: l10n("table.priority")),
-      Table.Column(header: l10n("table.status")),
-      Table.Column(header: l10n("table.title"), shrinks: true, minimumWidth: 12),
-      Table.Column(header: l10n("table.tags"), shrinks: true, minimumWidth: 6),
-      Table.Column(header: l10n("table.updated")),
+      TextTable.Column(header: l10n("table.ref")),
+      TextTable.Column(header: l10n("table.priority")),
+      TextTable.Column(header: l10n("table.status")),
+      TextTable.Column(header: l10n("table.title"), shrinks: true, minimumWidth: 12),
+      TextTable.Column(header: l10n("table.tags"), shrinks: true, minimumWidth: 6),
+      TextTable.Column(header: l10n("table.updated")),
     ]
   }
 
   /// The table of `docket list`, for a list held whole (a page).
-  func table(_ issues: [Issue], references: [UUID: String]) -> Table {
-    var table = Table(columns: listColumns)
+  func table(_ issues: [Issue], references: [UUID: String]) -> TextTable {
+    var table = TextTable(columns: listColumns)
     var cells = RowCells(self)
     table.rows.reserveCapacity(issues.count)
     for issue in issues {
@@ -77,10 +77,10 @@ struct IssueOutput {
   struct RowCells {
     let output: IssueOutput
     /// By the priority's raw value, and open then completed: made and measured once.
-    let priorities: [Table.Cell]
-    let statuses: [Table.Cell]
+    let priorities: [TextTable.Cell]
+    let statuses: [TextTable.Cell]
     let untitled: String
-    private var times: [RowDate: Table.Cell] = [:]
+    private var times: [RowDate: TextTable.Cell] = [:]
 
     init(_ output: IssueOutput) {
       self.output = output
@@ -130,9 +130,9 @@ struct IssueOutput {
       DisplayWidth.of(SafeText.sanitized(tags.map(\.name).joined(separator: ", ")))
     }
 
-    mutating func callAsFunction(_ issue: Issue, reference: String) -> [Table.Cell] {
+    mutating func callAsFunction(_ issue: Issue, reference: String) -> [TextTable.Cell] {
       [
-        Table.Cell(reference: reference),
+        TextTable.Cell(reference: reference),
         priorities[issue.priority.rawValue],
         statuses[issue.completed ? 1 : 0],
         titleCell(issue),
@@ -154,7 +154,7 @@ struct IssueOutput {
       }
       var widths = RowWidths()
       widths.reference = EncodedRow.append(
-        Table.Cell(reference: reference), to: &output, measure: DisplayWidth.of)
+        TextTable.Cell(reference: reference), to: &output, measure: DisplayWidth.of)
       output.append(encodedRepeats[issue.priority.rawValue])
       output.append(encodedRepeats[priorities.count + (issue.completed ? 1 : 0)])
       widths.title = EncodedRow.append(titleCell(issue), to: &output, measure: DisplayWidth.of)
@@ -207,22 +207,22 @@ struct IssueOutput {
     private var encodedTags: [Int: (tags: [Tag], bytes: [UInt8], width: Int)] = [:]
     private var encodedTimes: [RowDate: (bytes: [UInt8], width: Int)] = [:]
 
-    private func titleCell(_ issue: Issue) -> Table.Cell {
-      Table.Cell(text: output.oneLine(issue.title.isEmpty ? untitled : issue.title))
+    private func titleCell(_ issue: Issue) -> TextTable.Cell {
+      TextTable.Cell(text: output.oneLine(issue.title.isEmpty ? untitled : issue.title))
     }
 
-    private func tagsCell(_ issue: Issue) -> Table.Cell {
-      Table.Cell(text: issue.tags.map(\.name).joined(separator: ", "), style: .dim)
+    private func tagsCell(_ issue: Issue) -> TextTable.Cell {
+      TextTable.Cell(text: issue.tags.map(\.name).joined(separator: ", "), style: .dim)
     }
 
     /// Compact, as the seed's rows show it ("> 3 days", "29 Oct").
-    private mutating func time(_ issue: Issue) -> Table.Cell {
+    private mutating func time(_ issue: Issue) -> TextTable.Cell {
       time(RowDate(issue.lastActivity, now: output.now))
     }
 
-    private mutating func time(_ rowDate: RowDate) -> Table.Cell {
+    private mutating func time(_ rowDate: RowDate) -> TextTable.Cell {
       if let known = times[rowDate] { return known }
-      let time = Table.Cell(text: output.l10n.compact(rowDate), style: .dim).measured()
+      let time = TextTable.Cell(text: output.l10n.compact(rowDate), style: .dim).measured()
       if times.count < Self.datesKept { times[rowDate] = time }
       return time
     }

@@ -3,7 +3,7 @@ import Terminal
 
 /// Rows of text in aligned columns. When a width is given, the columns that may shrink are cut
 /// (with an ellipsis) until every row fits on one line; rows are never wrapped.
-struct Table {
+struct TextTable {
   struct Column {
     var header: String
     /// Whether the column may be cut to fit, and the fewest columns it keeps.
@@ -209,11 +209,11 @@ struct Table {
 
 /// A table's row as bytes: for each cell its style, its width in columns and its text, made
 /// safe. A long list encodes its rows as it reads them and lays them out once every width is
-/// known (`Table.Layout.append(encoded:to:)`).
+/// known (`TextTable.Layout.append(encoded:to:)`).
 enum EncodedRow {
   /// Appends `cells`, each measured by `measure` unless its width is known.
   static func append(
-    _ cells: [Table.Cell], to output: inout OutputBytes, measure: (String) -> Int
+    _ cells: [TextTable.Cell], to output: inout OutputBytes, measure: (String) -> Int
   ) -> [Int] {
     var widths: [Int] = []
     widths.reserveCapacity(cells.count)
@@ -224,7 +224,7 @@ enum EncodedRow {
   /// Appends one cell, measured by `measure` unless its width is known; returns its width.
   @discardableResult
   static func append(
-    _ cell: Table.Cell, to output: inout OutputBytes, measure: (String) -> Int
+    _ cell: TextTable.Cell, to output: inout OutputBytes, measure: (String) -> Int
   ) -> Int {
     let width = cell.width ?? measure(cell.text)
     output.append(byte: cell.style.rawValue)
@@ -235,7 +235,7 @@ enum EncodedRow {
   }
 
   /// One cell encoded, for a cell written on many rows.
-  static func bytes(of cell: Table.Cell) -> [UInt8] {
+  static func bytes(of cell: TextTable.Cell) -> [UInt8] {
     var output = OutputBytes.record()
     append(cell, to: &output, measure: DisplayWidth.of)
     return output.bytes

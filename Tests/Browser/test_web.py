@@ -334,6 +334,21 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
         self.assertNotIn("Made on a phone", [i["title"] for i in self.server.issues()])
 
+    def test_tags_and_awards_show_on_a_phone(self):
+        driver = self.open(phone=True)
+        for path, heading in (("/tags", "tags-heading"), ("/awards", "awards-heading")):
+            driver.find_element(By.CSS_SELECTOR, f"nav a[href='{path}']").click()
+            wait(driver, lambda d: d.find_elements(By.ID, heading))
+            page = driver.find_element(By.CSS_SELECTOR, "main")
+            self.assertTrue(page.is_displayed(), path)
+            self.assertTrue(driver.find_element(By.ID, heading).is_displayed(), path)
+            self.assertGreater(page.size["height"], 200, path)
+            self.audit(driver, "phone " + path)
+        # The sample's tags are listed, each as a row one can see.
+        driver.find_element(By.CSS_SELECTOR, "nav a[href='/tags']").click()
+        wait(driver, lambda d: d.find_elements(By.ID, "tags-heading"))
+        self.assertIn("Bug", driver.find_element(By.CSS_SELECTOR, "main").text)
+
     def check_targets(self, driver):
         small = driver.execute_script("""
             return Array.from(document.querySelectorAll(

@@ -74,13 +74,21 @@ public struct WebSecurity: Sendable {
 
   func tokenMatches(_ value: String) -> Bool { Self.same(value, token) }
 
-  /// A change may go ahead: the form carries the CSRF token and the Origin is this server.
+  /// A change may go ahead: the form carries the CSRF token and the request comes from this
+  /// server's own pages. That is its `Origin`; a text browser (w3m, lynx) sends none, and then a
+  /// browser's `Sec-Fetch-Site: same-origin` or a `Referer` on this server stands in for it.
   func changeIsAllowed(_ request: HTTPRequest) -> Bool {
     guard let sent = request.formValue("csrf"), Self.same(sent, csrf) else { return false }
-    guard let origin = request.header("Origin"), let host = request.header("Host") else {
+    guard let host = request.header("Host"), !host.isEmpty else { return false }
+    let own = (usesTLS ? "https://" : "http://") + host.lowercased()
+    if let origin = request.header("Origin") { return origin.lowercased() == own }
+    if let site = request.header("Sec-Fetch-Site") { return site.lowercased() == "same-origin" }
+    guard let referer = request.header("Referer")?.lowercased(), referer.hasPrefix(own) else {
       return false
     }
-    return origin.lowercased() == (usesTLS ? "https://" : "http://") + host.lowercased()
+    // The host must end where this server's does: not `localhost:8080.example.com`.
+    let rest = referer.dropFirst(own.count)
+    return rest.isEmpty || rest.first == "/" || rest.first == "?"
   }
 
   /// The cookie that keeps the token: sent only to this server, never to scripts, never on a

@@ -60,6 +60,42 @@ import Testing
     #expect(try web.count() == 1)
   }
 
+  /// A text browser sends no `Origin`: a `Referer` on this server, or the browser's word that the
+  /// request is its own site's, stands in for it; a referrer elsewhere, or nothing, does not.
+  @Test func aChangeWithoutAnOriginIsJudgedByWhereItCameFrom() throws {
+    let web = try WebTester()
+    let refused: [[String: String]] = [
+      [:], ["referer": "http://evil.example/"],
+      ["referer": "http://localhost:8080.evil.example/"], ["referer": "https://localhost:8080/"],
+      ["referer": "http://localhost:80800/"], ["sec-fetch-site": "cross-site"],
+      ["sec-fetch-site": "same-site"],
+      ["sec-fetch-site": "same-origin", "origin": "http://evil.example"],
+    ]
+    for headers in refused {
+      let answer = web.post(
+        "/issues", [("title", "Planted"), ("back", "/")], headers: headers, withoutOrigin: true)
+      #expect(answer.status == 403, "\(headers)")
+    }
+    #expect(try web.count() == 0)
+    let accepted: [[String: String]] = [
+      ["referer": "http://localhost:8080/?filter=all"], ["referer": "http://LOCALHOST:8080"],
+      ["sec-fetch-site": "same-origin"],
+    ]
+    for (index, headers) in accepted.enumerated() {
+      let answer = web.post(
+        "/issues", [("title", "Typed in w3m"), ("back", "/")], headers: headers,
+        withoutOrigin: true)
+      #expect(answer.status == 303, "\(headers)")
+      #expect(try web.count() == index + 1)
+    }
+    // The token is still needed.
+    #expect(
+      web.post(
+        "/issues", [("title", "Planted"), ("back", "/")],
+        headers: ["referer": "http://localhost:8080/"], csrf: nil, withoutOrigin: true
+      ).status == 403)
+  }
+
   @Test func readOnlyRefusesEveryChangeAndOffersNone() throws {
     let web = try WebTester(readOnly: true)
     let issue = try web.issue("Look only")

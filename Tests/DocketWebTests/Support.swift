@@ -50,18 +50,19 @@ struct WebTester {
         cookies: cookies ?? signedIn))
   }
 
+  /// A form posted as a browser posts it from the page, with `Origin` unless `withoutOrigin`
+  /// (as a text browser posts).
   func post(
     _ path: String, _ form: [(String, String)], headers: [String: String] = [:],
-    csrf: String? = WebTester.csrf, cookies: [String: String]? = nil
+    csrf: String? = WebTester.csrf, cookies: [String: String]? = nil, withoutOrigin: Bool = false
   ) -> HTTPResponse {
     var fields = form
     if let csrf { fields.append(("csrf", csrf)) }
+    var sent = ["host": "localhost:8080", "origin": "http://localhost:8080"]
+    if withoutOrigin { sent["origin"] = nil }
     return app.handle(
       HTTPRequest(
-        method: "POST", path: path,
-        headers: ["host": "localhost:8080", "origin": "http://localhost:8080"].merging(headers) {
-          $1
-        },
+        method: "POST", path: path, headers: sent.merging(headers) { $1 },
         cookies: cookies ?? signedIn, form: fields.map { (name: $0.0, value: $0.1) }))
   }
 

@@ -36,6 +36,12 @@ static struct {
                                                          enum MHD_ConnectionInfoType, ...);
 } api;
 
+/* GnuTLS's words for what TLS is spoken: 1.2 and 1.3 only, keys exchanged with forward secrecy
+   (ECDHE), and AEAD ciphers only (AES-GCM, ChaCha20-Poly1305): no static RSA, no CBC. */
+static const char *const tls_priorities =
+    "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-KX-ALL:+ECDHE-ECDSA:+ECDHE-RSA:"
+    "-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:+CHACHA20-POLY1305:-MAC-ALL:+AEAD";
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char failure[512];
 static int loaded;
@@ -279,7 +285,8 @@ struct docket_http_server *docket_http_start(
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_THREAD_STACK_SIZE, stack_size,
         MHD_OPTION_NOTIFY_COMPLETED, docket_completed, server, MHD_OPTION_NOTIFY_CONNECTION,
         docket_notify_connection, server, MHD_OPTION_HTTPS_MEM_CERT, cert,
-        MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
+        MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_HTTPS_PRIORITIES, tls_priorities,
+        MHD_OPTION_END);
   } else {
     server->daemon = api.start_daemon(
         flags, port, NULL, NULL, docket_access, server, MHD_OPTION_SOCK_ADDR, socket_address,

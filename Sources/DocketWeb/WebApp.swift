@@ -49,6 +49,10 @@ public final class WebApp: Sendable {
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     var response = route(request)
     response.headers += WebSecurity.headers
+    // Served over TLS: the browser keeps to https for this host from now on.
+    if security.usesTLS {
+      response.headers.append(("Strict-Transport-Security", "max-age=31536000"))
+    }
     if response.header("Cache-Control") == nil {
       response.headers.append(("Cache-Control", "no-store"))
     }

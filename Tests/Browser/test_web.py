@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import tempfile
@@ -500,6 +501,54 @@ class TransportTest(unittest.TestCase):
                 self.assertNotEqual(plain.getresponse().status, 303)
             except (http.client.HTTPException, OSError):
                 pass
+        finally:
+            server.stop()
+
+    def test_tls_takes_only_1_2_and_1_3_with_forward_secret_aead_and_sends_hsts(self):
+        folder = tempfile.mkdtemp(prefix="docket-tls-")
+        certificate = os.path.join(folder, "cert.pem")
+        key = os.path.join(folder, "key.pem")
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+             "-keyout", key, "-out", certificate],
+            check=True, capture_output=True, timeout=60)
+        server = Server("--tls-cert", certificate, "--tls-key", key)
+
+        def handshake(version, ciphers="DEFAULT:@SECLEVEL=0"):
+            # The client allows anything it can (level 0), so a refusal is the server's.
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.load_verify_locations(certificate)
+            context.minimum_version = version
+            context.maximum_version = version
+            context.set_ciphers(ciphers)
+            try:
+                with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+                    with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+                        return tls.version(), tls.cipher()[0]
+            except (ssl.SSLError, OSError):
+                return None
+
+        try:
+            for old in (ssl.TLSVersion.TLSv1, ssl.TLSVersion.TLSv1_1):
+                self.assertIsNone(handshake(old), old)
+            version, cipher = handshake(ssl.TLSVersion.TLSv1_2)
+            self.assertEqual(version, "TLSv1.2")
+            self.assertTrue(cipher.startswith("ECDHE-"), cipher)
+            self.assertTrue("GCM" in cipher or "CHACHA20" in cipher, cipher)
+            self.assertEqual(handshake(ssl.TLSVersion.TLSv1_3)[0], "TLSv1.3")
+            # Static RSA, and CBC even with a forward-secret key exchange, are refused.
+            for weak in ("AES128-GCM-SHA256:AES128-SHA", "ECDHE-RSA-AES128-SHA:ECDHE-RSA-AES256-SHA"):
+                self.assertIsNone(handshake(ssl.TLSVersion.TLSv1_2, weak), weak)
+            context = ssl.create_default_context(cafile=certificate)
+            connection = http.client.HTTPSConnection(
+                "127.0.0.1", server.port, context=context, timeout=10)
+            connection.request("GET", "/?token=" + server.token)
+            response = connection.getresponse()
+            response.read()
+            self.assertEqual(
+                response.getheader("Strict-Transport-Security"), "max-age=31536000")
+            connection.close()
         finally:
             server.stop()
 

@@ -29,6 +29,10 @@ struct WebDocument {
         "<li><a href=\"\(href)\"\(HTML.when(section == current, " aria-current=\"page\""))>\(name)</a></li>"
       )
     }
+    // The issues' page is the app itself: its name is the page's heading (Tags and Awards have
+    // their own).
+    let brand: HTML =
+      current == .issues ? "<h1 class=\"brand\">Docket</h1>" : "<p class=\"brand\">Docket</p>"
     let readOnlyBanner: HTML =
       readOnly ? "<p class=\"banner\">\(l10n("web.readOnly"))</p>" : .empty
     return """
@@ -40,7 +44,7 @@ struct WebDocument {
       <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
       <script src="/static/app.js" defer></script></head>\
       <body data-offline="\(l10n("web.offline"))"><a class="skip" href="#list">\(l10n("web.skip"))</a>\
-      <header class="top"><p class="brand">Docket</p>\
+      <header class="top">\(brand)\
       <nav aria-label="\(l10n("web.nav.label"))"><ul>\(links)</ul></nav>\
       \(languageSwitch())\
       <button type="button" class="keys-button" aria-haspopup="dialog" aria-controls="keys" hidden>\(l10n("web.keys.button"))</button></header>\

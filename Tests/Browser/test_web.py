@@ -151,6 +151,10 @@ class WebAppTest(unittest.TestCase):
         return driver
 
     def audit(self, driver, state):
+        # Every page has a heading of the first level that can be seen.
+        self.assertTrue(driver.execute_script(
+            "return Array.from(document.querySelectorAll('h1')).some(e => e.offsetParent !== null)"),
+            state)
         axe = Axe(driver)
         axe.inject()
         results = axe.run()

@@ -185,11 +185,13 @@ extension PageRenderer {
     let back =
       issue == nil ? location.with { $0.mode = .view } : location.with { $0.mode = .view }
     let heading = issue == nil ? l10n("web.new") : l10n("web.edit.heading")
+    // The title is not `required`: an empty one is refused by the rule every face keeps, in the
+    // app's words and language, not in a bubble of the browser's.
     return """
       <h2 id="detail-heading" tabindex="-1">\(heading)</h2>\(error)\
       <form method="post" action="\(action)" class="issue-form" data-inplace>\(postFields(back: back))\(base)\
       <p><label for="f-title">\(l10n("web.form.title"))</label>\
-      <input id="f-title" name="title" value="\(values.title)" required\
+      <input id="f-title" name="title" value="\(values.title)"\
       \(HTML.when(!values.error.isEmpty, " aria-invalid=\"true\" aria-describedby=\"form-error\""))></p>\
       <p><label for="f-detail">\(l10n("web.form.detail"))</label>\
       <textarea id="f-detail" name="detail" rows="8">\n\(values.detail)</textarea></p>\

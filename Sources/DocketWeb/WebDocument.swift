@@ -49,7 +49,7 @@ struct WebDocument {
       \(languageSwitch())\
       <button type="button" class="keys-button" aria-haspopup="dialog" aria-controls="keys" hidden>\(l10n("web.keys.button"))</button></header>\
       \(readOnlyBanner)\
-      <div id="announce" class="sr" role="status" aria-live="polite" aria-atomic="true">\(said ?? "")</div>\
+      <div id="announce" class="toast" role="status" aria-live="polite" aria-atomic="true">\(said ?? "")</div>\
       \(body)\(keysDialog())</body></html>
       """
   }

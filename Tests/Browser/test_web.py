@@ -339,6 +339,21 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
         self.assertNotIn("Made on a phone", [i["title"] for i in self.server.issues()])
 
+    def test_a_change_the_server_never_answers_is_said_on_screen(self):
+        driver = self.open()
+        driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[0].click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail [data-key='x']"))
+        region = driver.find_element(By.ID, "announce")
+        self.assertFalse(region.is_displayed())
+        self.server.stop()
+        driver.find_element(By.CSS_SELECTOR, "#detail [data-key='x']").click()
+        offline = driver.execute_script("return document.body.dataset.offline")
+        wait(driver, lambda d: d.find_element(By.ID, "announce").text == offline)
+        region = driver.find_element(By.ID, "announce")
+        wait(driver, lambda d: region.value_of_css_property("opacity") == "1")
+        self.assertTrue(region.is_displayed())
+        self.assertGreater(region.size["height"], 20)
+
     def test_tags_and_awards_show_on_a_phone(self):
         driver = self.open(phone=True)
         for path, heading in (("/tags", "tags-heading"), ("/awards", "awards-heading")):

@@ -8,12 +8,26 @@
     return Array.prototype.slice.call((root || document).querySelectorAll(selector));
   };
 
-  function announce(text) {
+  // Says `text` in the status region, which shows it on screen too, for a while: a message
+  // about a failure longer than one about a change made.
+  var fading = null;
+  function announce(text, seconds) {
     var region = $('#announce');
     if (!region || !text) return;
     region.textContent = '';
+    region.classList.remove('faded');
+    window.clearTimeout(fading);
     window.setTimeout(function () { region.textContent = text; }, 60);
+    fading = window.setTimeout(function () { region.classList.add('faded'); },
+      (seconds || 8) * 1000);
   }
+  // A message the page came with (a change, before the script took over the forms) fades too.
+  (function () {
+    var region = $('#announce');
+    if (region && region.textContent) {
+      fading = window.setTimeout(function () { region.classList.add('faded'); }, 8000);
+    }
+  })();
 
   // The address without the one-time message of a change.
   function clean(address) {
@@ -132,7 +146,7 @@
         // No answer: the change may or may not have been made, so it is not sent again (a new
         // issue would be made twice). The form stays as it is, to be sent again by hand.
         generation += 1;
-        announce(document.body.dataset.offline);
+        announce(document.body.dataset.offline, 12);
       });
   }
 

@@ -210,7 +210,7 @@ struct PageRenderer {
       <form class="sort" action="/" method="get">\(hidden)\
       <label for="sort">\(l10n("web.sort.label"))</label>\
       <select id="sort" name="sort">\(options)</select>\
-      <button type="submit">\(l10n("web.sort.button"))</button></form>
+      <button type="submit" class="without-script">\(l10n("web.sort.button"))</button></form>
       """
   }
 

@@ -181,6 +181,9 @@ class WebAppTest(unittest.TestCase):
         driver = self.open()
         driver.execute_script("window.notReloaded = true")
         self.audit(driver, "desktop list")
+        # With a keyboard the keys are offered; the sort menu needs no button while the script runs.
+        self.assertTrue(driver.find_element(By.CSS_SELECTOR, ".keys-button").is_displayed())
+        self.assertFalse(driver.find_element(By.CSS_SELECTOR, "form.sort button").is_displayed())
         # Create with a tag, by the keys.
         driver.find_element(By.TAG_NAME, "body").send_keys("n")
         title = wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0]
@@ -305,6 +308,9 @@ class WebAppTest(unittest.TestCase):
 
     def test_phone_shows_one_pane_at_a_time_with_back_and_large_targets(self):
         driver = self.open(phone=True)
+        # A touch screen has no keys to list; the menu sorts by itself.
+        self.assertFalse(driver.find_element(By.CSS_SELECTOR, ".keys-button").is_displayed())
+        self.assertFalse(driver.find_element(By.CSS_SELECTOR, "form.sort button").is_displayed())
         self.assertTrue(driver.find_element(By.ID, "list").is_displayed())
         self.assertFalse(driver.find_element(By.ID, "detail").is_displayed())
         self.assertFalse(driver.find_element(By.ID, "filters").is_displayed())

@@ -2,6 +2,9 @@
 // updates, the terminal app's keys, changes made in place and search as you type.
 (function () {
   'use strict';
+  // Controls that only a page without the script needs (a Sort button: the menu sorts as it
+  // changes) are hidden by the style sheet from here on.
+  document.documentElement.classList.add('js');
   var PANES = ['#filters', '#list', '#detail', 'main.single'];
   var $ = function (selector, root) { return (root || document).querySelector(selector); };
   var $$ = function (selector, root) {

@@ -187,6 +187,8 @@ class WebAppTest(unittest.TestCase):
         # Create with a tag, by the keys.
         driver.find_element(By.TAG_NAME, "body").send_keys("n")
         title = wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0]
+        # The form starts in the title, ready to type.
+        wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "f-title")
         self.audit(driver, "new issue form")
         title.send_keys("Browser made this")
         driver.find_element(By.ID, "f-detail").send_keys("Written in Chromium")
@@ -218,6 +220,7 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: d.find_elements(By.ID, "detail-heading"))
         driver.find_element(By.TAG_NAME, "body").send_keys("e")
         field = wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0]
+        wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "f-title")
         self.audit(driver, "edit form")
         field.clear()
         field.send_keys("Browser edited this")

@@ -166,6 +166,8 @@
     if (link.closest('#filters') || link.closest('.pane-head')) focus = '#list-heading';
     if (link.closest('#suggestions')) focus = '#q';
     if (link.search.indexOf('pane=filters') >= 0) focus = '#filters-heading';
+    // A new issue and an edit start in the title, ready to type.
+    if (/[?&]mode=(new|edit)(&|$)/.test(link.search)) focus = '#f-title';
     load(link.href, 'push', focus);
   });
 

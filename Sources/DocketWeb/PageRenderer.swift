@@ -148,14 +148,27 @@ struct PageRenderer {
     }
     let current = issue.id == location.issue
     let status = l10n(issue.completed ? "web.mark.completed" : "web.mark.open")
-    let tags: [HTML] = issue.tags.map { "<span class=\"tag\">\($0.name)</span>" }
+    let tags: [HTML] = issue.tags.map { " <span class=\"tag\">\($0.name)</span>" }
+    let changed = issue.modified ?? issue.created
+    let when = l10n.relativeTime(changed, now: data.now)
+    // Read as words, not glyphs and a reference spelled out: "Fix login layout, High priority,
+    // Open, tags Bug, UI Design, changed 2 days ago".
+    var spoken = [
+      issue.title, l10n("web.row.priority", .string(l10n.name(of: issue.priority))), status,
+    ]
+    if !issue.tags.isEmpty {
+      spoken.append(l10n("web.row.tags", .string(issue.tags.map(\.name).joined(separator: ", "))))
+    }
+    spoken.append(l10n("web.row.changed", .string(when)))
+    // The spaces between the parts keep them apart in a text browser.
     return """
       <li class="\(issue.completed ? "issue done" : "issue")"><a href="\(target.url)"\
-      \(HTML.when(current, " aria-current=\"true\""))>\
-      <span class="status" title="\(status)">\(issue.completed ? "✓" : "○")<span class="sr">\(status)</span></span> \
+      \(HTML.when(current, " aria-current=\"true\"")) aria-label="\(spoken.joined(separator: ", "))">\
+      <span class="status" title="\(status)">\(issue.completed ? "✓" : "○")</span> \
       <span class="title">\(issue.title)</span> \
-      <span class="priority p-\(issue.priority.name)">\(l10n.name(of: issue.priority))</span>\
-      <span class="ref">\(data.reference(issue.id))</span>\(tags)</a></li>
+      <span class="priority p-\(issue.priority.name)">\(l10n.name(of: issue.priority))</span> \
+      <span class="ref">\(data.reference(issue.id))</span>\(tags) \
+      <time class="when" datetime="\(ISOTime.string(changed))">\(when)</time></a></li>
       """
   }
 

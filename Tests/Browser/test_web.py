@@ -181,6 +181,14 @@ class WebAppTest(unittest.TestCase):
         driver = self.open()
         driver.execute_script("window.notReloaded = true")
         self.audit(driver, "desktop list")
+        # A row reads as words: no glyphs, no reference spelled out, its tags named as tags.
+        row = [e for e in driver.find_elements(By.CSS_SELECTOR, "#issue-list a")
+               if "Fix login layout" in e.text][0]
+        self.assertRegex(
+            row.accessible_name,
+            r"^Fix login layout on narrow screens, High priority, Open, tags Bug, UI Design, "
+            r"changed .+ ago$")
+        self.assertRegex(row.find_element(By.CSS_SELECTOR, ".when").text, r"ago$")
         # With a keyboard the keys are offered; the sort menu needs no button while the script runs.
         self.assertTrue(driver.find_element(By.CSS_SELECTOR, ".keys-button").is_displayed())
         self.assertFalse(driver.find_element(By.CSS_SELECTOR, "form.sort button").is_displayed())

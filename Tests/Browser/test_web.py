@@ -217,6 +217,10 @@ class WebAppTest(unittest.TestCase):
         self.audit(driver, "search suggestions")
         link.click()
         wait(driver, lambda d: self.titles_listed(d) == ["Browser made this"])
+        # The caret stands after the chosen token, where typing goes on.
+        wait(driver, lambda d: d.execute_script(
+            "var q = document.getElementById('q'); return document.activeElement === q"
+            " && q.selectionStart === q.value.length && q.value.length > 0"))
         self.assertIn("tag%3AWeb", driver.current_url)
         # Complete it with x, then edit it with e.
         driver.find_element(By.TAG_NAME, "body").send_keys("j")

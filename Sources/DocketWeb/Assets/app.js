@@ -121,7 +121,14 @@
         if (how === 'push') window.history.pushState(null, '', clean(response.url));
         if (how === 'replace') window.history.replaceState(null, '', clean(response.url));
         if (how !== 'none') announce(($('#announce', doc) || {}).textContent);
-        if (focus) { var target = $(focus); if (target) target.focus(); }
+        if (focus) {
+          var target = $(focus);
+          if (target) {
+            target.focus();
+            // In the search field, typing goes on after the token just chosen.
+            if (target.id === 'q') target.setSelectionRange(target.value.length, target.value.length);
+          }
+        }
       });
     }).catch(function () { if (how !== 'none') window.location.href = address; });
   }

@@ -218,9 +218,14 @@ struct PageRenderer {
         )
       }
     }
-    let hidden = hiddenFields(of: location, leaving: ["sort", "n"])
+    // The sort chosen is stored for the device, as every face's choice is (SPEC §4); read-only,
+    // it is this page's alone.
+    let form: HTML =
+      readOnly
+      ? "<form class=\"sort\" action=\"/\" method=\"get\">\(hiddenFields(of: location, leaving: ["sort", "n"]))"
+      : "<form class=\"sort\" action=\"/sort\" method=\"post\" data-inplace>\(postFields(back: location.with { $0.sort = nil }))"
     return """
-      <form class="sort" action="/" method="get">\(hidden)\
+      \(form)\
       <label for="sort">\(l10n("web.sort.label"))</label>\
       <select id="sort" name="sort">\(options)</select>\
       <button type="submit" class="without-script">\(l10n("web.sort.button"))</button></form>

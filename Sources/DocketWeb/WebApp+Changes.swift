@@ -26,6 +26,17 @@ extension WebApp {
         guard let id = UUID(uuidString: parts[1]) else { break }
         let deleted = try database.write { try $0.deleteIssues([id]) }
         return changedRedirect(back, said: deleted > 0 ? "deleted" : "gone")
+      case 1 where parts[0] == "sort":
+        guard let sort = request.formValue("sort").flatMap(IssueSort.init(storageValue:)) else {
+          break
+        }
+        try database.write { db in
+          var settings = try db.fetchSettings()
+          settings.issueSort = sort
+          try db.saveSettings(settings)
+        }
+        live.changed()
+        return HTTPResponse(status: 303, headers: [("Location", back)])
       case 1 where parts[0] == "tags":
         let created = try database.write {
           try $0.createTag(named: request.formValue("name") ?? "", id: makeID())

@@ -447,12 +447,17 @@ class WebAppTest(unittest.TestCase):
                             driver.find_elements(By.CSS_SELECTOR, "#issue-list li")))
         Select(driver.find_element(By.ID, "sort")).select_by_value("title:asc")
         driver.find_element(By.CSS_SELECTOR, "form.sort button").click()
-        wait(driver, lambda d: "sort=title%3Aasc" in d.current_url)
+        wait(driver, lambda d: "said=" not in d.current_url and Select(
+            d.find_element(By.ID, "sort")).first_selected_option.get_attribute("value")
+            == "title:asc")
         titles = self.titles_listed(driver)
         def folded(text):
             return "".join(c for c in unicodedata.normalize("NFD", text.casefold())
                            if not unicodedata.combining(c))
         self.assertEqual(titles, sorted(titles, key=folded))
+        # The sort is the device's now: the command line lists by title too.
+        listed = [i["title"] for i in json.loads(self.server.docket("list", "--json"))]
+        self.assertEqual(listed, sorted(listed, key=folded))
 
     def test_german_from_the_browser_and_the_switch(self):
         driver = self.open(language="de-DE")

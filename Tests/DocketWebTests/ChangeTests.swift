@@ -33,6 +33,26 @@ import Testing
     #expect(after.text.contains("aria-live=\"polite\" aria-atomic=\"true\">Issue created.</div>"))
   }
 
+  /// A sort chosen in the browser is the device's from then on, for every face; one the server
+  /// does not know stores nothing, and a read-only server sorts the page alone.
+  @Test func aSortChosenInTheBrowserIsStoredForTheDevice() throws {
+    let web = try WebTester()
+    let answer = web.post("/sort", [("sort", "title:asc"), ("back", "/?filter=all")])
+    #expect(answer.status == 303)
+    #expect(answer.header("Location") == "/?filter=all")
+    let stored = try web.queue.read { try $0.fetchSettings() }.issueSort
+    #expect(stored == IssueSort(field: .title, ascending: true))
+    #expect(web.page(WebLocation()).contains("<option value=\"title:asc\" selected>"))
+    #expect(web.post("/sort", [("sort", "nonsense"), ("back", "/")]).status == 404)
+    #expect(try web.queue.read { try $0.fetchSettings() }.issueSort == stored)
+
+    let readOnly = try WebTester(readOnly: true)
+    #expect(
+      readOnly.page(WebLocation()).contains("<form class=\"sort\" action=\"/\" method=\"get\">"))
+    #expect(readOnly.post("/sort", [("sort", "date:asc"), ("back", "/")]).status == 403)
+    #expect(try readOnly.queue.read { try $0.fetchSettings() }.issueSort == .default)
+  }
+
   @Test func anEmptyTitleIsRefusedAndTheFormKeepsWhatWasTyped() throws {
     let web = try WebTester()
     let answer = web.post(

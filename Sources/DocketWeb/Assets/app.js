@@ -146,6 +146,7 @@
           if (response.ok) window.history.pushState(null, '', clean(response.url));
           announce(($('#announce', doc) || {}).textContent);
           var focus = $('#form-error') ? '#f-title' : '#detail-heading';
+          if (form.classList.contains('sort')) focus = '#sort';
           var target = $(focus) || $('#list-heading');
           if (target) target.focus();
         }).catch(function () {

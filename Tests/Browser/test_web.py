@@ -375,6 +375,30 @@ class WebAppTest(unittest.TestCase):
         self.assertTrue(region.is_displayed())
         self.assertGreater(region.size["height"], 20)
 
+    def test_back_on_a_phone_returns_to_the_place_in_the_list(self):
+        for number in range(40):
+            self.server.docket("add", f"Row {number:02d} of a long list")
+        driver = self.open(phone=True)
+        rows = driver.find_elements(By.CSS_SELECTOR, "#issue-list a")
+        self.assertGreater(len(rows), 30)
+        target = rows[30]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+        before = driver.execute_script("return window.scrollY")
+        self.assertGreater(before, 500)
+        title = target.find_element(By.CSS_SELECTOR, ".title").text
+        target.click()
+        wait(driver, lambda d: d.find_element(By.ID, "detail").is_displayed())
+        self.assertEqual(driver.find_element(By.ID, "detail-heading").text, title)
+        driver.back()
+        wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
+        wait(driver, lambda d: abs(d.execute_script("return window.scrollY") - before) < 40)
+        # The detail's own Back does the same.
+        driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[30].click()
+        wait(driver, lambda d: d.find_element(By.ID, "detail").is_displayed())
+        driver.find_element(By.CSS_SELECTOR, "#detail .phone-only").click()
+        wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
+        wait(driver, lambda d: abs(d.execute_script("return window.scrollY") - before) < 40)
+
     def test_tags_and_awards_show_on_a_phone(self):
         driver = self.open(phone=True)
         for path, heading in (("/tags", "tags-heading"), ("/awards", "awards-heading")):

@@ -103,12 +103,24 @@
 
   function parse(text) { return new DOMParser().parseFromString(text, 'text/html'); }
 
+  // Goes on to `address` in the history, keeping in the entry left how far the page was
+  // scrolled (`y`, before the new page was put in), for Back to come back to. The pages are drawn in place, so the browser's own
+  // restoring would come too early.
+  if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
+  function leave(address, y) {
+    var from = clean(window.location.href);
+    window.history.replaceState({ y: y }, '');
+    window.history.pushState({ from: from }, '', address);
+  }
+
   // Every navigation and change counts up; a page fetched for an older one is not shown, so a
   // live refresh that started before a change never puts the old page back.
   var generation = 0;
   // Shows the page at `address` in place. `how`: 'push' or 'replace' (search as you type) for
   // the history, 'pop' after Back or Forward, 'none' for a live refresh of the page shown.
   function load(address, how, focus) {
+    var state = window.history.state;
+    var y = window.scrollY;
     var mine = how === 'none' ? generation : ++generation;
     var from = window.location.href;
     return fetch(address, { credentials: 'same-origin' }).then(function (response) {
@@ -118,8 +130,11 @@
         if (how !== 'none') generation += 1;
         var doc = parse(text);
         swap(doc, how === 'none', how === 'none' || how === 'replace');
-        if (how === 'push') window.history.pushState(null, '', clean(response.url));
+        if (how === 'push') leave(clean(response.url), y);
         if (how === 'replace') window.history.replaceState(null, '', clean(response.url));
+        // Back or Forward: the page where it was when it was left (on a phone, the list's
+        // place, which the whole page scrolls).
+        if (how === 'pop' && state && typeof state.y === 'number') window.scrollTo(0, state.y);
         if (how !== 'none') announce(($('#announce', doc) || {}).textContent);
         if (focus) {
           var target = $(focus);
@@ -135,6 +150,7 @@
 
   function submitInPlace(form) {
     var body = new URLSearchParams(new FormData(form));
+    var y = window.scrollY;
     var mine = ++generation;
     fetch(form.action, { method: 'POST', body: body, credentials: 'same-origin' })
       .then(function (response) {
@@ -143,7 +159,7 @@
           generation += 1;
           var doc = parse(text);
           swap(doc, false, false);
-          if (response.ok) window.history.pushState(null, '', clean(response.url));
+          if (response.ok) leave(clean(response.url), y);
           announce(($('#announce', doc) || {}).textContent);
           var focus = $('#form-error') ? '#f-title' : '#detail-heading';
           if (form.classList.contains('sort')) focus = '#sort';
@@ -170,6 +186,14 @@
     // Only links within the tracker's page; the other pages load as pages.
     if (link.pathname !== '/' || window.location.pathname !== '/') return;
     event.preventDefault();
+    // The detail's Back on a phone goes back where the list was left, as the browser's does
+    // (not to a form the issue came from).
+    var state = window.history.state;
+    if (link.closest('#detail') && link.classList.contains('phone-only') && state && state.from &&
+        !/[?&]mode=/.test(state.from)) {
+      window.history.back();
+      return;
+    }
     var focus = '#detail-heading';
     if (link.closest('#filters') || link.closest('.pane-head')) focus = '#list-heading';
     if (link.closest('#suggestions')) focus = '#q';

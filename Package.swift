@@ -104,6 +104,7 @@ let package = Package(
     .target(name: "DocketTestSupport", dependencies: ["Locking"]),
     .testTarget(name: "DatabaseTests", dependencies: ["Database", "Locking", "DocketTestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
+    .testTarget(name: "DocketEmbedTests", dependencies: ["DocketEmbed"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "FilesTests", dependencies: ["Files"]),
     .testTarget(

@@ -49,9 +49,10 @@ public final class WebApp: Sendable {
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     var response = route(request)
     response.headers += WebSecurity.headers
-    // Served over TLS: the browser keeps to https for this host from now on.
+    // Served over TLS: the browser keeps to https for this host name for a day. Not longer: it
+    // holds for every port of the name, and a `docket serve` without TLS there would be shut out.
     if security.usesTLS {
-      response.headers.append(("Strict-Transport-Security", "max-age=31536000"))
+      response.headers.append(("Strict-Transport-Security", "max-age=86400"))
     }
     if response.header("Cache-Control") == nil {
       response.headers.append(("Cache-Control", "no-store"))

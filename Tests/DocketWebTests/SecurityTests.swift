@@ -132,6 +132,8 @@ import Testing
       #expect(!policy.contains("unsafe-inline"))
       #expect(answer.header("X-Content-Type-Options") == "nosniff")
       #expect(answer.header("Referrer-Policy") == "same-origin")
+      // Without TLS there is no https to keep to.
+      #expect(answer.header("Strict-Transport-Security") == nil)
     }
     // No page holds a script of its own or an inline handler.
     let html = web.get("/").text

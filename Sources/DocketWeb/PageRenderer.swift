@@ -223,7 +223,7 @@ struct PageRenderer {
     let form: HTML =
       readOnly
       ? "<form class=\"sort\" action=\"/\" method=\"get\">\(hiddenFields(of: location, leaving: ["sort", "n"]))"
-      : "<form class=\"sort\" action=\"/sort\" method=\"post\" data-inplace>\(postFields(back: location.with { $0.sort = nil }))"
+      : "<form class=\"sort\" action=\"/sort\" method=\"post\" data-inplace>\(postFields(back: location.with { $0.sort = nil; $0.shown = WebLocation.pageSize }))"
     return """
       \(form)\
       <label for="sort">\(l10n("web.sort.label"))</label>\

@@ -16,7 +16,9 @@ import PackagePlugin
       return [
         .buildCommand(
           displayName: "Embedding the string catalog", executable: tool,
-          arguments: ["catalog", catalog.path(percentEncoded: false), output.path(percentEncoded: false)], inputFiles: [catalog],
+          arguments: [
+            "catalog", catalog.path(percentEncoded: false), output.path(percentEncoded: false),
+          ], inputFiles: [catalog],
           outputFiles: [output])
       ]
     case "DocketWeb":
@@ -28,7 +30,8 @@ import PackagePlugin
       return [
         .buildCommand(
           displayName: "Embedding the web app's script and style", executable: tool,
-          arguments: ["text", output.path(percentEncoded: false)] + files.map { "\($0.0)=\($0.1.path(percentEncoded: false))" },
+          arguments: ["text", output.path(percentEncoded: false)]
+            + files.map { "\($0.0)=\($0.1.path(percentEncoded: false))" },
           inputFiles: files.map(\.1), outputFiles: [output])
       ]
     default:

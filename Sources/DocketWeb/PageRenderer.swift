@@ -220,10 +220,14 @@ struct PageRenderer {
     }
     // The sort chosen is stored for the device, as every face's choice is (SPEC §4); read-only,
     // it is this page's alone.
+    let back = location.with {
+      $0.sort = nil
+      $0.shown = WebLocation.pageSize
+    }
     let form: HTML =
       readOnly
       ? "<form class=\"sort\" action=\"/\" method=\"get\">\(hiddenFields(of: location, leaving: ["sort", "n"]))"
-      : "<form class=\"sort\" action=\"/sort\" method=\"post\" data-inplace>\(postFields(back: location.with { $0.sort = nil; $0.shown = WebLocation.pageSize }))"
+      : "<form class=\"sort\" action=\"/sort\" method=\"post\" data-inplace>\(postFields(back: back))"
     return """
       \(form)\
       <label for="sort">\(l10n("web.sort.label"))</label>\

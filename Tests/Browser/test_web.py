@@ -536,7 +536,8 @@ class SecurityTest(unittest.TestCase):
 
 
 class TransportTest(unittest.TestCase):
-    def test_tls_serves_https_with_a_secure_cookie(self):
+    def certificate(self):
+        """A certificate for 127.0.0.1 and its key, made for this test."""
         folder = tempfile.mkdtemp(prefix="docket-tls-")
         certificate = os.path.join(folder, "cert.pem")
         key = os.path.join(folder, "key.pem")
@@ -545,6 +546,10 @@ class TransportTest(unittest.TestCase):
              "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
              "-keyout", key, "-out", certificate],
             check=True, capture_output=True, timeout=60)
+        return certificate, key
+
+    def test_tls_serves_https_with_a_secure_cookie(self):
+        certificate, key = self.certificate()
         server = Server("--tls-cert", certificate, "--tls-key", key)
         try:
             self.assertTrue(server.url.startswith("https://127.0.0.1:"), server.url)
@@ -573,14 +578,7 @@ class TransportTest(unittest.TestCase):
             server.stop()
 
     def test_tls_takes_only_1_2_and_1_3_with_forward_secret_aead_and_sends_hsts(self):
-        folder = tempfile.mkdtemp(prefix="docket-tls-")
-        certificate = os.path.join(folder, "cert.pem")
-        key = os.path.join(folder, "key.pem")
-        subprocess.run(
-            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-             "-keyout", key, "-out", certificate],
-            check=True, capture_output=True, timeout=60)
+        certificate, key = self.certificate()
         server = Server("--tls-cert", certificate, "--tls-key", key)
 
         def handshake(version, ciphers="DEFAULT:@SECLEVEL=0"):

@@ -404,6 +404,14 @@ class WebAppTest(unittest.TestCase):
         for path, heading in (("/tags", "tags-heading"), ("/awards", "awards-heading")):
             driver.find_element(By.CSS_SELECTOR, f"nav a[href='{path}']").click()
             wait(driver, lambda d: d.find_elements(By.ID, heading))
+            # Everything a finger presses in the page is at least 44 px high.
+            small = driver.execute_script("""
+                return Array.from(document.querySelectorAll(
+                    'main a, main button, main input:not([type=hidden]), main select, main summary'))
+                  .filter(e => e.offsetParent !== null)
+                  .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
+                  .filter(p => p[1] < 44);""")
+            self.assertEqual(small, [], path)
             page = driver.find_element(By.CSS_SELECTOR, "main")
             self.assertTrue(page.is_displayed(), path)
             self.assertTrue(driver.find_element(By.ID, heading).is_displayed(), path)

@@ -348,6 +348,11 @@ class WebAppTest(unittest.TestCase):
         title = wait(driver, lambda d: [e for e in d.find_elements(By.ID, "f-title")
                                         if e.is_displayed()])[0]
         self.assertFalse(driver.find_element(By.ID, "list").is_displayed())
+        # Save is on screen, however long the form, without scrolling to it.
+        save = driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary")
+        self.assertLessEqual(
+            save.rect["y"] + save.rect["height"] - driver.execute_script("return window.scrollY"),
+            driver.execute_script("return window.innerHeight"))
         title.send_keys("Made on a phone")
         driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
         wait(driver, lambda d: "Made on a phone" in d.find_element(By.ID, "detail-heading").text)

@@ -199,7 +199,7 @@ struct PageRenderer {
       <label for="q">\(l10n("web.search.label"))</label>\
       <input id="q" name="q" type="search" value="\(location.query)" \
       aria-describedby="q-help" aria-controls="issue-list" data-key="/">\
-      <button type="submit">\(l10n("web.search.button"))</button>\
+      <button type="submit" class="without-script">\(l10n("web.search.button"))</button>\
       <p id="q-help" class="quiet small">\(l10n("web.search.help"))</p>\(suggestions)</form>
       """
   }

@@ -192,6 +192,8 @@ class WebAppTest(unittest.TestCase):
         # With a keyboard the keys are offered; the sort menu needs no button while the script runs.
         self.assertTrue(driver.find_element(By.CSS_SELECTOR, ".keys-button").is_displayed())
         self.assertFalse(driver.find_element(By.CSS_SELECTOR, "form.sort button").is_displayed())
+        # Search goes as one types: no button for it either.
+        self.assertFalse(driver.find_element(By.CSS_SELECTOR, "form.search button").is_displayed())
         # Create with a tag, by the keys.
         driver.find_element(By.TAG_NAME, "body").send_keys("n")
         title = wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0]

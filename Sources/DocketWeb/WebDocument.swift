@@ -43,12 +43,14 @@ struct WebDocument {
       \(liveVersion.map { "<meta name=\"live-version\" content=\"\(String($0))\">" as HTML } ?? .empty)\
       <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
       <script src="/static/app.js" defer></script></head>\
-      <body data-offline="\(l10n("web.offline"))"><a class="skip" href="#list">\(l10n("web.skip"))</a>\
+      <body data-offline="\(l10n("web.offline"))" data-load-failed="\(l10n("web.loadFailed"))">\
+      <a class="skip" href="#list">\(l10n("web.skip"))</a>\
       <header class="top">\(brand)\
       <nav aria-label="\(l10n("web.nav.label"))"><ul>\(links)</ul></nav>\
       \(languageSwitch())\
       <button type="button" class="keys-button" aria-haspopup="dialog" aria-controls="keys" hidden>\(l10n("web.keys.button"))</button></header>\
       \(readOnlyBanner)\
+      <p id="connection" class="banner connection" role="status" data-lost="\(l10n("web.connection.lost"))" hidden></p>\
       <div id="announce" class="toast" role="status" aria-live="polite" aria-atomic="true">\(said ?? "")</div>\
       \(body)\(keysDialog())</body></html>
       """

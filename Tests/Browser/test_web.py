@@ -381,6 +381,20 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: region.value_of_css_property("opacity") == "1")
         self.assertTrue(region.is_displayed())
         self.assertGreater(region.size["height"], 20)
+        # The lost connection is said on screen and stays said; a page asked for meanwhile
+        # says it could not be loaded, and the page shown stays.
+        wait(driver, lambda d: d.find_element(By.ID, "connection").is_displayed(), seconds=10)
+        self.assertEqual(driver.find_element(By.ID, "connection").text, driver.execute_script(
+            "return document.getElementById('connection').dataset.lost"))
+        self.assertEqual(driver.execute_script(
+            "return document.documentElement.dataset.connected"), "0")
+        shown = driver.current_url
+        [e for e in driver.find_elements(By.CSS_SELECTOR, "#issue-list a")
+         if e.is_displayed()][-1].click()
+        failed = driver.execute_script("return document.body.dataset.loadFailed")
+        wait(driver, lambda d: d.find_element(By.ID, "announce").text == failed)
+        self.assertEqual(driver.current_url, shown)
+        self.assertTrue(driver.find_element(By.ID, "list-heading").is_displayed())
 
     def test_back_on_a_phone_returns_to_the_place_in_the_list(self):
         for number in range(40):

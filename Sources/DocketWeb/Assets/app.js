@@ -145,6 +145,10 @@
           }
         }
       });
+    }, function () {
+      // No answer at all: the page stays as it is, and says so (a live refresh says nothing:
+      // the connection's banner does).
+      if (how !== 'none') announce(document.body.dataset.loadFailed, 12);
     }).catch(function () { if (how !== 'none') window.location.href = address; });
   }
 
@@ -312,12 +316,36 @@
         });
       };
       var events = null;
+      var losing = null;
       var listen = function () {
         var since = ($('meta[name="live-version"]') || meta).content;
         events = new EventSource('/events?since=' + encodeURIComponent(since));
         events.addEventListener('change', refresh);
         events.addEventListener('open', function () {
+          window.clearTimeout(losing);
+          losing = null;
           document.documentElement.dataset.connected = '1';
+          var banner = $('#connection');
+          if (banner && !banner.hidden) {
+            banner.hidden = true;
+            banner.textContent = '';
+            refresh();
+          }
+        });
+        // The stream tries again by itself; a server still silent after a moment is said on
+        // screen until it answers, as what is shown may be out of date.
+        events.addEventListener('error', function () {
+          // Each failed try to connect again says so: the first starts the count.
+          if (losing !== null) return;
+          losing = window.setTimeout(function () {
+            losing = null;
+            var banner = $('#connection');
+            if (!banner || !banner.hidden) return;
+            document.documentElement.dataset.connected = '0';
+            banner.hidden = false;
+            // Its words put in as it shows: a screen reader hears them once.
+            banner.textContent = banner.dataset.lost;
+          }, 2000);
         });
       };
       listen();

@@ -49,9 +49,7 @@ public final class WebApp: Sendable {
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     var response = route(request)
     response.headers += WebSecurity.headers
-    // Served over TLS: the browser keeps to https for this host name for a day. Not longer: it
-    // holds for every port of the name, and a `docket serve` without TLS there would be shut out.
-    if security.usesTLS {
+    if security.usesTLS, WebSecurity.keepsToHTTPS(host: request.header("Host") ?? "") {
       response.headers.append(("Strict-Transport-Security", "max-age=86400"))
     }
     if response.header("Cache-Control") == nil {

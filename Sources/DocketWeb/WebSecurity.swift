@@ -62,6 +62,18 @@ public struct WebSecurity: Sendable {
     return value
   }
 
+  /// Whether a page served over TLS under `host` tells the browser to keep to https there
+  /// (`Strict-Transport-Security`, for a day: it holds for every port of the name, and a
+  /// `docket serve` without TLS under it would be shut out for as long). Not for loopback
+  /// names, where it would hold for every other server on this machine, nor for addresses,
+  /// which browsers do not keep it for.
+  public static func keepsToHTTPS(host: String) -> Bool {
+    let name = hostName(host)
+    if name.isEmpty || name == "localhost" || name.hasSuffix(".localhost") { return false }
+    if name.contains(":") { return false }
+    return !name.allSatisfy { $0.isNumber || $0 == "." }
+  }
+
   func hostIsAllowed(_ request: HTTPRequest) -> Bool {
     guard let host = request.header("Host"), !host.isEmpty else { return false }
     return allowedHosts.contains(Self.hostName(host))

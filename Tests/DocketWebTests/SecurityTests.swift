@@ -68,7 +68,7 @@ import Testing
       [:], ["referer": "http://evil.example/"],
       ["referer": "http://localhost:8080.evil.example/"], ["referer": "https://localhost:8080/"],
       ["referer": "http://localhost:80800/"], ["sec-fetch-site": "cross-site"],
-      ["sec-fetch-site": "same-site"],
+      ["sec-fetch-site": "same-site"], ["referer": "http://localhost:8080@evil.example/"],
       ["sec-fetch-site": "same-origin", "origin": "http://evil.example"],
     ]
     for headers in refused {
@@ -134,6 +134,12 @@ import Testing
       #expect(answer.header("Referrer-Policy") == "same-origin")
       // Without TLS there is no https to keep to.
       #expect(answer.header("Strict-Transport-Security") == nil)
+    }
+    for (host, keeps) in [
+      ("tracker.lan:8443", true), ("Box.Example", true), ("localhost:8443", false),
+      ("app.localhost", false), ("127.0.0.1:8443", false), ("[::1]:8443", false), ("", false),
+    ] {
+      #expect(WebSecurity.keepsToHTTPS(host: host) == keeps, "\(host)")
     }
     // No page holds a script of its own or an inline handler.
     let html = web.get("/").text

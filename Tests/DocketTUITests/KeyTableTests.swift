@@ -215,7 +215,6 @@ import Testing
     #expect(state.keyScopes == [.typingTitle, .typingDetail])
     // One mode at a time: the menu opened, the typing is over.
     state.mode = .sortMenu
-    #expect(state.input == nil)
     #expect(state.keyScopes == [.sortMenu])
     state.app.detail?.confirmingDelete = true
     #expect(state.keyScopes == [.confirm], "a question has the keys before a menu")

@@ -160,11 +160,12 @@ struct PageRenderer {
       spoken.append(l10n("web.row.tags", .string(issue.tags.map(\.name).joined(separator: ", "))))
     }
     spoken.append(l10n("web.row.changed", .string(when)))
-    // The spaces between the parts keep them apart in a text browser.
+    // The spaces between the parts keep them apart in a text browser, which shows the status
+    // in words too.
     return """
       <li class="\(issue.completed ? "issue done" : "issue")"><a href="\(target.url)"\
       \(HTML.when(current, " aria-current=\"true\"")) aria-label="\(spoken.joined(separator: ", "))">\
-      <span class="status" title="\(status)">\(issue.completed ? "✓" : "○")</span> \
+      <span class="status" title="\(status)">\(issue.completed ? "✓" : "○")<span class="sr">\(status)</span></span> \
       <span class="title">\(issue.title)</span> \
       <span class="priority p-\(issue.priority.name)">\(l10n.name(of: issue.priority))</span> \
       <span class="ref">\(data.reference(issue.id))</span>\(tags) \

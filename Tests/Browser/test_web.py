@@ -350,11 +350,20 @@ class WebAppTest(unittest.TestCase):
         title = wait(driver, lambda d: [e for e in d.find_elements(By.ID, "f-title")
                                         if e.is_displayed()])[0]
         self.assertFalse(driver.find_element(By.ID, "list").is_displayed())
-        # Save is on screen, however long the form, without scrolling to it.
+        # Save is on screen, however long the form, without scrolling to it, and a message
+        # shown meanwhile stands above it and takes none of its taps.
         save = driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary")
         self.assertLessEqual(
             save.rect["y"] + save.rect["height"] - driver.execute_script("return window.scrollY"),
             driver.execute_script("return window.innerHeight"))
+        driver.execute_script("document.getElementById('announce').textContent = 'A message'")
+        self.assertTrue(driver.execute_script("""
+            var save = document.querySelector('.issue-form button.primary').getBoundingClientRect();
+            var toast = document.getElementById('announce').getBoundingClientRect();
+            var bar = document.querySelector('.issue-form .actions').getBoundingClientRect();
+            var hit = document.elementFromPoint(save.x + save.width / 2, save.y + save.height / 2);
+            return toast.bottom <= bar.top && hit.closest('button.primary') !== null;"""))
+        driver.execute_script("document.getElementById('announce').textContent = ''")
         title.send_keys("Made on a phone")
         driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
         wait(driver, lambda d: "Made on a phone" in d.find_element(By.ID, "detail-heading").text)
@@ -413,9 +422,11 @@ class WebAppTest(unittest.TestCase):
         driver.back()
         wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
         wait(driver, lambda d: abs(d.execute_script("return window.scrollY") - before) < 40)
-        # The detail's own Back does the same.
+        # The detail's own Back does the same, after a change made in the detail too.
         driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[30].click()
         wait(driver, lambda d: d.find_element(By.ID, "detail").is_displayed())
+        driver.find_element(By.CSS_SELECTOR, "#detail [data-key='x']").click()
+        wait(driver, lambda d: "Marked completed." in d.find_element(By.ID, "announce").text)
         driver.find_element(By.CSS_SELECTOR, "#detail .phone-only").click()
         wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
         wait(driver, lambda d: abs(d.execute_script("return window.scrollY") - before) < 40)
@@ -498,11 +509,13 @@ class WebAppTest(unittest.TestCase):
         self.assertTrue(driver.find_elements(By.CSS_SELECTOR, "#issue-list li"))
         self.assertTrue(all("Feature" in row.text for row in
                             driver.find_elements(By.CSS_SELECTOR, "#issue-list li")))
-        Select(driver.find_element(By.ID, "sort")).select_by_value("title:asc")
-        driver.find_element(By.CSS_SELECTOR, "form.sort button").click()
         def folded(text):
             return "".join(c for c in unicodedata.normalize("NFD", text.casefold())
                            if not unicodedata.combining(c))
+        before = self.titles_listed(driver)
+        self.assertNotEqual(before, sorted(before, key=folded))
+        Select(driver.find_element(By.ID, "sort")).select_by_value("title:asc")
+        driver.find_element(By.CSS_SELECTOR, "form.sort button").click()
         # The page that comes back lists by title (the one before did not).
         wait(driver, lambda d: self.titles_listed(d) == sorted(self.titles_listed(d), key=folded))
         titles = self.titles_listed(driver)

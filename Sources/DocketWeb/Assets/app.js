@@ -2,34 +2,37 @@
 // updates, the terminal app's keys, changes made in place and search as you type.
 (function () {
   'use strict';
-  // Controls that only a page without the script needs (a Sort button: the menu sorts as it
-  // changes) are hidden by the style sheet from here on.
-  document.documentElement.classList.add('js');
   var PANES = ['#filters', '#list', '#detail', 'main.single'];
   var $ = function (selector, root) { return (root || document).querySelector(selector); };
   var $$ = function (selector, root) {
     return Array.prototype.slice.call((root || document).querySelectorAll(selector));
   };
 
-  // Says `text` in the status region, which shows it on screen too, for a while: a message
-  // about a failure longer than one about a change made.
+  // Says `text` in the status region, which shows it on screen too: a message about a change
+  // made for a while, one about a failure (`lasting`) until the next message.
   var fading = null;
-  function announce(text, seconds) {
+  function fadeLater(region) {
+    fading = window.setTimeout(function () {
+      region.classList.add('faded');
+      // Faded, the words go too, so a screen reader browsing the page does not find them stale.
+      fading = window.setTimeout(function () { region.textContent = ''; }, 400);
+    }, 8000);
+  }
+  function announce(text, lasting) {
     var region = $('#announce');
     if (!region || !text) return;
     region.textContent = '';
     region.classList.remove('faded');
     window.clearTimeout(fading);
-    window.setTimeout(function () { region.textContent = text; }, 60);
-    fading = window.setTimeout(function () { region.classList.add('faded'); },
-      (seconds || 8) * 1000);
+    window.setTimeout(function () {
+      region.textContent = text;
+      if (!lasting) fadeLater(region);
+    }, 60);
   }
   // A message the page came with (a change, before the script took over the forms) fades too.
   (function () {
     var region = $('#announce');
-    if (region && region.textContent) {
-      fading = window.setTimeout(function () { region.classList.add('faded'); }, 8000);
-    }
+    if (region && region.textContent) fadeLater(region);
   })();
 
   // The address without the one-time message of a change.
@@ -109,9 +112,22 @@
   if ('scrollRestoration' in window.history) window.history.scrollRestoration = 'manual';
   function leave(address, y) {
     var from = clean(window.location.href);
-    window.history.replaceState({ y: y }, '');
+    var kept = window.history.state || {};
+    window.history.replaceState({ y: y, from: kept.from }, '');
+    // The same address again (a change made in place): no new entry for Back to stop at.
+    if (address === from) return;
     window.history.pushState({ from: from }, '', address);
   }
+  // Left for another page altogether (Tags, Awards): the place is kept for Back too, and put
+  // back when the page is shown again.
+  window.addEventListener('pagehide', function () {
+    var kept = window.history.state || {};
+    window.history.replaceState({ y: window.scrollY, from: kept.from }, '');
+  });
+  (function () {
+    var kept = window.history.state;
+    if (kept && typeof kept.y === 'number') window.scrollTo(0, kept.y);
+  })();
 
   // Every navigation and change counts up; a page fetched for an older one is not shown, so a
   // live refresh that started before a change never puts the old page back.
@@ -148,7 +164,7 @@
     }, function () {
       // No answer at all: the page stays as it is, and says so (a live refresh says nothing:
       // the connection's banner does).
-      if (how !== 'none') announce(document.body.dataset.loadFailed, 12);
+      if (how !== 'none') announce(document.body.dataset.loadFailed, true);
     }).catch(function () { if (how !== 'none') window.location.href = address; });
   }
 
@@ -177,7 +193,7 @@
         // No answer: the change may or may not have been made, so it is not sent again (a new
         // issue would be made twice). The form stays as it is, to be sent again by hand.
         generation += 1;
-        announce(document.body.dataset.offline, 12);
+        announce(document.body.dataset.offline, true);
       });
   }
 

@@ -30,11 +30,7 @@ extension WebApp {
         guard let sort = request.formValue("sort").flatMap(IssueSort.init(storageValue:)) else {
           break
         }
-        try database.write { db in
-          var settings = try db.fetchSettings()
-          settings.issueSort = sort
-          try db.saveSettings(settings)
-        }
+        try database.write { db in try db.updateSettings { $0.issueSort = sort } }
         live.changed()
         return HTTPResponse(status: 303, headers: [("Location", back)])
       case 1 where parts[0] == "tags":

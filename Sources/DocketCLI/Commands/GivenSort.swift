@@ -31,11 +31,7 @@ extension CommandContext {
     if arguments.has("asc") { sort.ascending = true }
     if arguments.has("desc") { sort.ascending = false }
     if arguments.has("remember"), sort != stored {
-      try database.write { db in
-        var settings = try db.fetchSettings()
-        settings[keyPath: kept] = sort
-        try db.saveSettings(settings)
-      }
+      try database.write { db in try db.updateSettings { $0[keyPath: kept] = sort } }
     }
     return sort
   }

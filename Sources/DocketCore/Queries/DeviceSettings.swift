@@ -71,4 +71,12 @@ extension Connection {
       }
     }
   }
+
+  /// Changes the stored settings as `change` says: what every face does when a choice is to be
+  /// remembered. Run it inside a write, so that nothing lands between the read and the save.
+  public func updateSettings(_ change: (inout DeviceSettings) -> Void) throws {
+    var settings = try fetchSettings()
+    change(&settings)
+    try saveSettings(settings)
+  }
 }

@@ -220,9 +220,7 @@ public struct IssueListFeature: Reducer {
       return .merge(
         observe(state),
         .write(database, localizer, failed: Action.failed) { db in
-          var settings = try db.fetchSettings()
-          settings.issueSort = sort
-          try db.saveSettings(settings)
+          try db.updateSettings { $0.issueSort = sort }
         })
 
     case .issueTapped(let id):

@@ -252,11 +252,7 @@ public struct SidebarFeature: Reducer {
   private func saveSettings(_ change: @escaping @Sendable (inout DeviceSettings) -> Void) -> Effect<
     Action
   > {
-    write { db in
-      var settings = try db.fetchSettings()
-      change(&settings)
-      try db.saveSettings(settings)
-    }
+    write { db in try db.updateSettings(change) }
   }
 
   private func write(_ body: @escaping @Sendable (Connection) throws -> Void) -> Effect<Action> {

@@ -38,6 +38,8 @@ let package = Package(
       ]
     ),
     .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+    // libqrencode, for the QR code `docket serve` shows, loaded when first needed (not linked).
+    .target(name: "CQRCode", dependencies: ["CLibraryLoader"]),
     .target(name: "CTerminal"),
     .target(name: "Terminal", dependencies: ["CTerminal"]),
     .target(name: "Composable", dependencies: ["Locking"], exclude: ["README.md"]),
@@ -73,7 +75,7 @@ let package = Package(
       name: "DocketCLI",
       dependencies: [
         "DocketCore", "DocketTransfer", "DocketSync", "Database", "Localization", "Terminal",
-        "Postgres", "DocketWeb", "Files",
+        "Postgres", "DocketWeb", "Files", "CQRCode",
       ]),
     .target(
       name: "DocketTUI",
@@ -128,7 +130,9 @@ let package = Package(
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(
       name: "DocketCLITests",
-      dependencies: ["DocketCLI", "DocketCore", "Database", "docket", "Locking", "Terminal"]),
+      dependencies: [
+        "DocketCLI", "DocketCore", "Database", "docket", "Locking", "Terminal", "DocketWeb",
+      ]),
     .testTarget(
       name: "DocketTUITests",
       dependencies: [

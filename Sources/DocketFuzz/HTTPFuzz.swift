@@ -5,14 +5,17 @@ import Foundation
 import HTTPServer
 
 /// Raw bytes sent to `docket serve` over a loopback socket: one server for the whole run, on a
-/// database file with a few issues, with fixed secrets (`fuzz-token`, `fuzz-csrf`, cookie
-/// `docket_fuzz`) that the corpus holds, so the fuzzer reaches past the door. Every answer must be
+/// database file with a few issues, with fixed secrets (`fuzz-token`, `fuzz-csrf`, a browser
+/// paired under cookie `docket_fuzz`) that the corpus holds, so the fuzzer reaches past the door. Every answer must be
 /// HTTP and never 500 (an error of Docket's own; libmicrohttpd answers 505 to an unknown
 /// version, rightly), the connection must end once the input has, and the server must
 /// go on answering a plain request.
 enum HTTPFuzz {
   static let token = "fuzz-token"
   static let cookie = "docket_fuzz"
+  static let browser = BrowserCredential(
+    id: UUID(uuidString: "0000f000-0000-4000-8000-0000000000f1")!,
+    secret: String(repeating: "f0", count: 32))
 
   struct Running: @unchecked Sendable {
     let server: HTTPServer
@@ -32,6 +35,7 @@ enum HTTPFuzz {
             title: "Issue \(index) <b>bold</b>", detail: "Detail \(index)",
             completed: index == 3, tagNames: ["bug", "UI work"], now: SearchFuzz.now)
         }
+        try db.pairBrowser(browser, name: "Fuzzer", now: SearchFuzz.now)
       }
       // A stream whose client has gone is noticed at its next heartbeat; the fuzzer drops one
       // at every `/events` it reaches, and at the default 15 s they would pile up to the
@@ -63,7 +67,7 @@ enum HTTPFuzz {
     runs += 1
     if runs % 256 == 0 {
       let plain = Array(
-        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)=\(token)\r\n\r\n".utf8)
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)=\(browser.cookie)\r\n\r\n".utf8)
       let asked = Date()
       let answer = status(of: exchange(plain, patience: 60))
       let waited = Date().timeIntervalSince(asked)

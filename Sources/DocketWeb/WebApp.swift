@@ -66,23 +66,35 @@ public final class WebApp: Sendable {
     if request.path.hasPrefix("/static/") || request.path == "/favicon.ico" {
       return WebAssets.response(for: request.path)
     }
+    let browser = signedIn(request)
     if let token = request.queryValue("token") {
       guard security.tokenMatches(token) else {
         return problem(403, l10n, "web.refused.heading", "web.refused.token")
       }
-      // The token leaves the address bar at once; the cookie keeps it.
+      // The code leaves the address bar at once; the cookie keeps the browser paired.
       let rest = request.query.filter { $0.name != "token" }
       let query = URLText.query(rest.map { ($0.name, $0.value) })
-      return HTTPResponse(
-        status: 303,
-        headers: [
-          ("Location", Self.safeBack(request.path + (query.isEmpty ? "" : "?" + query))),
-          ("Set-Cookie", security.signInCookie),
-        ])
+      var headers = [("Location", Self.safeBack(request.path + (query.isEmpty ? "" : "?" + query)))]
+      if browser == nil {
+        guard let cookie = try? pair(request, l10n) else {
+          return problem(500, l10n, "web.refused.heading", "web.pairingFailed")
+        }
+        headers.append(("Set-Cookie", cookie))
+      }
+      return HTTPResponse(status: 303, headers: headers)
     }
-    guard security.isSignedIn(request) else {
+    guard let browser else {
       return problem(403, l10n, "web.refused.heading", "web.refused.token")
     }
+    var response = answer(request, l10n)
+    if browser.renewed {
+      // Seen again after a while: the cookie starts its 400 days anew.
+      response.headers.append(("Set-Cookie", browser.cookie))
+    }
+    return response
+  }
+
+  private func answer(_ request: HTTPRequest, _ l10n: Localizer) -> HTTPResponse {
     switch request.method {
     case "GET", "HEAD":
       return get(request, l10n)
@@ -101,6 +113,34 @@ public final class WebApp: Sendable {
     default:
       return HTTPResponse(status: 405, headers: [("Allow", "GET, HEAD, POST")])
     }
+  }
+
+  // MARK: Pairing
+
+  /// The paired browser the request comes from; nil when its cookie is missing, made up or
+  /// revoked. A browser seen again after a while is noted as seen, and `renewed` says so.
+  private func signedIn(_ request: HTTPRequest) -> (
+    browser: PairedBrowser, renewed: Bool, cookie: String
+  )? {
+    guard let credential = security.credential(request),
+      let browser = try? read({ try $0.pairedBrowser(credential) })
+    else { return nil }
+    let now = now()
+    var renewed = false
+    if abs(now.timeIntervalSince(browser.seen)) >= Connection.browserSeenGranularity {
+      renewed = (try? database.write { try $0.noteBrowserSeen(browser.id, now: now) }) != nil
+    }
+    return (browser, renewed, security.pairingCookie(credential))
+  }
+
+  /// Pairs the browser of `request` as a new device of this database; the cookie that keeps it.
+  private func pair(_ request: HTTPRequest, _ l10n: Localizer) throws -> String {
+    let credential = BrowserCredential(id: makeID(), secret: WebSecurity.randomSecret())
+    let name = BrowserName.of(userAgent: request.header("User-Agent")) {
+      l10n("web.browserName", .string($0), .string($1))
+    }
+    try database.write { try $0.pairBrowser(credential, name: name, now: now()) }
+    return security.pairingCookie(credential)
   }
 
   // MARK: Reading

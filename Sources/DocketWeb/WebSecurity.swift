@@ -1,20 +1,23 @@
 import Foundation
 import HTTPServer
 
-/// The rules every request passes before it reaches a page: the Host it names, the token or its
-/// cookie, and for a change the CSRF token and the Origin.
+/// The rules every request passes before it reaches a page: the Host it names, the pairing code
+/// or a paired browser's cookie, and for a change the CSRF token and the Origin.
 public struct WebSecurity: Sendable {
-  /// The secret of this start, printed once in the URL and then kept in a cookie.
+  /// The pairing code of this start, printed in the address `docket serve` shows: a browser that
+  /// opens it is paired, and its cookie keeps it paired across starts.
   public let token: String
-  /// The secret every form carries back.
+  /// The secret every form carries back (kept in the database, so that a page open across a
+  /// restart of the server can still post).
   public let csrf: String
   /// Host names (lower case, without port) requests may name; others are refused, so a page of
   /// another site that rebinds its name to this address cannot read from it.
   public let allowedHosts: Set<String>
   public let usesTLS: Bool
 
-  /// The name of the cookie that keeps the token. Each start names its own: cookies are shared by
-  /// every port of a host, and two servers on one machine must not overwrite each other's.
+  /// The name of the cookie a paired browser keeps. Each database names its own: cookies are
+  /// shared by every port of a host, and two servers on one machine must not overwrite each
+  /// other's.
   public let cookie: String
   public static let languageCookie = "docket_lang"
 
@@ -79,9 +82,9 @@ public struct WebSecurity: Sendable {
     return allowedHosts.contains(Self.hostName(host))
   }
 
-  /// Whether the cookie holds this start's token.
-  func isSignedIn(_ request: HTTPRequest) -> Bool {
-    request.cookies[cookie].map { Self.same($0, token) } ?? false
+  /// The paired browser's credential the request's cookie holds, if it holds one.
+  func credential(_ request: HTTPRequest) -> BrowserCredential? {
+    request.cookies[cookie].flatMap { BrowserCredential(cookie: $0) }
   }
 
   func tokenMatches(_ value: String) -> Bool { Self.same(value, token) }
@@ -103,10 +106,12 @@ public struct WebSecurity: Sendable {
     return rest.isEmpty || rest.first == "/" || rest.first == "?"
   }
 
-  /// The cookie that keeps the token: sent only to this server, never to scripts, never on a
-  /// request that another site starts.
-  public var signInCookie: String {
-    "\(cookie)=\(token); Path=/; HttpOnly; SameSite=Strict" + (usesTLS ? "; Secure" : "")
+  /// The cookie of a paired browser: sent only to this server, never to scripts, never on a
+  /// request that another site starts; kept for 400 days (the longest browsers keep one), and
+  /// sent again whenever the browser is seen, so that one in use never runs out.
+  func pairingCookie(_ credential: BrowserCredential) -> String {
+    "\(cookie)=\(credential.cookie); Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict"
+      + (usesTLS ? "; Secure" : "")
   }
 
   func languageCookie(_ language: String) -> String {

@@ -47,8 +47,13 @@ class Server:
         self.environment = dict(os.environ, DOCKET_DB=self.database, LANG="C.UTF-8")
         if sample:
             self.docket("sample-data")
+        self.arguments = arguments
+        self.cookie = None
+        self.start("0")
+
+    def start(self, port):
         self.process = subprocess.Popen(
-            [DOCKET, "serve", "--port", "0", *arguments],
+            [DOCKET, "serve", "--port", port, *self.arguments],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.environment)
         self.url = None
         deadline = time.time() + 20
@@ -63,15 +68,19 @@ class Server:
         self.port = parsed.port
         self.token = urllib.parse.parse_qs(parsed.query)["token"][0]
         self.base = f"{parsed.scheme}://127.0.0.1:{self.port}"
-        self.cookie = None
-        if parsed.scheme == "http":
-            # The cookie the token is exchanged for (each start names its own).
+        if parsed.scheme == "http" and self.cookie is None:
+            # The cookie of a browser paired by the address (each database names its own).
             connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
             connection.request("GET", "/?token=" + self.token)
             response = connection.getresponse()
             response.read()
             self.cookie = response.getheader("Set-Cookie").split(";")[0]
             connection.close()
+
+    def restart(self):
+        """Stops the server and starts it again on the same port, as after a reboot."""
+        self.stop()
+        self.start(str(self.port))
 
     def docket(self, *arguments):
         result = subprocess.run(
@@ -115,7 +124,8 @@ def browser(size=DESKTOP, phone=False, language="en-US", scripts=True):
     if phone:
         options.add_experimental_option("mobileEmulation", {
             "deviceMetrics": PHONE,
-            "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148"})
+            "userAgent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+                         "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"})
     else:
         options.add_argument(f"--window-size={size[0]},{size[1]}")
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -553,6 +563,30 @@ class SecurityTest(unittest.TestCase):
         status, _ = self.server.request("GET", "/?token=" + "0" * 64)
         self.assertEqual(status, 403)
 
+    def test_a_paired_browser_stays_paired_across_restarts_until_revoked(self):
+        driver = browser(phone=True)
+        try:
+            driver.get(self.server.url)
+            self.assertTrue(driver.find_elements(By.CSS_SELECTOR, "#issue-list li"))
+            self.server.restart()
+            # A new start, a new pairing code; the saved page still opens.
+            driver.get(self.server.base + "/")
+            self.assertTrue(driver.find_elements(By.CSS_SELECTOR, "#issue-list li"))
+            paired = json.loads(self.server.docket("browsers", "--json"))
+            names = [entry["name"] for entry in paired]
+            self.assertEqual(len(paired), 2, names)  # this one and the tests' own client
+            phone = [entry for entry in paired if entry["name"] == "Safari on iPhone"]
+            self.assertEqual(len(phone), 1, names)
+            self.server.docket("browsers", "revoke", phone[0]["id"][:8])
+            driver.get(self.server.base + "/")
+            self.assertIn("not paired", driver.find_element(By.TAG_NAME, "main").text)
+            self.assertEqual(driver.find_elements(By.ID, "issue-list"), [])
+            # The other paired browser is untouched.
+            status, _ = self.server.request("GET", "/", headers={"Cookie": self.server.cookie})
+            self.assertEqual(status, 200)
+        finally:
+            driver.quit()
+
     def test_a_foreign_host_is_refused(self):
         status, text = self.server.request(
             "GET", "/", headers={"Host": "evil.example", "Cookie": self.cookie})
@@ -658,7 +692,7 @@ class TransportTest(unittest.TestCase):
         finally:
             server.stop()
 
-    def test_another_address_without_tls_warns_that_the_token_travels_in_clear(self):
+    def test_another_address_without_tls_warns_that_the_secrets_travel_in_clear(self):
         server = Server("--bind", "0.0.0.0")
         try:
             server.process.terminate()

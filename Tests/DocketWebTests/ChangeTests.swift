@@ -337,10 +337,12 @@ extension PageCacheTests {
       security: WebSecurity(
         token: "t", csrf: "c", allowedHosts: ["localhost"], usesTLS: false, cookie: "k"),
       readOnly: false, live: live)
+    try queue.write { try $0.pairBrowser(WebTester.browser, name: "Test", now: Date()) }
     func page() -> String {
       app.handle(
         HTTPRequest(
-          method: "GET", path: "/", headers: ["host": "localhost"], cookies: ["k": "t"])
+          method: "GET", path: "/", headers: ["host": "localhost"],
+          cookies: ["k": WebTester.browser.cookie])
       ).text
     }
     #expect(page().contains("0 issues"))

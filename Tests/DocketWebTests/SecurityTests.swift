@@ -1,15 +1,23 @@
 import DocketCore
-import DocketWeb
 import Foundation
 import HTTPServer
+import Locking
 import Testing
+
+@testable import DocketWeb
 
 /// Each of the rules of SPEC §13's "Safe by default", refused by name and changing nothing.
 @Suite struct SecurityTests {
   @Test func withoutTheTokenNothingIsShown() throws {
     let web = try WebTester()
     try web.issue("Secret plans")
-    for cookies in [[:], ["docket_token": "guess"], ["docket_token": WebTester.token + "x"]] {
+    let otherSecret = BrowserCredential(
+      id: WebTester.browser.id, secret: String(repeating: "0", count: 64))
+    for cookies in [
+      [:], ["docket_token": "guess"], ["docket_token": WebTester.token],
+      ["docket_token": WebTester.browser.cookie + "0"], ["docket_token": otherSecret.cookie],
+      ["docket_other": WebTester.browser.cookie],
+    ] {
       let answer = web.get("/", cookies: cookies)
       #expect(answer.status == 403)
       #expect(!answer.text.contains("Secret plans"))
@@ -17,14 +25,139 @@ import Testing
     #expect(web.get("/", [("token", "wrong")], cookies: [:]).status == 403)
   }
 
-  @Test func theTokenBecomesAStrictHttpOnlyCookieAndLeavesTheAddress() throws {
+  @Test func theTokenPairsTheBrowserWithAStrictHttpOnlyCookieAndLeavesTheAddress() throws {
     let web = try WebTester()
-    let answer = web.get("/", [("token", WebTester.token), ("filter", "recent")], cookies: [:])
+    let answer = web.get(
+      "/", [("token", WebTester.token), ("filter", "recent")],
+      headers: [
+        "user-agent":
+          "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 Mobile/15E148 Safari/604.1"
+      ],
+      cookies: [:])
     #expect(answer.status == 303)
     #expect(answer.header("Location") == "/?filter=recent")
+    let cookie = try #require(answer.header("Set-Cookie"))
+    #expect(cookie.hasPrefix("docket_token="))
+    #expect(cookie.hasSuffix("; Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict"))
+    let value = String(cookie.dropFirst("docket_token=".count).prefix { $0 != ";" })
+    let credential = try #require(BrowserCredential(cookie: value))
+    // A device of its own, named as people call it; the database keeps no secret it could use.
+    let browsers = try web.queue.read { try $0.pairedBrowsers() }
+    #expect(browsers.count == 2)
+    #expect(browsers.first { $0.id == credential.id }?.name == "Safari on iPhone")
+    let stored = try web.queue.read {
+      try $0.fetchOne(
+        "SELECT value FROM settings WHERE key = ?", ["web_browser:" + credential.id.lowercasedText],
+        as: String.self)
+    }
+    #expect(stored?.contains(credential.secret) == false)
+    #expect(stored?.contains(SHA256.hex(credential.secret)) == true)
+    #expect(web.get("/", cookies: ["docket_token": value]).status == 200)
+  }
+
+  @Test func aPairedBrowserOpeningTheAddressAgainIsNotPairedTwice() throws {
+    let web = try WebTester()
+    let answer = web.get("/", [("token", WebTester.token)])
+    #expect(answer.status == 303)
+    #expect(answer.header("Set-Cookie") == nil)
+    #expect(try web.queue.read { try $0.pairedBrowsers() }.count == 1)
+  }
+
+  @Test func aRevokedBrowserIsRefusedAtItsNextRequest() throws {
+    let web = try WebTester()
+    #expect(web.get("/").status == 200)
+    #expect(try web.queue.write { try $0.revokeBrowser(WebTester.browser.id) })
+    let answer = web.get("/")
+    #expect(answer.status == 403)
+    #expect(answer.text.contains("not paired"))
+    #expect(try web.queue.write { try $0.revokeBrowser(WebTester.browser.id) } == false)
+    // Paired again by the address of the start, as a new device.
+    let again = web.get("/", [("token", WebTester.token)])
+    #expect(again.header("Set-Cookie") != nil)
+  }
+
+  @Test func aBrowserSeenAfterAnHourIsNotedAndItsCookieRenewed() throws {
+    let later = WebTester.now.addingTimeInterval(2 * 3600)
+    let clock = Locked(WebTester.now)
+    let web = try WebTester(now: { clock.withLock { $0 } })
+    #expect(web.get("/").header("Set-Cookie") == nil)
+    clock.withLock { $0 = later }
+    let answer = web.get("/")
     #expect(
-      answer.header("Set-Cookie")
-        == "docket_token=\(WebTester.token); Path=/; HttpOnly; SameSite=Strict")
+      answer.header("Set-Cookie")?.hasPrefix("docket_token=" + WebTester.browser.cookie) == true)
+    #expect(try web.queue.read { try $0.pairedBrowsers() }.first?.seen == later)
+    #expect(web.get("/").header("Set-Cookie") == nil)
+  }
+
+  @Test func browsersAreNamedFromWhatTheySendAndUniquely() throws {
+    let on = { (browser: String, platform: String) in "\(browser) on \(platform)" }
+    let agents: [(String?, String)] = [
+      (
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/124.0 Mobile Safari/537.36",
+        "Chrome on Android"
+      ),
+      (
+        "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 CriOS/124.0 Mobile/15E148 Safari/604.1",
+        "Chrome on iPad"
+      ),
+      (
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15",
+        "Safari on Mac"
+      ),
+      (
+        "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", "Firefox on Linux"
+      ),
+      (
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36 Edg/124.0",
+        "Edge on Windows"
+      ),
+      ("w3m/0.5.3+git20230121", "w3m"), ("Lynx/2.9.0dev.12 libwww-FM/2.14", "Lynx"),
+      (nil, "Browser"),
+    ]
+    for (agent, name) in agents {
+      #expect(BrowserName.of(userAgent: agent, on: on) == name, "\(agent ?? "none")")
+    }
+    let web = try WebTester()
+    for number in 1...3 {
+      let credential = BrowserCredential(
+        id: UUID(), secret: String(repeating: "\(number)", count: 64))
+      _ = try web.queue.write {
+        try $0.pairBrowser(credential, name: "test BROWSER", now: WebTester.now)
+      }
+    }
+    #expect(
+      try web.queue.read { try $0.pairedBrowsers() }.map(\.name).sorted()
+        == ["Test browser", "test BROWSER 2", "test BROWSER 3", "test BROWSER 4"])
+  }
+
+  @Test func aHostileOrBrokenRecordPairsNoOne() throws {
+    let web = try WebTester()
+    let id = UUID(uuidString: "0000b000-0000-4000-8000-000000000002")!
+    for value in [
+      "not json", "{}", "{\"name\": \"x\", \"paired\": 1}",
+      "{\"name\": \"x\", \"secret\": 5, \"paired\": 1}",
+    ] {
+      try web.queue.write {
+        try $0.execute(
+          "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+          ["web_browser:" + id.lowercasedText, value])
+      }
+      let credential = BrowserCredential(id: id, secret: String(repeating: "0", count: 64))
+      #expect(web.get("/", cookies: ["docket_token": credential.cookie]).status == 403, "\(value)")
+      _ = try web.queue.read { try $0.pairedBrowsers() }
+    }
+  }
+
+  @Test func sha256MatchesTheStandardsVectors() {
+    #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    // Two blocks, and many (the padding's length field across a block's end).
+    #expect(
+      SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    #expect(
+      SHA256.hex(String(repeating: "a", count: 1000))
+        == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
   }
 
   @Test func aForeignHostIsRefusedEvenWithTheCookie() throws {
@@ -167,10 +300,13 @@ import Testing
     }
   }
 
-  @Test func eachStartNamesItsOwnCookie() {
+  @Test func eachDatabaseNamesItsOwnCookieAndTLSMakesItSecure() {
     let security = WebSecurity(
       token: "t", csrf: "c", allowedHosts: ["localhost"], usesTLS: true, cookie: "docket_1a2b3c4d")
-    #expect(security.signInCookie == "docket_1a2b3c4d=t; Path=/; HttpOnly; SameSite=Strict; Secure")
+    #expect(
+      security.pairingCookie(WebTester.browser)
+        == "docket_1a2b3c4d=\(WebTester.browser.cookie); Path=/; Max-Age=34560000; HttpOnly; "
+        + "SameSite=Strict; Secure")
   }
 
   @Test func aBodyThatIsNotAFormIsRefused() throws {

@@ -1,10 +1,11 @@
 import Database
 import DocketCore
 import DocketTestSupport
-import DocketWeb
 import Foundation
 import HTTPServer
 import Locking
+
+@testable import DocketWeb
 
 /// A fresh folder of its own for a test's database file (the test removes it).
 func temporaryFolder(_ name: String) throws -> URL {
@@ -20,12 +21,16 @@ struct WebTester {
   static let token = "token-of-this-start"
   static let csrf = "csrf-of-this-start"
   static let now = Date(timeIntervalSince1970: 1_800_000_000)
+  /// The browser every request comes from unless a test says otherwise: paired before the test.
+  static let browser = BrowserCredential(
+    id: UUID(uuidString: "0000b000-0000-4000-8000-000000000001")!,
+    secret: String(repeating: "5a", count: 32))
 
   let queue: DatabaseQueue
   let uuids = TestUUIDs()
   let app: WebApp
 
-  init(readOnly: Bool = false) throws {
+  init(readOnly: Bool = false, now: @escaping @Sendable () -> Date = { WebTester.now }) throws {
     queue = try DocketDatabase.inMemory(now: { WebTester.now })
     let uuids = self.uuids
     app = WebApp(
@@ -33,11 +38,12 @@ struct WebTester {
       security: WebSecurity(
         token: Self.token, csrf: Self.csrf, allowedHosts: ["localhost", "127.0.0.1"],
         usesTLS: false),
-      readOnly: readOnly, live: LiveChanges(path: nil), now: { WebTester.now },
+      readOnly: readOnly, live: LiveChanges(path: nil), now: now,
       makeID: { uuids.make() })
+    try queue.write { try $0.pairBrowser(Self.browser, name: "Test browser", now: Self.now) }
   }
 
-  var signedIn: [String: String] { ["docket_token": Self.token] }
+  var signedIn: [String: String] { ["docket_token": Self.browser.cookie] }
 
   func get(
     _ path: String, _ query: [(String, String)] = [], headers: [String: String] = [:],

@@ -36,11 +36,17 @@ struct ServeCommand {
     let certificate = try certificatePath.map(read)
     let key = try keyPath.map(read)
     let database = try context.database()
+    // The pairing code is this start's; what a paired browser holds lasts across starts.
+    let (csrf, cookie) = try database.write { db in
+      (
+        try db.webSecret("csrf", make: WebSecurity.randomSecret),
+        try db.webSecret("cookie", make: { String(WebSecurity.randomSecret().prefix(8)) })
+      )
+    }
     let security = WebSecurity(
-      token: WebSecurity.randomSecret(), csrf: WebSecurity.randomSecret(),
+      token: WebSecurity.randomSecret(), csrf: csrf,
       allowedHosts: WebSecurity.hosts(for: address, extra: arguments.values("allow-host")),
-      usesTLS: certificate != nil,
-      cookie: "docket_" + String(WebSecurity.randomSecret().prefix(8)))
+      usesTLS: certificate != nil, cookie: "docket_" + cookie)
     let live = LiveChanges(path: context.databasePath)
     let app = WebApp(
       database: database, security: security, readOnly: arguments.has("read-only"), live: live)
@@ -77,6 +83,8 @@ struct ServeCommand {
     let url = "\(scheme)://\(shownHost):\(server.port)/?token=\(security.token)"
     context.console.line(l10n("serve.serving", .string(context.databasePath)))
     context.console.line(l10n("serve.open", .string(url)))
+    showQRCode(url)
+    context.console.line(l10n("serve.pairing"))
     if arguments.has("read-only") { context.console.line(l10n("serve.readOnly")) }
     if !["127.0.0.1", "::1", "localhost"].contains(address) && certificate == nil {
       context.console.writeError(l10n("serve.warning.cleartext", .string(address)) + "\n")
@@ -87,5 +95,18 @@ struct ServeCommand {
     live.stop()
     server.stop()
     context.console.line(l10n("serve.stopped"))
+  }
+
+  /// The address as a QR code for a phone's camera, when output is a terminal wide enough.
+  private func showQRCode(_ url: String) {
+    let console = context.console
+    guard console.outputIsTerminal else { return }
+    switch QRCodeText.encode(url) {
+    case .success(let code):
+      guard code.columns <= console.width ?? 80 else { return }
+      for line in code.lines(colors: console.colors) { console.line(line) }
+    case .failure(let failure):
+      console.line(context.l10n("serve.noQRCode", .string(failure.reason)))
+    }
   }
 }

@@ -321,6 +321,16 @@ extension CommandSpec {
       ],
       examples: "command.serve.examples", run: { try ServeCommand(context: $0).run() }),
     CommandSpec(
+      name: "browsers", summary: "command.browsers.summary",
+      usage: "docket browsers [revoke NAME|ID|--all]", options: [json],
+      subcommands: [
+        CommandSpec(
+          name: "revoke", summary: "command.browsers.revoke.summary",
+          usage: "docket browsers revoke NAME|ID|--all",
+          options: [OptionSpec(name: "all", kind: .flag, help: "option.allBrowsers"), json],
+          maximumArguments: nil, run: { try BrowsersCommand(context: $0).revoke() })
+      ], runsAlone: true, run: { try BrowsersCommand(context: $0).list() }),
+    CommandSpec(
       name: "completions", summary: "command.completions.summary",
       usage: "docket completions bash|zsh|fish",
       minimumArguments: 1, maximumArguments: 1, argumentChoices: ["bash", "zsh", "fish"],

@@ -1,0 +1,119 @@
+/// SHA-1 (FIPS 180-4), only for name-based UUIDs: no secret depends on it.
+public enum SHA1 {
+  public static func digest(_ message: [UInt8]) -> [UInt8] {
+    var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
+    var w = [UInt32](repeating: 0, count: 80)
+    for block in MessageBlocks.of(message) {
+      w.replaceSubrange(0..<16, with: block)
+      for i in 16..<80 {
+        let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
+        w[i] = x << 1 | x >> 31
+      }
+      var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
+      for i in 0..<80 {
+        let (f, k): (UInt32, UInt32) =
+          switch i {
+          case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
+          case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
+          case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+          default: (b ^ c ^ d, 0xCA62_C1D6)
+          }
+        let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
+        (e, d, c, b, a) = (d, c, b << 30 | b >> 2, a, temp)
+      }
+      h[0] = h[0] &+ a
+      h[1] = h[1] &+ b
+      h[2] = h[2] &+ c
+      h[3] = h[3] &+ d
+      h[4] = h[4] &+ e
+    }
+    return MessageBlocks.bytes(h)
+  }
+}
+
+/// SHA-256 (FIPS 180-4): what a paired browser's secret is kept as (`DocketWeb`), so that the
+/// database holds nothing a browser could sign in with.
+public enum SHA256 {
+  private static let roundConstants: [UInt32] = [
+    0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
+    0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
+    0x9bdc_06a7, 0xc19b_f174, 0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f,
+    0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da, 0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7,
+    0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967, 0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc,
+    0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85, 0xa2bf_e8a1, 0xa81a_664b,
+    0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070, 0x19a4_c116,
+    0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
+    0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7,
+    0xc671_78f2,
+  ]
+
+  public static func digest(_ message: [UInt8]) -> [UInt8] {
+    var state: [UInt32] = [
+      0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
+      0x5be0_cd19,
+    ]
+    var words = [UInt32](repeating: 0, count: 64)
+    for block in MessageBlocks.of(message) {
+      words.replaceSubrange(0..<16, with: block)
+      for index in 16..<64 {
+        let w15 = words[index - 15]
+        let w2 = words[index - 2]
+        let s0 = rotate(w15, 7) ^ rotate(w15, 18) ^ (w15 >> 3)
+        let s1 = rotate(w2, 17) ^ rotate(w2, 19) ^ (w2 >> 10)
+        words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+      }
+      var (a, b, c, d, e, f, g, h) = (
+        state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+      )
+      for index in 0..<64 {
+        let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+        let choice = (e & f) ^ (~e & g)
+        let first = h &+ sum1 &+ choice &+ roundConstants[index] &+ words[index]
+        let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+        let majority = (a & b) ^ (a & c) ^ (b & c)
+        let second = sum0 &+ majority
+        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ second)
+      }
+      for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= value }
+    }
+    return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) }
+    }
+  }
+
+  /// The digest of `text`'s UTF-8, as 64 lower-case hex digits.
+  public static func hex(_ text: String) -> String {
+    digest(Array(text.utf8)).map { byte in
+      let digits = Array("0123456789abcdef")
+      return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }.joined()
+  }
+
+  private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
+    (value >> count) | (value << (32 - count))
+  }
+}
+
+/// What SHA-1 and SHA-256 share: the message padded (a one bit, zeros, its length in bits) to
+/// blocks of 64 bytes, each read as 16 big-endian words; and the digest's words as bytes.
+enum MessageBlocks {
+  static func of(_ message: [UInt8]) -> [[UInt32]] {
+    var padded = message
+    padded.append(0x80)
+    while padded.count % 64 != 56 { padded.append(0) }
+    let bits = UInt64(message.count) &* 8
+    for shift in stride(from: 56, through: 0, by: -8) {
+      padded.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+    }
+    return stride(from: 0, to: padded.count, by: 64).map { start in
+      (0..<16).map { index in
+        let at = start + index * 4
+        return UInt32(padded[at]) << 24 | UInt32(padded[at + 1]) << 16
+          | UInt32(padded[at + 2]) << 8 | UInt32(padded[at + 3])
+      }
+    }
+  }
+
+  static func bytes(_ words: [UInt32]) -> [UInt8] {
+    words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
+  }
+}

@@ -25,19 +25,39 @@ import PackagePlugin
       let files = [
         ("embeddedScript", folder.appending(path: "Assets/app.js")),
         ("embeddedStyle", folder.appending(path: "Assets/app.css")),
+        ("embeddedServiceWorker", folder.appending(path: "Assets/sw.js")),
       ]
+      let icons = WebIcons.names.map { name in
+        (
+          "embeddedIcon_" + name.replacingOccurrences(of: "-", with: "_"),
+          folder.appending(path: "Assets/icons/\(name).png")
+        )
+      }
       let output = work.appending(path: "EmbeddedAssets.swift")
+      let iconOutput = work.appending(path: "EmbeddedIcons.swift")
       return [
         .buildCommand(
           displayName: "Embedding the web app's script and style", executable: tool,
           arguments: ["text", output.path(percentEncoded: false)]
             + files.map { "\($0.0)=\($0.1.path(percentEncoded: false))" },
-          inputFiles: files.map(\.1), outputFiles: [output])
+          inputFiles: files.map(\.1), outputFiles: [output]),
+        .buildCommand(
+          displayName: "Embedding the web app's icons", executable: tool,
+          arguments: ["binary", iconOutput.path(percentEncoded: false)]
+            + icons.map { "\($0.0)=\($0.1.path(percentEncoded: false))" },
+          inputFiles: icons.map(\.1), outputFiles: [iconOutput]),
       ]
     default:
       throw EmbedResourcesError(target: target.name)
     }
   }
+}
+
+/// The icons in `Sources/DocketWeb/Assets/icons` (drawn by `scripts/make-icons.py`).
+enum WebIcons {
+  static let names = [
+    "icon-192", "icon-512", "icon-maskable-512", "apple-touch-icon", "favicon-32",
+  ]
 }
 
 struct EmbedResourcesError: Error, CustomStringConvertible {

@@ -7,6 +7,7 @@ import Localization
 //
 //   DocketEmbed catalog CATALOG OUTPUT       the string catalog, its source language and outline
 //   DocketEmbed text OUTPUT NAME=FILE…       each file as a constant `NAME`
+//   DocketEmbed binary OUTPUT NAME=FILE…     each file's bytes in Base64, as a constant `NAME`
 
 /// A file's text as the binary holds it: without its last line end.
 func text(of path: String) throws -> String {
@@ -69,15 +70,24 @@ func catalogSource(_ path: String) throws -> String {
   return source + "]\n"
 }
 
-func textSource(_ pairs: ArraySlice<String>) throws -> String {
+/// Each `NAME=FILE` of `pairs` as a constant: the file's text, or with `binary` its bytes in
+/// Base64 (a short string literal, where an array of its bytes would take long to compile).
+func constantsSource(_ pairs: ArraySlice<String>, binary: Bool) throws -> String {
   var source = "// Made by the EmbedResources plugin.\n"
   for pair in pairs {
     guard let equals = pair.firstIndex(of: "="), !pair[..<equals].isEmpty else {
       throw EmbedError("\(pair): expected NAME=FILE")
     }
     let path = String(pair[pair.index(after: equals)...])
-    source += "\n/// \(URL(fileURLWithPath: path).lastPathComponent), embedded in the binary.\n"
-    source += "let \(pair[..<equals]) = \(rawLiteral(try text(of: path)))\n"
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    if binary {
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+      source += "\n/// \(name) in Base64, embedded in the binary.\n"
+      source += "let \(pair[..<equals]) = \(literal(bytes.base64EncodedString()))\n"
+    } else {
+      source += "\n/// \(name), embedded in the binary.\n"
+      source += "let \(pair[..<equals]) = \(rawLiteral(try text(of: path)))\n"
+    }
   }
   return source
 }
@@ -98,10 +108,13 @@ func run() -> Never {
       source = try catalogSource(arguments[2])
       output = arguments[3]
     case "text" where arguments.count >= 3:
-      source = try textSource(arguments[3...])
+      source = try constantsSource(arguments[3...], binary: false)
+      output = arguments[2]
+    case "binary" where arguments.count >= 3:
+      source = try constantsSource(arguments[3...], binary: true)
       output = arguments[2]
     default:
-      throw EmbedError("usage: DocketEmbed catalog CATALOG OUTPUT | text OUTPUT NAME=FILE…")
+      throw EmbedError("usage: DocketEmbed catalog CATALOG OUTPUT | text|binary OUTPUT NAME=FILE…")
     }
     try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
   } catch {

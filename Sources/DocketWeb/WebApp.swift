@@ -63,9 +63,8 @@ public final class WebApp: Sendable {
     guard security.hostIsAllowed(request) else {
       return problem(403, l10n, "web.refused.heading", "web.refused.host")
     }
-    if request.path.hasPrefix("/static/") || request.path == "/favicon.ico" {
-      return WebAssets.response(for: request.path)
-    }
+    if WebAssets.serves(request.path) { return WebAssets.response(for: request.path) }
+    if request.path == "/manifest.webmanifest" { return WebManifest.response(l10n) }
     let browser = signedIn(request)
     if let token = request.queryValue("token") {
       guard security.tokenMatches(token) else {

@@ -40,6 +40,15 @@ struct WebDocument {
       <html lang="\(l10n.language)"><head><meta charset="utf-8">\
       <meta name="viewport" content="width=device-width, initial-scale=1">\
       <meta name="csrf" content="\(csrf)">\
+      <link rel="manifest" href="/manifest.webmanifest">\
+      <meta name="theme-color" content="\(WebManifest.themeColor)" media="(prefers-color-scheme: light)">\
+      <meta name="theme-color" content="\(WebManifest.darkThemeColor)" media="(prefers-color-scheme: dark)">\
+      <meta name="mobile-web-app-capable" content="yes">\
+      <meta name="apple-mobile-web-app-capable" content="yes">\
+      <meta name="apple-mobile-web-app-title" content="Docket">\
+      <meta name="apple-mobile-web-app-status-bar-style" content="default">\
+      <link rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png">\
+      <link rel="icon" type="image/png" sizes="32x32" href="/static/icons/favicon-32.png">\
       \(liveVersion.map { "<meta name=\"live-version\" content=\"\(String($0))\">" as HTML } ?? .empty)\
       <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
       <script src="/static/app.js" defer></script></head>\

@@ -136,7 +136,8 @@ public struct WebSecurity: Sendable {
     (
       "Content-Security-Policy",
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-        + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        + "connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; "
+        + "frame-ancestors 'none'; base-uri 'none'"
     ),
     ("X-Content-Type-Options", "nosniff"),
     ("X-Frame-Options", "DENY"),

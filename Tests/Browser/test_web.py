@@ -160,6 +160,57 @@ class WebAppTest(unittest.TestCase):
             "return document.documentElement.dataset.connected === '1'"))
         return driver
 
+    def test_installable_and_opens_from_its_copy_while_the_server_is_stopped(self):
+        driver = self.open(phone=True)
+        # Installable: the manifest, and every icon of the size it states.
+        manifest = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const link = document.querySelector('link[rel=manifest]');
+            fetch(link.href).then(r => r.json()).then(async (m) => {
+              const sizes = [];
+              for (const icon of m.icons) {
+                const bitmap = await createImageBitmap(await (await fetch(icon.src)).blob());
+                sizes.push([icon.sizes, bitmap.width + 'x' + bitmap.height, icon.purpose]);
+              }
+              const touch = await createImageBitmap(await (await fetch(
+                document.querySelector('link[rel=apple-touch-icon]').href)).blob());
+              done({m, sizes, touch: touch.width});
+            }).catch(e => done({error: String(e)}));
+        """)
+        self.assertNotIn("error", manifest)
+        self.assertEqual(manifest["m"]["display"], "standalone")
+        self.assertEqual(manifest["m"]["start_url"], "/")
+        for stated, actual, _ in manifest["sizes"]:
+            self.assertEqual(stated, actual)
+        self.assertEqual({size for size, _, _ in manifest["sizes"]}, {"192x192", "512x512"})
+        self.assertIn("maskable", [purpose for _, _, purpose in manifest["sizes"]])
+        self.assertEqual(manifest["touch"], 180)
+        # The service worker controls the page once it is loaded again.
+        driver.execute_async_script(
+            "navigator.serviceWorker.ready.then(() => arguments[arguments.length - 1]())")
+        driver.refresh()
+        wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+        titles = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#issue-list li .title")]
+        self.assertTrue(titles)
+
+        # The server stops: the app opens from its copy, not the browser's error page.
+        self.server.stop()
+        driver.refresh()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list li"))
+        self.assertEqual(
+            [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#issue-list li .title")],
+            titles)
+        wait(driver, lambda d: d.find_element(By.ID, "connection").is_displayed())
+        # An address never opened shows the list as last seen.
+        driver.get(self.server.base + "/?filter=completed")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list li"))
+        # Back on the same port, the page is live again.
+        self.server.start(str(self.server.port))
+        driver.get(self.server.base + "/?filter=completed")
+        wait(driver, lambda d: d.execute_script(
+            "return document.documentElement.dataset.connected === '1'"), seconds=10)
+        self.assertFalse(driver.find_element(By.ID, "connection").is_displayed())
+
     def audit(self, driver, state):
         # Every page has a heading of the first level that can be seen.
         self.assertTrue(driver.execute_script(

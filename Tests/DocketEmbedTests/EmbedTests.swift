@@ -38,4 +38,18 @@ import Testing
     #expect(throws: EmbedError.self) { try text(of: file("b", Array("one\r\ntwo\n".utf8))) }
     #expect(throws: EmbedError.self) { try text(of: file("c", [0x61, 0xFF, 0x0A])) }
   }
+
+  @Test func aBinaryFileIsCarriedWholeInBase64() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "docket-embed-\(UUID().uuidString).png"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // Every byte value, a carriage return and invalid UTF-8 among them.
+    let bytes = (0..<512).map { UInt8($0 % 256) }
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let source = try constantsSource(["icon=\(path)"], binary: true)
+    let line = try #require(source.split(separator: "\n").first { $0.hasPrefix("let icon = ") })
+    let base64 = line.dropFirst("let icon = \"".count).dropLast()
+    #expect(Data(base64Encoded: String(base64)).map { Array($0) } == bytes)
+  }
 }

@@ -377,4 +377,10 @@
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
   else ready();
+
+  // The service worker keeps a copy of the pages opened, for when the server cannot be reached
+  // (and makes the app installable). Browsers offer it only over https or on this machine.
+  if ('serviceWorker' in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(function () {});
+  }
 })();

@@ -1,0 +1,64 @@
+// Docket's service worker: keeps a copy of the pages this browser opened, and of the script,
+// style and icons, so that the app opens from the home screen and shows its last copy while the
+// server cannot be reached. Everything goes to the server first; the copy answers only when the
+// server does not.
+"use strict";
+
+const CACHE = "docket-pages-1";
+const SHELL = ["/static/app.css", "/static/app.js", "/static/icons/icon-192.png"];
+// Pages kept, the most recently opened; older ones are let go.
+const MOST_PAGES = 60;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  // Live updates stream from the server alone; pairing goes to it untouched.
+  if (url.origin !== self.location.origin || url.pathname === "/events") return;
+  if (url.searchParams.has("token")) return;
+  event.respondWith(answer(request));
+});
+
+async function answer(request) {
+  const cache = await caches.open(CACHE);
+  let response;
+  try {
+    response = await fetch(request);
+  } catch (error) {
+    const kept = await cache.match(request);
+    if (kept) return kept;
+    // A page not kept: the list as last seen, rather than the browser's error page.
+    if (request.mode === "navigate") {
+      const list = await cache.match("/");
+      if (list) return list;
+    }
+    throw error;
+  }
+  if (response.status === 403 && request.mode === "navigate") {
+    // Unpaired (or never paired): nothing of the tracker stays in this browser.
+    await caches.delete(CACHE);
+  } else if (response.status === 200 && response.type === "basic") {
+    await keep(cache, request, response.clone());
+  }
+  return response;
+}
+
+async function keep(cache, request, response) {
+  // Put again at the end: the cache lists its entries in the order they were put.
+  await cache.delete(request);
+  await cache.put(request, response);
+  const pages = (await cache.keys()).filter((entry) => !new URL(entry.url).pathname.startsWith("/static/"));
+  for (const old of pages.slice(0, Math.max(0, pages.length - MOST_PAGES))) await cache.delete(old);
+}

@@ -376,3 +376,25 @@ enum MHD_Result docket_MHD_queue_response(struct MHD_Connection *connection, uns
 }
 
 void docket_MHD_destroy_response(struct MHD_Response *response) { api.destroy_response(response); }
+
+// MARK: The client's address
+
+int docket_http_from_loopback(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info =
+      api.get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (!info || !info->client_addr) return 0;
+  const struct sockaddr *address = info->client_addr;
+  if (address->sa_family == AF_INET) {
+    const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+    return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+  }
+  if (address->sa_family == AF_INET6) {
+    const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+    static const unsigned char loopback[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    if (memcmp(v6->sin6_addr.s6_addr, loopback, 16) == 0) return 1;
+    // 127.x.x.x as an IPv6 address (::ffff:127.0.0.1), from a socket that takes both.
+    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    return memcmp(v6->sin6_addr.s6_addr, mapped, 12) == 0 && v6->sin6_addr.s6_addr[12] == 127;
+  }
+  return 0;
+}

@@ -200,7 +200,10 @@ extension WebApp {
     }
     return HTTPResponse(
       status: 303,
-      headers: [("Location", back), ("Set-Cookie", security.languageCookie(language))])
+      headers: [
+        ("Location", back),
+        ("Set-Cookie", security.languageCookie(language, secure: security.reached(request).secure)),
+      ])
   }
 }
 /// The fields of the issue form as sent.

@@ -49,7 +49,8 @@ public final class WebApp: Sendable {
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     var response = route(request)
     response.headers += WebSecurity.headers
-    if security.usesTLS, WebSecurity.keepsToHTTPS(host: request.header("Host") ?? "") {
+    let reached = security.reached(request)
+    if reached.secure, WebSecurity.keepsToHTTPS(host: reached.host) {
       response.headers.append(("Strict-Transport-Security", "max-age=86400"))
     }
     if response.header("Cache-Control") == nil {
@@ -129,7 +130,9 @@ public final class WebApp: Sendable {
     if abs(now.timeIntervalSince(browser.seen)) >= Connection.browserSeenGranularity {
       renewed = (try? database.write { try $0.noteBrowserSeen(browser.id, now: now) }) != nil
     }
-    return (browser, renewed, security.pairingCookie(credential))
+    return (
+      browser, renewed, security.pairingCookie(credential, secure: security.reached(request).secure)
+    )
   }
 
   /// Pairs the browser of `request` as a new device of this database; the cookie that keeps it.
@@ -139,7 +142,7 @@ public final class WebApp: Sendable {
       l10n("web.browserName", .string($0), .string($1))
     }
     try database.write { try $0.pairBrowser(credential, name: name, now: now()) }
-    return security.pairingCookie(credential)
+    return security.pairingCookie(credential, secure: security.reached(request).secure)
   }
 
   // MARK: Reading

@@ -77,9 +77,31 @@ public struct WebSecurity: Sendable {
     return !name.allSatisfy { $0.isNumber || $0 == "." }
   }
 
+  /// How the browser reached this server: whether over https, and the host (with its port)
+  /// it asked for. A reverse proxy on this machine that terminates TLS says so with
+  /// `X-Forwarded-Proto` and `X-Forwarded-Host`; from any other address they are ignored.
+  func reached(_ request: HTTPRequest) -> (secure: Bool, host: String) {
+    let host = request.header("Host") ?? ""
+    guard request.fromLoopback else { return (usesTLS, host) }
+    func first(_ name: String) -> String? {
+      // A chain of proxies lists every hop; the first is where the browser was.
+      request.header(name)?.split(separator: ",").first.map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+    }
+    let secure = first("X-Forwarded-Proto").map { $0.lowercased() == "https" } ?? usesTLS
+    return (secure, first("X-Forwarded-Host") ?? host)
+  }
+
+  /// The `Host` names a name this server answers to, and so does the host a proxy on this
+  /// machine forwarded: a page whose name was pointed at this address is refused, whatever
+  /// else it sends.
   func hostIsAllowed(_ request: HTTPRequest) -> Bool {
-    guard let host = request.header("Host"), !host.isEmpty else { return false }
-    return allowedHosts.contains(Self.hostName(host))
+    guard let host = request.header("Host"), !host.isEmpty,
+      allowedHosts.contains(Self.hostName(host))
+    else { return false }
+    let forwarded = reached(request).host
+    return !forwarded.isEmpty && allowedHosts.contains(Self.hostName(forwarded))
   }
 
   /// The paired browser's credential the request's cookie holds, if it holds one.
@@ -94,8 +116,9 @@ public struct WebSecurity: Sendable {
   /// browser's `Sec-Fetch-Site: same-origin` or a `Referer` on this server stands in for it.
   func changeIsAllowed(_ request: HTTPRequest) -> Bool {
     guard let sent = request.formValue("csrf"), Self.same(sent, csrf) else { return false }
-    guard let host = request.header("Host"), !host.isEmpty else { return false }
-    let own = (usesTLS ? "https://" : "http://") + host.lowercased()
+    let (secure, host) = reached(request)
+    guard !host.isEmpty else { return false }
+    let own = (secure ? "https://" : "http://") + host.lowercased()
     if let origin = request.header("Origin") { return origin.lowercased() == own }
     if let site = request.header("Sec-Fetch-Site") { return site.lowercased() == "same-origin" }
     guard let referer = request.header("Referer")?.lowercased(), referer.hasPrefix(own) else {
@@ -109,14 +132,14 @@ public struct WebSecurity: Sendable {
   /// The cookie of a paired browser: sent only to this server, never to scripts, never on a
   /// request that another site starts; kept for 400 days (the longest browsers keep one), and
   /// sent again whenever the browser is seen, so that one in use never runs out.
-  func pairingCookie(_ credential: BrowserCredential) -> String {
+  func pairingCookie(_ credential: BrowserCredential, secure: Bool) -> String {
     "\(cookie)=\(credential.cookie); Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict"
-      + (usesTLS ? "; Secure" : "")
+      + (secure ? "; Secure" : "")
   }
 
-  func languageCookie(_ language: String) -> String {
+  func languageCookie(_ language: String, secure: Bool) -> String {
     "\(Self.languageCookie)=\(language); Path=/; Max-Age=31536000; HttpOnly; SameSite=Strict"
-      + (usesTLS ? "; Secure" : "")
+      + (secure ? "; Secure" : "")
   }
 
   /// Compares in time that does not depend on where the texts differ.

@@ -9,11 +9,15 @@ public struct HTTPRequest: Sendable, Equatable {
   public var form: [(name: String, value: String)]
   /// True when the body was not a form this server reads (another type, or too large).
   public var bodyRefused: Bool
+  /// True when the client is on this machine (a loopback address): a reverse proxy there may
+  /// say how the browser reached it.
+  public var fromLoopback: Bool
 
   public init(
     method: String, path: String, query: [(name: String, value: String)] = [],
     headers: [String: String] = [:], cookies: [String: String] = [:],
-    form: [(name: String, value: String)] = [], bodyRefused: Bool = false
+    form: [(name: String, value: String)] = [], bodyRefused: Bool = false,
+    fromLoopback: Bool = false
   ) {
     self.method = method
     self.path = path
@@ -22,6 +26,7 @@ public struct HTTPRequest: Sendable, Equatable {
     self.cookies = cookies
     self.form = form
     self.bodyRefused = bodyRefused
+    self.fromLoopback = fromLoopback
   }
 
   /// The header named `name` (any case).
@@ -43,6 +48,6 @@ public struct HTTPRequest: Sendable, Equatable {
       && lhs.query.map { [$0.name, $0.value] } == rhs.query.map { [$0.name, $0.value] }
       && lhs.headers == rhs.headers && lhs.cookies == rhs.cookies
       && lhs.form.map { [$0.name, $0.value] } == rhs.form.map { [$0.name, $0.value] }
-      && lhs.bodyRefused == rhs.bodyRefused
+      && lhs.bodyRefused == rhs.bodyRefused && lhs.fromLoopback == rhs.fromLoopback
   }
 }

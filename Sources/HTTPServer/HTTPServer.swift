@@ -139,7 +139,7 @@ public final class HTTPServer: Sendable {
         values(connection, .COOKIE_KIND).map { ($0.name, $0.value) },
         uniquingKeysWith: { first, _ in first }),
       form: request.fields.map { ($0.name, String(decoding: $0.value, as: UTF8.self)) },
-      bodyRefused: request.refused)
+      bodyRefused: request.refused, fromLoopback: docket_http_from_loopback(connection) != 0)
     let response = server.handler(parsed)
     return send(response, to: connection, server: server)
   }

@@ -41,7 +41,7 @@ PHONE = {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}
 class Server:
     """`docket serve` on a database of its own, stopped at the end."""
 
-    def __init__(self, *arguments, sample=True):
+    def __init__(self, *arguments, sample=True, port="0"):
         self.folder = tempfile.mkdtemp(prefix="docket-browser-")
         self.database = os.path.join(self.folder, "docket.sqlite")
         self.environment = dict(os.environ, DOCKET_DB=self.database, LANG="C.UTF-8")
@@ -49,7 +49,7 @@ class Server:
             self.docket("sample-data")
         self.arguments = arguments
         self.cookie = None
-        self.start("0")
+        self.start(port)
 
     def start(self, port):
         self.process = subprocess.Popen(
@@ -65,10 +65,11 @@ class Server:
         if self.url is None:
             raise RuntimeError("docket serve printed no URL: " + self.process.stderr.read())
         parsed = urllib.parse.urlparse(self.url)
-        self.port = parsed.port
+        # The port asked for, or the one chosen (a --public-url names the proxy's own).
+        self.port = int(port) if port != "0" else parsed.port
         self.token = urllib.parse.parse_qs(parsed.query)["token"][0]
         self.base = f"{parsed.scheme}://127.0.0.1:{self.port}"
-        if parsed.scheme == "http" and self.cookie is None:
+        if parsed.scheme == "http" and parsed.hostname == "127.0.0.1" and self.cookie is None:
             # The cookie of a browser paired by the address (each database names its own).
             connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
             connection.request("GET", "/?token=" + self.token)
@@ -660,6 +661,138 @@ class SecurityTest(unittest.TestCase):
                     "Content-Type": "application/x-www-form-urlencoded"})
             self.assertEqual(status, 403)
         self.assertEqual(self.server.issues(), before)
+
+
+def free_port():
+    """A port no one listens on at the moment (the proxy's own)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class NamedHTTPSConnection(http.client.HTTPSConnection):
+    """https to 127.0.0.1 under another name (SNI and the certificate's name), without DNS."""
+
+    def __init__(self, name, port, context):
+        super().__init__(name, port, context=context, timeout=10)
+        self.name = name
+
+    def connect(self):
+        raw = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        self.sock = self._context.wrap_socket(raw, server_hostname=self.name)
+
+
+class ProxyTest(unittest.TestCase):
+    """`docket serve` behind Caddy, which terminates TLS with its own local CA: the browser's
+    https origin, Secure cookies and HSTS come through the forwarded scheme and host."""
+
+    def setUp(self):
+        self.port = free_port()
+        self.origin = f"https://tracker.test:{self.port}"
+        # The address the phone uses is the proxy's: shown, and answered to.
+        self.server = Server("--public-url", self.origin, port=str(free_port()))
+        self.folder = tempfile.mkdtemp(prefix="docket-caddy-")
+        config = os.path.join(self.folder, "Caddyfile")
+        with open(config, "w") as file:
+            file.write(f"""{{
+    admin off
+    skip_install_trust
+    auto_https disable_redirects
+    http_port {free_port()}
+    https_port {self.port}
+}}
+https://tracker.test:{self.port} {{
+    bind 127.0.0.1
+    tls internal
+    reverse_proxy 127.0.0.1:{self.server.port}
+}}
+""")
+        environment = dict(os.environ, HOME=self.folder,
+                           XDG_DATA_HOME=os.path.join(self.folder, "data"),
+                           XDG_CONFIG_HOME=os.path.join(self.folder, "config"))
+        self.caddy = subprocess.Popen(
+            [shutil.which("caddy") or "caddy", "run", "--config", config, "--adapter", "caddyfile"],
+            env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.authority = os.path.join(
+            self.folder, "data", "caddy", "pki", "authorities", "local", "root.crt")
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if os.path.exists(self.authority):
+                try:
+                    with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                        break
+                except OSError:
+                    pass
+            if self.caddy.poll() is not None:
+                raise RuntimeError("caddy stopped: " + self.caddy.stderr.read())
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("caddy did not start")
+
+    def tearDown(self):
+        self.caddy.terminate()
+        self.caddy.wait(timeout=10)
+        self.server.stop()
+
+    def connection(self):
+        # The certificate is checked against the proxy's own CA, for the name.
+        return NamedHTTPSConnection(
+            "tracker.test", self.port, ssl.create_default_context(cafile=self.authority))
+
+    def test_pairing_and_changes_through_the_proxy(self):
+        self.assertTrue(self.server.url.startswith(self.origin + "/?token="), self.server.url)
+        connection = self.connection()
+        connection.request("GET", "/?token=" + self.server.token)
+        response = connection.getresponse()
+        response.read()
+        self.assertEqual(response.status, 303)
+        cookie = response.getheader("Set-Cookie")
+        self.assertIn("; Secure", cookie)
+        self.assertEqual(response.getheader("Strict-Transport-Security"), "max-age=86400")
+        cookie = cookie.split(";")[0]
+        connection.request("GET", "/", headers={"Cookie": cookie})
+        page = connection.getresponse()
+        text = page.read().decode()
+        self.assertEqual(page.status, 200)
+        csrf = re.search(r'<meta name="csrf" content="([0-9a-f]+)">', text).group(1)
+        form = urllib.parse.urlencode({"title": "Filed through the proxy", "csrf": csrf})
+        headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+        # Posted from the page the browser has: its origin is the proxy's https one.
+        connection.request("POST", "/issues", body=form, headers={**headers, "Origin": "http://tracker.test"})
+        refused = connection.getresponse()
+        refused.read()
+        self.assertEqual(refused.status, 403)
+        connection.request("POST", "/issues", body=form, headers={**headers, "Origin": self.origin})
+        created = connection.getresponse()
+        created.read()
+        self.assertEqual(created.status, 303)
+        self.assertIn("Filed through the proxy", [issue["title"] for issue in self.server.issues()])
+        # Straight to docket serve, another name is refused, whatever is forwarded.
+        status, _ = self.server.request("GET", "/", headers={
+            "Host": "evil.example", "X-Forwarded-Host": "tracker.test", "Cookie": cookie})
+        self.assertEqual(status, 403)
+
+    def test_a_browser_pairs_and_files_an_issue_through_the_proxy(self):
+        options = webdriver.ChromeOptions()
+        if CHROMIUM:
+            options.binary_location = CHROMIUM
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--host-resolver-rules=MAP tracker.test 127.0.0.1",
+                         # The test's CA is not in the browser's store; the test above checks it.
+                         "--ignore-certificate-errors", "--window-size=1400,900"):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        try:
+            driver.set_page_load_timeout(20)
+            driver.get(self.server.url)
+            driver.get(self.origin + "/?mode=new")
+            field = wait(driver, lambda d: d.find_elements(By.NAME, "title"))[0]
+            field.send_keys("From a browser far away")
+            field.submit()
+            wait(driver, lambda d: "From a browser far away" in d.find_element(By.ID, "issue-list").text)
+            self.assertIn("From a browser far away", [issue["title"] for issue in self.server.issues()])
+        finally:
+            driver.quit()
 
 
 class TransportTest(unittest.TestCase):

@@ -73,6 +73,19 @@ import Testing
     #expect(try box.docket(["browsers", "revoke", "cccc2"]).status == 0)
   }
 
+  @Test func aPublicURLThatIsNotAPlainAddressIsRefusedBeforeServing() throws {
+    for bad in [
+      "ftp://tracker.example.com", "https://", "tracker.example.com",
+      "https://tracker.example.com/docket", "https://tracker.example.com/?token=x",
+      "https://user@tracker.example.com",
+    ] {
+      let run = try box.docket(["serve", "--port", "0", "--public-url", bad])
+      #expect(run.status == 2, "\(bad)")
+      #expect(run.error.contains("--public-url"), "\(bad)")
+      #expect(!run.output.contains("token="), "\(bad): nothing served")
+    }
+  }
+
   @Test func theQRCodeHasItsFinderPatternsInsideAQuietZone() throws {
     let url = "https://laptop.local:8080/?token=" + String(repeating: "0123456789abcdef", count: 4)
     let code = try QRCodeText.encode(url).get()

@@ -148,6 +148,48 @@ import Testing
     }
   }
 
+  @Test func aProxyOnThisMachineSaysHowTheBrowserReachedIt() throws {
+    let web = try WebTester()
+    let proxied = [
+      "host": "tracker.test:8443", "x-forwarded-proto": "https",
+      "x-forwarded-host": "tracker.test:8443",
+    ]
+    let create = [("title", "Through the proxy")]
+    // From this machine: the browser's https origin is this server's, and the cookies are
+    // Secure, with HSTS.
+    let page = web.get(
+      "/", [("token", WebTester.token)], headers: proxied, cookies: [:], fromLoopback: true)
+    #expect(page.status == 303)
+    #expect(page.header("Set-Cookie")?.hasSuffix("; Secure") == true)
+    #expect(page.header("Strict-Transport-Security") == "max-age=86400")
+    var origin = proxied
+    origin["origin"] = "https://tracker.test:8443"
+    #expect(web.post("/issues", create, headers: origin, fromLoopback: true).status == 303)
+    #expect(try web.count() == 1)
+    origin["origin"] = "http://tracker.test:8443"
+    #expect(web.post("/issues", create, headers: origin, fromLoopback: true).status == 403)
+    // From anywhere else the forwarded headers count for nothing.
+    origin["origin"] = "https://tracker.test:8443"
+    #expect(web.post("/issues", create, headers: origin).status == 403)
+    let direct = web.get("/", [("token", WebTester.token)], headers: proxied, cookies: [:])
+    #expect(direct.header("Set-Cookie")?.contains("Secure") == false)
+    #expect(direct.header("Strict-Transport-Security") == nil)
+    #expect(try web.count() == 1)
+    // The Host is checked whatever is forwarded, and so is the forwarded host.
+    for (host, forwarded) in [("evil.example", "tracker.test"), ("tracker.test", "evil.example")] {
+      let answer = web.get(
+        "/", headers: ["host": host, "x-forwarded-host": forwarded, "x-forwarded-proto": "https"],
+        fromLoopback: true)
+      #expect(answer.status == 403, "\(host) \(forwarded)")
+    }
+    // A chain of proxies: the first hop is where the browser was.
+    var chain = proxied
+    chain["x-forwarded-proto"] = "https, http"
+    chain["x-forwarded-host"] = "tracker.test:8443, 127.0.0.1:8080"
+    chain["origin"] = "https://tracker.test:8443"
+    #expect(web.post("/issues", create, headers: chain, fromLoopback: true).status == 303)
+  }
+
   @Test func sha256MatchesTheStandardsVectors() {
     #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
@@ -304,7 +346,7 @@ import Testing
     let security = WebSecurity(
       token: "t", csrf: "c", allowedHosts: ["localhost"], usesTLS: true, cookie: "docket_1a2b3c4d")
     #expect(
-      security.pairingCookie(WebTester.browser)
+      security.pairingCookie(WebTester.browser, secure: true)
         == "docket_1a2b3c4d=\(WebTester.browser.cookie); Path=/; Max-Age=34560000; HttpOnly; "
         + "SameSite=Strict; Secure")
   }

@@ -36,8 +36,8 @@ struct WebTester {
     app = WebApp(
       database: queue,
       security: WebSecurity(
-        token: Self.token, csrf: Self.csrf, allowedHosts: ["localhost", "127.0.0.1"],
-        usesTLS: false),
+        token: Self.token, csrf: Self.csrf,
+        allowedHosts: ["localhost", "127.0.0.1", "tracker.test"], usesTLS: false),
       readOnly: readOnly, live: LiveChanges(path: nil), now: now,
       makeID: { uuids.make() })
     try queue.write { try $0.pairBrowser(Self.browser, name: "Test browser", now: Self.now) }
@@ -47,20 +47,21 @@ struct WebTester {
 
   func get(
     _ path: String, _ query: [(String, String)] = [], headers: [String: String] = [:],
-    cookies: [String: String]? = nil
+    cookies: [String: String]? = nil, fromLoopback: Bool = false
   ) -> HTTPResponse {
     app.handle(
       HTTPRequest(
         method: "GET", path: path, query: query.map { (name: $0.0, value: $0.1) },
         headers: ["host": "localhost:8080"].merging(headers) { $1 },
-        cookies: cookies ?? signedIn))
+        cookies: cookies ?? signedIn, fromLoopback: fromLoopback))
   }
 
   /// A form posted as a browser posts it from the page, with `Origin` unless `withoutOrigin`
   /// (as a text browser posts).
   func post(
     _ path: String, _ form: [(String, String)], headers: [String: String] = [:],
-    csrf: String? = WebTester.csrf, cookies: [String: String]? = nil, withoutOrigin: Bool = false
+    csrf: String? = WebTester.csrf, cookies: [String: String]? = nil, withoutOrigin: Bool = false,
+    fromLoopback: Bool = false
   ) -> HTTPResponse {
     var fields = form
     if let csrf { fields.append(("csrf", csrf)) }
@@ -69,7 +70,8 @@ struct WebTester {
     return app.handle(
       HTTPRequest(
         method: "POST", path: path, headers: sent.merging(headers) { $1 },
-        cookies: cookies ?? signedIn, form: fields.map { (name: $0.0, value: $0.1) }))
+        cookies: cookies ?? signedIn, form: fields.map { (name: $0.0, value: $0.1) },
+        fromLoopback: fromLoopback))
   }
 
   /// The page of the tracker at a location.

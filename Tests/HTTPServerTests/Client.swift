@@ -4,6 +4,8 @@ import Foundation
 /// answer read until the server closes the connection (the request asks it to).
 struct RawClient {
   let port: UInt16
+  /// The IPv4 address connected to.
+  var host = "127.0.0.1"
 
   struct Answer {
     var status: Int
@@ -66,7 +68,7 @@ struct RawClient {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_addr.s_addr = inet_addr(host)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -100,6 +100,41 @@ import Testing
     #expect(stream.isClosed)
   }
 
+  /// This machine's first IPv4 address that is not a loopback one.
+  static func networkAddress() -> String? {
+    var list: UnsafeMutablePointer<ifaddrs>?
+    guard getifaddrs(&list) == 0 else { return nil }
+    defer { freeifaddrs(list) }
+    var entry = list
+    while let current = entry {
+      defer { entry = current.pointee.ifa_next }
+      guard let address = current.pointee.ifa_addr, address.pointee.sa_family == AF_INET else {
+        continue
+      }
+      var v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
+      var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+      inet_ntop(AF_INET, &v4.sin_addr, &text, socklen_t(text.count))
+      let name = String(
+        decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if !name.hasPrefix("127.") { return name }
+    }
+    return nil
+  }
+
+  @Test func theHandlerKnowsWhetherTheClientIsOnThisMachine() throws {
+    let server = try HTTPServer(address: "0.0.0.0", port: 0) { request in
+      HTTPResponse(status: 200, text: request.fromLoopback ? "loopback" : "network")
+    }
+    defer { server.stop() }
+    let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    for host in ["127.0.0.1", "127.0.0.2"] {
+      #expect(try RawClient(port: server.port, host: host).send(request).body == "loopback")
+    }
+    // From this machine's network address the client is not on a loopback address.
+    let address = try #require(Self.networkAddress(), "a network address of this machine")
+    #expect(try RawClient(port: server.port, host: address).send(request).body == "network")
+  }
+
   @Test func anAddressThatIsNotThisMachinesIsRefused() {
     #expect(throws: HTTPServer.StartError.self) {
       _ = try HTTPServer(address: "not an address", port: 0) { _ in HTTPResponse(status: 200) }

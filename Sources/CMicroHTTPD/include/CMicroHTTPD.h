@@ -41,6 +41,9 @@ uint16_t docket_http_port(struct docket_http_server *server);
 /// How many connections the watchdog has cut for waiting past a deadline.
 unsigned long docket_http_cuts(struct docket_http_server *server);
 
+/// Whether the client of `connection` is on this machine (a loopback address, IPv4 or IPv6).
+int docket_http_from_loopback(struct MHD_Connection *connection);
+
 /// Stops the watchdog and the daemon (waiting for every connection's thread), and frees both.
 void docket_http_stop(struct docket_http_server *server);
 struct MHD_PostProcessor *docket_MHD_create_post_processor(

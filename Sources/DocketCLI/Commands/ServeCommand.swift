@@ -35,6 +35,18 @@ struct ServeCommand {
     }
     let certificate = try certificatePath.map(read)
     let key = try keyPath.map(read)
+    // The address the browsers use, when a reverse proxy stands in front: shown, and answered to.
+    var publicURL: URLComponents?
+    if let given = arguments.value("public-url") {
+      guard let parts = URLComponents(string: given), ["http", "https"].contains(parts.scheme),
+        let host = parts.host, !host.isEmpty, parts.path.isEmpty || parts.path == "/",
+        parts.query == nil, parts.fragment == nil, parts.user == nil
+      else {
+        throw CommandFailure.usage(l10n("error.serve.publicURL", .string(given)))
+      }
+      publicURL = parts
+    }
+    let extraHosts = arguments.values("allow-host") + (publicURL?.host.map { [$0] } ?? [])
     let database = try context.database()
     // The pairing code is this start's; what a paired browser holds lasts across starts.
     let (csrf, cookie) = try database.write { db in
@@ -45,7 +57,7 @@ struct ServeCommand {
     }
     let security = WebSecurity(
       token: WebSecurity.randomSecret(), csrf: csrf,
-      allowedHosts: WebSecurity.hosts(for: address, extra: arguments.values("allow-host")),
+      allowedHosts: WebSecurity.hosts(for: address, extra: extraHosts),
       usesTLS: certificate != nil, cookie: "docket_" + cookie)
     let live = LiveChanges(path: context.databasePath)
     let app = WebApp(
@@ -80,7 +92,12 @@ struct ServeCommand {
     case "0.0.0.0", "::": shownHost = ProcessInfo.processInfo.hostName
     default: shownHost = address.contains(":") ? "[\(address)]" : address
     }
-    let url = "\(scheme)://\(shownHost):\(server.port)/?token=\(security.token)"
+    var url = "\(scheme)://\(shownHost):\(server.port)/?token=\(security.token)"
+    if var publicURL {
+      publicURL.path = "/"
+      publicURL.queryItems = [URLQueryItem(name: "token", value: security.token)]
+      url = publicURL.string ?? url
+    }
     context.console.line(l10n("serve.serving", .string(context.databasePath)))
     context.console.line(l10n("serve.open", .string(url)))
     showQRCode(url)

@@ -318,6 +318,7 @@ extension CommandSpec {
         OptionSpec(
           name: "allow-host", kind: .value(name: "NAME"), repeatable: true,
           help: "option.allowHost"),
+        OptionSpec(name: "public-url", kind: .value(name: "URL"), help: "option.publicURL"),
       ],
       examples: "command.serve.examples", run: { try ServeCommand(context: $0).run() }),
     CommandSpec(

@@ -165,7 +165,7 @@ struct PageRenderer {
     return """
       <li class="\(issue.completed ? "issue done" : "issue")"><a href="\(target.url)"\
       \(HTML.when(current, " aria-current=\"true\"")) aria-label="\(spoken.joined(separator: ", "))">\
-      <span class="status" title="\(status)">\(issue.completed ? "✓" : "○")<span class="sr">\(status)</span></span> \
+      <span class="status" title="\(status)">\(issue.completed ? "✓" : "○") <span class="sr">\(status)</span></span> \
       <span class="title">\(issue.title)</span> \
       <span class="priority p-\(issue.priority.name)">\(l10n.name(of: issue.priority))</span> \
       <span class="ref">\(data.reference(issue.id))</span>\(tags) \

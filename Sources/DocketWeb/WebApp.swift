@@ -56,6 +56,14 @@ public final class WebApp: Sendable {
     if response.header("Cache-Control") == nil {
       response.headers.append(("Cache-Control", "no-store"))
     }
+    // Whole addresses: lynx stops at a relative one to warn, for seconds, on every change. The
+    // host is one the server answers to (an answer to any other has no Location).
+    if let index = response.headers.firstIndex(where: { $0.name == "Location" }),
+      response.headers[index].value.hasPrefix("/"), security.hostIsAllowed(request)
+    {
+      response.headers[index].value =
+        (reached.secure ? "https://" : "http://") + reached.host + response.headers[index].value
+    }
     return response
   }
 

@@ -906,6 +906,202 @@ class TransportTest(unittest.TestCase):
             first.stop()
 
 
+class TextBrowser:
+    """w3m or lynx in a terminal of its own (tmux, on a socket of this test's), typed at as a
+    person types, its screen read back. Every wait is bounded."""
+
+    def __init__(self, command, folder):
+        self.socket = f"docket-text-{os.getpid()}-{id(self)}"
+        self.environment = dict(os.environ, HOME=folder, TERM="xterm", LANG="C.UTF-8")
+        subprocess.run(["tmux", "-L", self.socket, "new-session", "-d", "-x", "100", "-y", "50",
+                        "-s", "browser", command], env=self.environment, check=True, timeout=10)
+
+    def screen(self):
+        return subprocess.run(["tmux", "-L", self.socket, "capture-pane", "-p", "-t", "browser"],
+                              capture_output=True, text=True, timeout=10).stdout
+
+    def type(self, *keys, literal=False):
+        for key in keys:
+            subprocess.run(["tmux", "-L", self.socket, "send-keys", "-t", "browser"]
+                           + (["-l"] if literal else []) + [key], check=True, timeout=10)
+            time.sleep(0.15)
+
+    def wait_for(self, condition, seconds=8):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            screen = self.screen()
+            if condition(screen):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError("the screen never showed what was waited for:\n" + self.screen())
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+
+
+class TextBrowserTest(unittest.TestCase):
+    """w3m and lynx, which run no script and send no `Origin`, pair and create, edit, complete
+    and delete, and their rows read as text."""
+
+    def setUp(self):
+        self.server = Server()
+        self.home = tempfile.mkdtemp(prefix="docket-text-browser-")
+
+    def tearDown(self):
+        self.server.stop()
+
+    def issue(self, title):
+        return [issue for issue in self.server.issues() if issue["title"] == title]
+
+    def until(self, condition, browser):
+        """Waits (boundedly) for the database to show what the browser did."""
+        deadline = time.time() + 8
+        while not condition() and time.time() < deadline:
+            time.sleep(0.1)
+        self.assertTrue(condition(), browser.screen())
+
+    def test_w3m_creates_edits_completes_and_deletes(self):
+        address = f"http://127.0.0.1:{self.server.port}"
+        w3m = TextBrowser(
+            "w3m -o accept_cookie=1 -o use_cookie=1 -o accept_bad_cookie=1 -o confirm_qq=0 "
+            f"'{address}/?mode=new&token={self.server.token}'", self.home)
+        try:
+            def search(text):
+                w3m.type("/")
+                w3m.wait_for(lambda screen: "Forward:" in screen)
+                w3m.type(text, literal=True)
+                # w3m reads what is typed in order; its prompt may stay drawn after the search.
+                w3m.type("C-m")
+
+            def fill(label, text):
+                search(label)
+                w3m.type("Tab", "C-m")
+                w3m.wait_for(lambda screen: "TEXT:" in screen)
+                w3m.type("C-a", "C-k")
+                w3m.type(text, literal=True)
+                w3m.type("C-m")
+                w3m.wait_for(lambda screen: "TEXT:" not in screen)
+
+            def press_before(text):
+                # The button before `text` (w3m's search finds no button's label).
+                search(text)
+                w3m.type("Escape", "Tab", "C-m")
+
+            w3m.wait_for(lambda screen: "Viewing <" in screen)
+            fill("Title", "Filed from w3m")
+            press_before("Cancel")  # Create
+            self.until(lambda: len(self.issue("Filed from w3m")) == 1, w3m)
+            reference = self.issue("Filed from w3m")[0]["id"]
+
+            # Its row reads as words, with spaces between them.
+            search("Open Filed")
+            page = w3m.wait_for(lambda screen: " Open Filed from w3m" in screen)
+            self.assertRegex(page, r"○ Open Filed from w3m Low [0-9a-f]{4,} (just now|\d+ \w+ ago)")
+
+            w3m.type("U")  # w3m's "go to address"
+            w3m.wait_for(lambda screen: "Goto URL:" in screen)
+            w3m.type("C-a", "C-k")
+            w3m.type(f"{address}/?issue={reference}&mode=edit", literal=True)
+            w3m.type("C-m")
+            w3m.wait_for(lambda screen: "Viewing <Filed from w3m" in screen)
+            fill("Title", "Edited in w3m")
+            press_before("Cancel")  # Save
+            self.until(lambda: len(self.issue("Edited in w3m")) == 1, w3m)
+
+            # The detail's buttons come before its history: Complete, then Delete.
+            w3m.wait_for(lambda screen: "Viewing <Edited in w3m" in screen)
+            search("History")
+            w3m.type("Escape", "Tab", "Escape", "Tab", "C-m")
+            self.until(lambda: self.issue("Edited in w3m")[0]["completed"], w3m)
+
+            # Delete asks first, and deletes when asked again.
+            w3m.wait_for(lambda screen: "Viewing <Edited in w3m" in screen)
+            search("History")
+            w3m.type("Escape", "Tab", "C-m")
+            # The question, then its Delete button.
+            search("cannot be undone")
+            w3m.type("Tab", "C-m")
+            self.until(lambda: not self.issue("Edited in w3m"), w3m)
+        finally:
+            w3m.close()
+
+
+    def test_lynx_creates_completes_and_deletes(self):
+        address = f"http://127.0.0.1:{self.server.port}"
+        lynx = TextBrowser(
+            # No pause at its messages.
+            f"lynx -delay=0 -accept_all_cookies -number_fields "
+            f"'{address}/?mode=new&token={self.server.token}'",
+            self.home)
+        try:
+            # The dumps below are a browser paired by the tests' own client: its cookie in
+            # lynx's file, which lynx reads only with persistent cookies on.
+            cookies = os.path.join(self.home, "cookies")
+            name, value = self.server.cookie.split("=", 1)
+            with open(cookies, "w") as file:
+                file.write(f"127.0.0.1\tFALSE\t/\tFALSE\t2147483647\t{name}\t{value}\n")
+            settings = os.path.join(self.home, "lynx.cfg")
+            with open(settings, "w") as file:
+                file.write("INCLUDE:/etc/lynx/lynx.cfg\nPERSISTENT_COOKIES:TRUE\n")
+
+            def number(pattern, path):
+                """The number lynx gives the field or link `pattern` finds on the page at
+                `path`, as lynx numbers it (its dump of the same page, as another paired
+                browser)."""
+                dump = subprocess.run(
+                    ["lynx", f"-cfg={settings}", "-dump", "-number_fields", "-accept_all_cookies",
+                     f"-cookie_file={cookies}", address + path],
+                    capture_output=True, text=True, timeout=20, env=lynx.environment).stdout
+                match = re.search(pattern, dump)
+                self.assertIsNotNone(match, dump)
+                return match.group(1)
+
+            def choose(digits):
+                # A number typed, and Return: to the field, or a link followed. Zero opens
+                # lynx's prompt (other digits may move the page), which drops what was typed
+                # ahead: a digit at a time.
+                # A key that comes while lynx still draws a page is lost: tried again, a few
+                # times.
+                for attempt in range(3):
+                    lynx.type("0", literal=True)
+                    try:
+                        lynx.wait_for(lambda screen: re.search(r"number:$", screen, re.M), seconds=2)
+                        break
+                    except AssertionError:
+                        if attempt == 2:
+                            raise
+                for count in range(1, len(digits) + 1):
+                    lynx.type(digits[count - 1], literal=True)
+                    lynx.wait_for(lambda screen: re.search(f"number: {digits[:count]}$", screen, re.M))
+                lynx.type("C-m")
+
+            lynx.wait_for(lambda screen: "Docket (p1" in screen)
+            choose(number(r"Title \[(\d+)\]", "/?mode=new"))
+            lynx.type("Filed from lynx", literal=True)
+            lynx.type("Up")  # out of the field, to the link above it
+            choose(number(r"\[(\d+)\]BUTTON\) Create", "/?mode=new"))  # to the button
+            lynx.type("C-m")  # and press it
+            self.until(lambda: self.issue("Filed from lynx"), lynx)
+            reference = self.issue("Filed from lynx")[0]["id"]
+
+            lynx.wait_for(lambda screen: "Filed from lynx · Docket" in screen)
+            choose(number(r"\[(\d+)\]BUTTON\) Complete", f"/?issue={reference}"))
+            lynx.type("C-m")
+            self.until(lambda: self.issue("Filed from lynx")[0]["completed"], lynx)
+            lynx.wait_for(lambda screen: "Marked completed." in screen)
+
+            # Delete, a link to its question, followed.
+            choose(number(r"\[(\d+)\]Delete\n", f"/?issue={reference}"))
+            # The question's own Delete button (lynx drops what is typed while it loads a page:
+            # `choose` tries again).
+            choose(number(r"\[(\d+)\]BUTTON\) Delete", f"/?issue={reference}&mode=delete"))
+            lynx.type("C-m")
+            self.until(lambda: not self.issue("Filed from lynx"), lynx)
+            self.assertNotIn(reference, [issue["id"] for issue in self.server.issues()])
+        finally:
+            lynx.close()
+
+
 class ReadOnlyTest(unittest.TestCase):
     def test_read_only_refuses_every_change(self):
         server = Server("--read-only")

@@ -35,7 +35,7 @@ import Testing
       ],
       cookies: [:])
     #expect(answer.status == 303)
-    #expect(answer.header("Location") == "/?filter=recent")
+    #expect(answer.location == "/?filter=recent")
     let cookie = try #require(answer.header("Set-Cookie"))
     #expect(cookie.hasPrefix("docket_token="))
     #expect(cookie.hasSuffix("; Path=/; Max-Age=34560000; HttpOnly; SameSite=Strict"))
@@ -160,6 +160,8 @@ import Testing
     let page = web.get(
       "/", [("token", WebTester.token)], headers: proxied, cookies: [:], fromLoopback: true)
     #expect(page.status == 303)
+    // A whole address, as the browser reached it (lynx stops to warn at a relative one).
+    #expect(page.header("Location") == "https://tracker.test:8443/")
     #expect(page.header("Set-Cookie")?.hasSuffix("; Secure") == true)
     #expect(page.header("Strict-Transport-Security") == "max-age=86400")
     var origin = proxied
@@ -236,11 +238,14 @@ import Testing
   }
 
   /// A text browser sends no `Origin`: a `Referer` on this server, or the browser's word that the
-  /// request is its own site's, stands in for it; a referrer elsewhere, or nothing, does not.
+  /// request is its own site's, stands in for it; a referrer elsewhere does not. Lynx sends no
+  /// `Referer` from an address with a query (every page's): with none of the three, the CSRF
+  /// token alone lets the change in, as every browser that runs another site's pages sends
+  /// `Origin` or `Sec-Fetch-Site` with a post.
   @Test func aChangeWithoutAnOriginIsJudgedByWhereItCameFrom() throws {
     let web = try WebTester()
     let refused: [[String: String]] = [
-      [:], ["referer": "http://evil.example/"],
+      ["referer": "http://evil.example/"],
       ["referer": "http://localhost:8080.evil.example/"], ["referer": "https://localhost:8080/"],
       ["referer": "http://localhost:80800/"], ["sec-fetch-site": "cross-site"],
       ["sec-fetch-site": "same-site"], ["referer": "http://localhost:8080@evil.example/"],
@@ -254,7 +259,7 @@ import Testing
     #expect(try web.count() == 0)
     let accepted: [[String: String]] = [
       ["referer": "http://localhost:8080/?filter=all"], ["referer": "http://LOCALHOST:8080"],
-      ["sec-fetch-site": "same-origin"],
+      ["sec-fetch-site": "same-origin"], [:],
     ]
     for (index, headers) in accepted.enumerated() {
       let answer = web.post(
@@ -264,11 +269,18 @@ import Testing
       #expect(try web.count() == index + 1)
     }
     // The token is still needed.
-    #expect(
-      web.post(
-        "/issues", [("title", "Planted"), ("back", "/")],
-        headers: ["referer": "http://localhost:8080/"], csrf: nil, withoutOrigin: true
-      ).status == 403)
+    for headers in [["referer": "http://localhost:8080/"], [:]] {
+      #expect(
+        web.post(
+          "/issues", [("title", "Planted"), ("back", "/")], headers: headers, csrf: nil,
+          withoutOrigin: true
+        ).status == 403)
+      #expect(
+        web.post(
+          "/issues", [("title", "Planted"), ("back", "/")], headers: headers,
+          csrf: WebTester.csrf + "0", withoutOrigin: true
+        ).status == 403)
+    }
   }
 
   @Test func readOnlyRefusesEveryChangeAndOffersNone() throws {
@@ -329,7 +341,7 @@ import Testing
       "//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", "/a b",
     ] {
       let answer = web.post("/tags", [("name", "T\(back.count)"), ("back", back)])
-      #expect(answer.header("Location") == "/?said=tagCreated", "\(back)")
+      #expect(answer.location == "/?said=tagCreated", "\(back)")
     }
   }
 
@@ -338,7 +350,7 @@ import Testing
     for path in ["//evil.example/", "/\\evil.example", "/a\r\nSet-Cookie: x=1"] {
       let answer = web.get(path, [("token", WebTester.token)], cookies: [:])
       #expect(answer.status == 303)
-      #expect(answer.header("Location") == "/", "\(path)")
+      #expect(answer.location == "/", "\(path)")
     }
   }
 

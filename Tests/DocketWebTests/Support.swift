@@ -111,3 +111,12 @@ extension String {
   /// How often `part` occurs.
   func occurrences(of part: String) -> Int { components(separatedBy: part).count - 1 }
 }
+
+extension HTTPResponse {
+  /// Where a redirect sends the browser, on the tester's own server (`http://localhost:8080`).
+  var location: String? {
+    guard let whole = header("Location") else { return nil }
+    let own = "http://localhost:8080"
+    return whole.hasPrefix(own + "/") ? String(whole.dropFirst(own.count)) : whole
+  }
+}

@@ -135,8 +135,8 @@ struct PageRenderer {
       <main id="list" class="pane" aria-labelledby="list-heading">\
       <div class="pane-head"><a class="phone-only button" href="\(location.with { $0.pane = .filters }.url)">\(l10n("tui.filters"))</a>\
       <h2 id="list-heading" tabindex="-1">\(heading)</h2>\(newButton)</div>\
-      \(searchForm())\(sortForm())\
-      <p class="quiet" id="list-count">\(count)</p>\(rows)</main>
+      \(searchForm())<div class="list-bar">\
+      <p class="quiet" id="list-count">\(count)</p>\(sortForm())</div>\(rows)</main>
       """
   }
 
@@ -168,8 +168,8 @@ struct PageRenderer {
       <span class="status" title="\(status)">\(issue.completed ? "✓" : "○") <span class="sr">\(status)</span></span> \
       <span class="title">\(issue.title)</span> \
       <span class="priority p-\(issue.priority.name)">\(l10n.name(of: issue.priority))</span> \
-      <span class="ref">\(data.reference(issue.id))</span>\(tags) \
-      <time class="when" datetime="\(ISOTime.string(changed))">\(when)</time></a></li>
+      <span class="ref">\(data.reference(issue.id))</span> <span class="meta">\(tags) \
+      <time class="when" datetime="\(ISOTime.string(changed))">\(when)</time></span></a></li>
       """
   }
 

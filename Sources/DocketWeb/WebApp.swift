@@ -94,7 +94,7 @@ public final class WebApp: Sendable {
     guard let browser else {
       return problem(403, l10n, "web.refused.heading", "web.refused.token")
     }
-    var response = answer(request, l10n)
+    var response = answer(request, l10n, browser.browser)
     if browser.renewed {
       // Seen again after a while: the cookie starts its 400 days anew.
       response.headers.append(("Set-Cookie", browser.cookie))
@@ -102,10 +102,12 @@ public final class WebApp: Sendable {
     return response
   }
 
-  private func answer(_ request: HTTPRequest, _ l10n: Localizer) -> HTTPResponse {
+  private func answer(_ request: HTTPRequest, _ l10n: Localizer, _ browser: PairedBrowser)
+    -> HTTPResponse
+  {
     switch request.method {
     case "GET", "HEAD":
-      return get(request, l10n)
+      return get(request, l10n, browser)
     case "POST":
       if request.bodyRefused {
         return problem(400, l10n, "web.refused.heading", "web.refused.body")
@@ -155,7 +157,9 @@ public final class WebApp: Sendable {
 
   // MARK: Reading
 
-  private func get(_ request: HTTPRequest, _ l10n: Localizer) -> HTTPResponse {
+  private func get(_ request: HTTPRequest, _ l10n: Localizer, _ browser: PairedBrowser)
+    -> HTTPResponse
+  {
     let said = saidMessage(request, l10n)
     do {
       switch request.path {
@@ -195,6 +199,11 @@ public final class WebApp: Sendable {
           AwardsPage(
             statuses: AwardStatus.all(for: counts), counts: counts, l10n: l10n,
             csrf: security.csrf, readOnly: readOnly, liveVersion: version
+          ).render())
+      case "/settings":
+        return page(
+          SettingsPage(
+            l10n: l10n, csrf: security.csrf, readOnly: readOnly, browser: browser, said: said
           ).render())
       case "/events":
         return HTTPResponse(

@@ -1,10 +1,10 @@
 import Localization
 
-/// The frame of every page: the head, the header with the site's navigation and the language
-/// switch, the live region, and the keys' help.
+/// The frame of every page: the head, the compact header with the site's navigation (Settings,
+/// where the language is chosen, as a gear), the live region, and the keys' help.
 struct WebDocument {
   enum Section: String {
-    case issues, tags, awards
+    case issues, tags, awards, settings
   }
 
   var l10n: Localizer
@@ -29,6 +29,13 @@ struct WebDocument {
         "<li><a href=\"\(href)\"\(HTML.when(section == current, " aria-current=\"page\""))>\(name)</a></li>"
       )
     }
+    let settings = l10n("web.settings")
+    links.append(
+      """
+      <li class="settings-link"><a href="/settings" title="\(settings)"\
+      \(HTML.when(current == .settings, " aria-current=\"page\""))>\
+      <span aria-hidden="true">⚙</span><span class="sr">\(settings)</span></a></li>
+      """)
     // The issues' page is the app itself: its name is the page's heading (Tags and Awards have
     // their own).
     let brand: HTML =
@@ -56,28 +63,11 @@ struct WebDocument {
       <a class="skip" href="#list">\(l10n("web.skip"))</a>\
       <header class="top">\(brand)\
       <nav aria-label="\(l10n("web.nav.label"))"><ul>\(links)</ul></nav>\
-      \(languageSwitch())\
       <button type="button" class="keys-button" aria-haspopup="dialog" aria-controls="keys" hidden>\(l10n("web.keys.button"))</button></header>\
       \(readOnlyBanner)\
       <p id="connection" class="banner connection" role="status" data-lost="\(l10n("web.connection.lost"))" hidden></p>\
       <div id="announce" class="toast" role="status" aria-live="polite" aria-atomic="true">\(said ?? "")</div>\
       \(body)\(keysDialog())</body></html>
-      """
-  }
-
-  func languageSwitch() -> HTML {
-    var options: [HTML] = []
-    for (code, name) in [("en", "English"), ("de", "Deutsch")] {
-      options.append(
-        "<option value=\"\(code)\" lang=\"\(code)\"\(HTML.when(code == l10n.language, " selected"))>\(name)</option>"
-      )
-    }
-    return """
-      <form class="language" method="post" action="/language">\
-      <input type="hidden" name="csrf" value="\(csrf)"><input type="hidden" name="back" value="\(here)">\
-      <label for="language">\(l10n("web.language"))</label>\
-      <select id="language" name="language">\(options)</select>\
-      <button type="submit">\(l10n("web.language.apply"))</button></form>
       """
   }
 

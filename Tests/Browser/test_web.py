@@ -493,6 +493,30 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
         wait(driver, lambda d: abs(d.execute_script("return window.scrollY") - before) < 40)
 
+    def test_on_a_tablet_the_list_keeps_its_place_while_an_issue_opens_beside_it(self):
+        for number in range(40):
+            self.server.docket("add", f"Row {number:02d} of a long list")
+        driver = self.open(size=(820, 1180))
+        rows = driver.find_elements(By.CSS_SELECTOR, "#issue-list a")
+        target = rows[35]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+        # The list scrolls in its own pane; the page does not move.
+        place = driver.execute_script("return document.getElementById('list').scrollTop")
+        self.assertGreater(place, 1000)
+        self.assertEqual(driver.execute_script("return window.scrollY"), 0)
+        title = target.find_element(By.CSS_SELECTOR, ".title").text
+        target.click()
+        wait(driver, lambda d: d.find_element(By.ID, "detail-heading").text == title)
+        self.assertEqual(driver.execute_script("return window.scrollY"), 0)
+        self.assertLess(
+            abs(driver.execute_script("return document.getElementById('list').scrollTop") - place), 40)
+        # The issue is in view beside the row, not 1 600 px up the page.
+        heading = driver.execute_script(
+            "return document.getElementById('detail-heading').getBoundingClientRect().top")
+        self.assertLess(heading, 300)
+        self.assertTrue(driver.find_element(By.CSS_SELECTOR, "#issue-list a[aria-current]").is_displayed())
+        self.shot(driver, "tablet-scrolled")
+
     def test_tags_and_awards_show_on_a_phone(self):
         driver = self.open(phone=True)
         for path, heading in (("/tags", "tags-heading"), ("/awards", "awards-heading")):
@@ -591,9 +615,15 @@ class WebAppTest(unittest.TestCase):
         self.assertEqual(driver.find_element(By.TAG_NAME, "html").get_attribute("lang"), "de")
         self.assertIn("Neuer Vorgang", self.text(driver))
         self.audit(driver, "german")
-        Select(driver.find_element(By.ID, "language")).select_by_value("en")
+        # The language is a setting: the gear in the header, a choice, Save.
+        driver.find_element(By.CSS_SELECTOR, "a[href='/settings']").click()
+        wait(driver, lambda d: d.find_elements(By.ID, "settings-heading"))
+        self.assertIn("Einstellungen", driver.find_element(By.TAG_NAME, "h1").text)
+        self.audit(driver, "settings")
+        driver.find_element(By.CSS_SELECTOR, "label[for='language-en']").click()
         driver.find_element(By.CSS_SELECTOR, "form.language button").click()
         wait(driver, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
+        self.assertIn("Settings", driver.find_element(By.TAG_NAME, "h1").text)
 
 
 class SecurityTest(unittest.TestCase):

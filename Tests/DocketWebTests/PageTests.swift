@@ -148,6 +148,27 @@ import Testing
     #expect(switched.header("Set-Cookie")?.hasPrefix("docket_lang=de; Path=/;") == true)
   }
 
+  @Test func theLanguageIsChosenInSettingsWhichNamesThisBrowser() throws {
+    let web = try WebTester()
+    let issues = web.get("/").text
+    // The header holds no language form; a gear leads to the settings.
+    #expect(!issues.contains("action=\"/language\""))
+    #expect(issues.contains("<a href=\"/settings\" title=\"Settings\">"))
+    let settings = web.get("/settings", headers: ["accept-language": "de"])
+    #expect(settings.status == 200)
+    let text = settings.text
+    #expect(text.contains("<h1 id=\"settings-heading\">Einstellungen</h1>"))
+    #expect(text.contains("aria-current=\"page\"><span aria-hidden=\"true\">⚙</span>"))
+    #expect(text.contains("value=\"de\" checked>"))
+    #expect(!text.contains("value=\"en\" checked>"))
+    #expect(text.contains("<input type=\"hidden\" name=\"back\" value=\"/settings\">"))
+    // What this browser is paired as, and how to unpair it.
+    #expect(text.contains("Gekoppelt als „Test browser“"))
+    #expect(text.contains("docket browsers revoke &quot;Test browser&quot;"))
+    let back = web.post("/language", [("language", "en"), ("back", "/settings")])
+    #expect(back.location == "/settings")
+  }
+
   @Test func theAwardsAndTagsPagesSayWhatTheyShowInWords() throws {
     let web = try WebTester()
     let bug = try web.tag("Bug")

@@ -115,7 +115,15 @@ struct PageRenderer {
           more = "<p><a class=\"button\" href=\"\(next.url)\">\(l10n("web.list.more"))</a></p>"
         }
       }
-      rows = "<ol class=\"issues\" id=\"issue-list\">\(items)</ol>\(more)"
+      // What a swipe on a row does, in words, for the script to show under the row as it moves.
+      let swipe: HTML =
+        readOnly
+        ? .empty
+        : """
+         data-swipe-complete="\(l10n("web.action.complete"))" \
+        data-swipe-reopen="\(l10n("web.action.reopen"))" data-swipe-delete="\(l10n("web.action.delete"))"
+        """
+      rows = "<ol class=\"issues\" id=\"issue-list\"\(swipe)>\(items)</ol>\(more)"
     }
     let count =
       data.searchError == nil

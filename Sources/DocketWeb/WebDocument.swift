@@ -59,7 +59,8 @@ struct WebDocument {
       \(liveVersion.map { "<meta name=\"live-version\" content=\"\(String($0))\">" as HTML } ?? .empty)\
       <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
       <script src="/static/app.js" defer></script></head>\
-      <body data-offline="\(l10n("web.offline"))" data-load-failed="\(l10n("web.loadFailed"))">\
+      <body data-offline="\(l10n("web.offline"))" data-load-failed="\(l10n("web.loadFailed"))" \
+      data-undo="\(l10n("web.undo"))">\
       <a class="skip" href="#list">\(l10n("web.skip"))</a>\
       <header class="top">\(brand)\
       <nav aria-label="\(l10n("web.nav.label"))"><ul>\(links)</ul></nav>\

@@ -493,6 +493,57 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
         wait(driver, lambda d: abs(d.execute_script("return window.scrollY") - before) < 40)
 
+    def swipe(self, driver, title, distance, steps=8):
+        """A finger on the row of `title`, moved sideways by `distance` px and lifted (touch
+        events). The row is found in the page as the finger lands: a live update may have
+        drawn the list again."""
+        box = wait(driver, lambda d: d.execute_script("""
+            const row = Array.from(document.querySelectorAll('#issue-list a'))
+              .find(a => a.querySelector('.title').textContent === arguments[0]);
+            if (!row) return null;
+            const r = row.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];""",
+            title))
+        x = box[0] + box[2] / 2 - distance / 2
+        y = box[1] + box[3] / 2
+        def touch(kind, at):
+            driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+                "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": at, "y": y}]})
+        touch("touchStart", x)
+        for step in range(1, steps + 1):
+            touch("touchMove", x + distance * step / steps)
+        # Held still a moment before it is lifted: no fling, which would swallow the next tap.
+        time.sleep(0.15)
+        touch("touchMove", x + distance)
+        touch("touchEnd", x + distance)
+
+    def test_swipe_a_row_to_complete_undo_and_to_delete_asking(self):
+        driver = self.open(phone=True)
+        def state(title):
+            return [i for i in self.server.issues() if i["title"] == title]
+        title = driver.find_elements(By.CSS_SELECTOR, "#issue-list a .title")[0].text
+        # Too short a swipe does nothing, and opens nothing.
+        self.swipe(driver, title, 40)
+        time.sleep(0.5)
+        self.assertFalse(state(title)[0]["completed"])
+        self.assertTrue(driver.find_element(By.ID, "list").is_displayed())
+        # Right: completed, said, with Undo.
+        self.swipe(driver, title, 260)
+        wait(driver, lambda d: state(title)[0]["completed"])
+        undo = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#announce button.undo"))[0]
+        self.assertIn("Marked completed.", driver.find_element(By.ID, "announce").text)
+        self.assertGreaterEqual(undo.size["height"], 44)
+        # Still the list, not the issue: a swipe is not a tap.
+        self.assertTrue(driver.find_element(By.ID, "list").is_displayed())
+        undo.click()
+        wait(driver, lambda d: not state(title)[0]["completed"])
+        # Left: the question first, and nothing deleted until it is answered.
+        self.swipe(driver, title, -260)
+        wait(driver, lambda d: "cannot be undone" in d.find_element(By.ID, "detail").text)
+        self.assertTrue(state(title))
+        driver.find_element(By.CSS_SELECTOR, "#detail form.confirm button").click()
+        wait(driver, lambda d: not state(title))
+        self.audit(driver, "phone after a swipe")
+
     def test_on_a_tablet_the_list_keeps_its_place_while_an_issue_opens_beside_it(self):
         for number in range(40):
             self.server.docket("add", f"Row {number:02d} of a long list")

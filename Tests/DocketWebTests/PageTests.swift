@@ -169,6 +169,18 @@ import Testing
     #expect(back.location == "/settings")
   }
 
+  @Test func theListSaysWhatASwipeDoesUnlessNothingCanBeChanged() throws {
+    let web = try WebTester()
+    try web.issue("Swipe me")
+    let page = web.get("/", headers: ["accept-language": "de"]).text
+    #expect(page.contains("data-swipe-complete=\"Erledigen\""))
+    #expect(page.contains("data-swipe-delete=\"Löschen\""))
+    #expect(page.contains("data-undo=\"Rückgängig\""))
+    let readOnly = try WebTester(readOnly: true)
+    try readOnly.issue("Look only")
+    #expect(!readOnly.get("/").text.contains("data-swipe-"))
+  }
+
   @Test func theAwardsAndTagsPagesSayWhatTheyShowInWords() throws {
     let web = try WebTester()
     let bug = try web.tag("Bug")

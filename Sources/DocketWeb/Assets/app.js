@@ -18,7 +18,8 @@
       fading = window.setTimeout(function () { region.textContent = ''; }, 400);
     }, 8000);
   }
-  function announce(text, lasting) {
+  // `undo`, when given, is offered beside the message as a button until it fades.
+  function announce(text, lasting, undo) {
     var region = $('#announce');
     if (!region || !text) return;
     region.textContent = '';
@@ -26,6 +27,18 @@
     window.clearTimeout(fading);
     window.setTimeout(function () {
       region.textContent = text;
+      if (undo) {
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'undo';
+        button.textContent = document.body.dataset.undo;
+        button.addEventListener('click', function () {
+          region.textContent = '';
+          undo();
+        });
+        region.appendChild(document.createTextNode(' '));
+        region.appendChild(button);
+      }
       if (!lasting) fadeLater(region);
     }, 60);
   }
@@ -48,7 +61,8 @@
   // Whether a pane holds work that a live refresh must not throw away: an open form, or the
   // field being typed in.
   function busy(pane, active) {
-    if (pane.querySelector('.issue-form, form.confirm')) return true;
+    // A row under a finger stays the row it is until the finger lifts.
+    if (pane.querySelector('.issue-form, form.confirm, li.swiping')) return true;
     return !!(active && pane.contains(active) && active.form &&
               active.form.method.toLowerCase() === 'post');
   }
@@ -169,10 +183,27 @@
   }
 
   function submitInPlace(form) {
-    var body = new URLSearchParams(new FormData(form));
+    post(form.action, new URLSearchParams(new FormData(form)),
+      $('#form-error') ? '#f-title' : form.classList.contains('sort') ? '#sort' : '#detail-heading');
+  }
+
+  // Completing or reopening can be taken back: the same change the other way, offered with
+  // the message that says it was made.
+  function undoFor(action, body) {
+    if (!/\/complete$/.test(action) || !body.has('completed')) return null;
+    return function () {
+      var back = new URLSearchParams(body);
+      back.set('completed', body.get('completed') === '1' ? '0' : '1');
+      post(action, back, null);
+    };
+  }
+
+  // Posts a change and shows the page that comes back in place, the focus on `focus` (null:
+  // where it was).
+  function post(action, body, focus) {
     var y = window.scrollY;
     var mine = ++generation;
-    fetch(form.action, { method: 'POST', body: body, credentials: 'same-origin' })
+    fetch(action, { method: 'POST', body: body, credentials: 'same-origin' })
       .then(function (response) {
         return response.text().then(function (text) {
           if (mine !== generation) return;
@@ -180,9 +211,10 @@
           var doc = parse(text);
           swap(doc, false, false);
           if (response.ok) leave(clean(response.url), y);
-          announce(($('#announce', doc) || {}).textContent);
-          var focus = $('#form-error') ? '#f-title' : '#detail-heading';
-          if (form.classList.contains('sort')) focus = '#sort';
+          announce(($('#announce', doc) || {}).textContent, false,
+            response.ok ? undoFor(action, body) : null);
+          if (focus === null) return;
+          if ($('#form-error')) focus = '#f-title';
           var target = $(focus) || $('#list-heading');
           if (target) target.focus();
         }).catch(function () {
@@ -238,6 +270,97 @@
   });
 
   window.addEventListener('popstate', function () { load(window.location.href, 'pop'); });
+
+  // Touch: a row swiped right completes or reopens its issue, swiped left asks to delete it.
+  // What the swipe will do shows under the row as it moves; let go before the mark and nothing
+  // happens.
+  (function () {
+    var row = null;
+    var start = null;
+    var moved = 0;
+    var swiping = false;
+    var tapAfterSwipe = false;
+    function mark(link) { return Math.min(120, link.offsetWidth * 0.3); }
+    // The moves and the lift are heard on the row itself: a page drawn again while the finger
+    // is down takes the row out of the document, and its events no longer reach it.
+    function move(event) {
+      if (!row) return;
+      var x = event.touches[0].clientX - start.x;
+      var y = event.touches[0].clientY - start.y;
+      if (!swiping) {
+        if (Math.abs(x) < 12) return;
+        // Up and down is the list scrolling, not a swipe.
+        if (Math.abs(y) > Math.abs(x)) { release(); return; }
+        swiping = true;
+      }
+      moved = x;
+      var item = row.parentNode;
+      var list = row.closest('#issue-list');
+      var completing = x > 0;
+      item.classList.add('swiping');
+      item.dataset.swipe = completing ? 'complete' : 'delete';
+      item.dataset.action = completing
+        ? (item.classList.contains('done') ? list.dataset.swipeReopen : list.dataset.swipeComplete)
+        : list.dataset.swipeDelete;
+      item.classList.toggle('armed', Math.abs(x) >= mark(row));
+      row.style.transform = 'translateX(' + x + 'px)';
+    }
+    function release() {
+      if (!row) return null;
+      var link = row;
+      row = null;
+      link.removeEventListener('touchmove', move);
+      link.removeEventListener('touchend', end);
+      link.removeEventListener('touchcancel', cancel);
+      link.style.transform = '';
+      link.parentNode.classList.remove('swiping', 'armed');
+      return link;
+    }
+    function cancel() {
+      moved = 0;
+      end();
+    }
+    function end() {
+      var link = release();
+      if (!link || !swiping) return;
+      var item = link.parentNode;
+      // The tap a browser may see at the end of a swipe opens nothing.
+      tapAfterSwipe = true;
+      window.setTimeout(function () { tapAfterSwipe = false; }, 400);
+      if (Math.abs(moved) < mark(link)) return;
+      var address = new URL(link.href);
+      var id = address.searchParams.get('issue');
+      if (!id) return;
+      if (moved > 0) {
+        var body = new URLSearchParams();
+        body.set('csrf', $('meta[name="csrf"]').content);
+        body.set('back', clean(window.location.href));
+        body.set('completed', item.classList.contains('done') ? '0' : '1');
+        post('/issues/' + id + '/complete', body, null);
+      } else {
+        address.searchParams.set('mode', 'delete');
+        load(address.pathname + address.search, 'push', '#detail-heading');
+      }
+    }
+    document.addEventListener('touchstart', function (event) {
+      var link = event.target.closest('#issue-list[data-swipe-delete] a');
+      if (!link || event.touches.length !== 1) return;
+      release();
+      row = link;
+      start = { x: event.touches[0].clientX, y: event.touches[0].clientY };
+      moved = 0;
+      swiping = false;
+      link.addEventListener('touchmove', move, { passive: true });
+      link.addEventListener('touchend', end);
+      link.addEventListener('touchcancel', cancel);
+    }, { passive: true });
+    document.addEventListener('click', function (event) {
+      if (tapAfterSwipe && event.target.closest('#issue-list')) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    }, true);
+  })();
 
   // Search as you type, and a new sort as soon as it is chosen.
   var typing = null;

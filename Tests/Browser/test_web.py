@@ -225,9 +225,15 @@ class WebAppTest(unittest.TestCase):
                               for v in bad], state)
 
     def shot(self, driver, name):
+        """The page as it is, light and dark, into docs/screenshots (`make screenshots`)."""
         if SCREENSHOTS:
             os.makedirs(SCREENSHOTS, exist_ok=True)
             driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
+            for scheme, suffix in (("dark", "-dark"), ("", None)):
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                    "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                if suffix:
+                    driver.save_screenshot(os.path.join(SCREENSHOTS, name + suffix + ".png"))
 
     def text(self, driver):
         return driver.find_element(By.TAG_NAME, "body").text
@@ -566,7 +572,6 @@ class WebAppTest(unittest.TestCase):
             "return document.getElementById('detail-heading').getBoundingClientRect().top")
         self.assertLess(heading, 300)
         self.assertTrue(driver.find_element(By.CSS_SELECTOR, "#issue-list a[aria-current]").is_displayed())
-        self.shot(driver, "tablet-scrolled")
 
     def test_tags_and_awards_show_on_a_phone(self):
         driver = self.open(phone=True)
@@ -672,6 +677,7 @@ class WebAppTest(unittest.TestCase):
         self.assertIn("Einstellungen", driver.find_element(By.TAG_NAME, "h1").text)
         self.audit(driver, "settings")
         driver.find_element(By.CSS_SELECTOR, "label[for='language-en']").click()
+        wait(driver, lambda d: d.find_element(By.ID, "language-en").is_selected())
         driver.find_element(By.CSS_SELECTOR, "form.language button").click()
         wait(driver, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
         self.assertIn("Settings", driver.find_element(By.TAG_NAME, "h1").text)

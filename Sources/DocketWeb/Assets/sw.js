@@ -28,10 +28,11 @@ self.addEventListener("fetch", (event) => {
   // Live updates stream from the server alone; pairing goes to it untouched.
   if (url.origin !== self.location.origin || url.pathname === "/events") return;
   if (url.searchParams.has("token")) return;
-  event.respondWith(answer(request));
+  event.respondWith(answer(event));
 });
 
-async function answer(request) {
+async function answer(event) {
+  const request = event.request;
   const cache = await caches.open(CACHE);
   let response;
   try {
@@ -50,7 +51,8 @@ async function answer(request) {
     // Unpaired (or never paired): nothing of the tracker stays in this browser.
     await caches.delete(CACHE);
   } else if (response.status === 200 && response.type === "basic") {
-    await keep(cache, request, response.clone());
+    // Kept after the page is on its way: the copy never holds up the answer.
+    event.waitUntil(keep(cache, request, response.clone()));
   }
   return response;
 }

@@ -212,6 +212,19 @@ class WebAppTest(unittest.TestCase):
             "return document.documentElement.dataset.connected === '1'"), seconds=10)
         self.assertFalse(driver.find_element(By.ID, "connection").is_displayed())
 
+    def on_row(self, driver, selector, text, action):
+        """Does `action` to the row of `selector` that holds `text`. The page's live update
+        may draw the rows again meanwhile: then it is found again (a few times at most)."""
+        for attempt in range(5):
+            try:
+                rows = [r for r in driver.find_elements(By.CSS_SELECTOR, selector) if text in r.text]
+                if rows:
+                    return action(rows[0])
+            except StaleElementReferenceException:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"no row of {selector} holds {text}")
+
     def audit(self, driver, state):
         # Every page has a heading of the first level that can be seen.
         self.assertTrue(driver.execute_script(
@@ -322,17 +335,16 @@ class WebAppTest(unittest.TestCase):
         driver.find_element(By.CSS_SELECTOR, "form[action='/tags'] button").click()
         wait(driver, lambda d: "Tag created." in d.find_element(By.ID, "announce").text)
         self.audit(driver, "tags page")
-        row = [r for r in driver.find_elements(By.CSS_SELECTOR, ".tag-rows li")
-               if "Temporary" in r.text][0]
-        name = row.find_element(By.CSS_SELECTOR, "input[name='name']")
-        name.clear()
-        name.send_keys("Renamed")
-        row.find_element(By.CSS_SELECTOR, "button").click()
+        def rename(row):
+            name = row.find_element(By.CSS_SELECTOR, "input[name='name']")
+            name.clear()
+            name.send_keys("Renamed")
+            row.find_element(By.CSS_SELECTOR, "button").click()
+        self.on_row(driver, ".tag-rows li", "Temporary", rename)
         wait(driver, lambda d: "Tag renamed." in d.find_element(By.ID, "announce").text)
         self.assertIn("Renamed", self.server.docket("tag", "list"))
-        row = [r for r in driver.find_elements(By.CSS_SELECTOR, ".tag-rows li")
-               if "Renamed" in r.text][0]
-        row.find_element(By.CSS_SELECTOR, "a.danger").click()
+        self.on_row(driver, ".tag-rows li", "Renamed",
+                    lambda row: row.find_element(By.CSS_SELECTOR, "a.danger").click())
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "form.confirm button"))[0].click()
         wait(driver, lambda d: "Tag deleted." in d.find_element(By.ID, "announce").text)
         self.assertNotIn("Renamed", self.server.docket("tag", "list"))

@@ -59,7 +59,8 @@ public final class WebApp: Sendable {
     // Whole addresses: lynx stops at a relative one to warn, for seconds, on every change. The
     // host is one the server answers to (an answer to any other has no Location).
     if let index = response.headers.firstIndex(where: { $0.name == "Location" }),
-      response.headers[index].value.hasPrefix("/"), security.hostIsAllowed(request)
+      response.headers[index].value.hasPrefix("/"), security.hostIsAllowed(request),
+      WebSecurity.isPlainHost(reached.host)
     {
       response.headers[index].value =
         (reached.secure ? "https://" : "http://") + reached.host + response.headers[index].value
@@ -76,7 +77,9 @@ public final class WebApp: Sendable {
     if request.path == "/manifest.webmanifest" { return WebManifest.response(l10n) }
     let browser = signedIn(request)
     if let token = request.queryValue("token") {
-      guard security.tokenMatches(token) else {
+      // An address of an earlier start, kept by the browser's history: a paired browser just
+      // goes on.
+      guard security.tokenMatches(token) || browser != nil else {
         return problem(403, l10n, "web.refused.heading", "web.refused.token")
       }
       // The code leaves the address bar at once; the cookie keeps the browser paired.
@@ -92,7 +95,13 @@ public final class WebApp: Sendable {
       return HTTPResponse(status: 303, headers: headers)
     }
     guard let browser else {
-      return problem(403, l10n, "web.refused.heading", "web.refused.token")
+      var refused = problem(403, l10n, "web.refused.heading", "web.refused.token")
+      // A cookie that is no browser's (revoked): the service worker lets go of its copy. One
+      // that is missing may be a link from another site, which a Strict cookie never goes with.
+      if request.cookies[security.cookie] != nil {
+        refused.headers.append(("X-Docket-Unpaired", "1"))
+      }
+      return refused
     }
     var response = answer(request, l10n, browser.browser)
     if browser.renewed {

@@ -21,10 +21,15 @@ public struct WebSecurity: Sendable {
   public let cookie: String
   public static let languageCookie = "docket_lang"
 
+  /// The address browsers use through a reverse proxy (`--public-url`), as scheme and host:
+  /// what a request from a proxy on this machine that says nothing of its own reached.
+  public let publicOrigin: (secure: Bool, host: String)?
+
   public init(
     token: String, csrf: String, allowedHosts: Set<String>, usesTLS: Bool,
-    cookie: String = "docket_token"
+    cookie: String = "docket_token", publicOrigin: (secure: Bool, host: String)? = nil
   ) {
+    self.publicOrigin = publicOrigin
     self.token = token
     self.cookie = cookie
     self.csrf = csrf
@@ -79,18 +84,39 @@ public struct WebSecurity: Sendable {
 
   /// How the browser reached this server: whether over https, and the host (with its port)
   /// it asked for. A reverse proxy on this machine that terminates TLS says so with
-  /// `X-Forwarded-Proto` and `X-Forwarded-Host`; from any other address they are ignored.
+  /// `X-Forwarded-Proto` and `X-Forwarded-Host`; from any other address they are ignored. A
+  /// request from this machine that says nothing of a proxy reached `--public-url` when one
+  /// is given (a proxy that passes on neither), else its own `Host`.
   func reached(_ request: HTTPRequest) -> (secure: Bool, host: String) {
     let host = request.header("Host") ?? ""
     guard request.fromLoopback else { return (usesTLS, host) }
-    func first(_ name: String) -> String? {
-      // A chain of proxies lists every hop; the first is where the browser was.
-      request.header(name)?.split(separator: ",").first.map {
+    func last(_ name: String) -> String? {
+      // A proxy adds to what came with the request: the last value is its own, the ones
+      // before it the client's, which anyone can send.
+      request.header(name)?.split(separator: ",").last.map {
         $0.trimmingCharacters(in: .whitespaces)
       }
     }
-    let secure = first("X-Forwarded-Proto").map { $0.lowercased() == "https" } ?? usesTLS
-    return (secure, first("X-Forwarded-Host") ?? host)
+    let proto = last("X-Forwarded-Proto")
+    let forwardedHost = last("X-Forwarded-Host")
+    if proto == nil, forwardedHost == nil, let publicOrigin,
+      Self.hostName(host) == "127.0.0.1" || Self.hostName(host) == "::1"
+        || Self.hostName(host) == "localhost"
+    {
+      return publicOrigin
+    }
+    let secure = proto.map { $0.lowercased() == "https" } ?? usesTLS
+    return (secure, forwardedHost ?? host)
+  }
+
+  /// Whether `host` (a Host header's value) is only a name or an address and a port, safe to
+  /// put in a whole address: nothing a URL would read as a user, a path or another host.
+  static func isPlainHost(_ host: String) -> Bool {
+    !host.isEmpty
+      && host.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+          || ".-:[]".unicodeScalars.contains($0)
+      }
   }
 
   /// The `Host` names a name this server answers to, and so does the host a proxy on this

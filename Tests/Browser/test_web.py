@@ -790,7 +790,10 @@ class ProxyTest(unittest.TestCase):
         self.origin = f"https://tracker.test:{self.port}"
         # The address the phone uses is the proxy's: shown, and answered to.
         self.server = Server("--public-url", self.origin, port=str(free_port()))
+        # Cleaned up even when the proxy fails to start (tearDown would not run then).
+        self.addCleanup(self.server.stop)
         self.folder = tempfile.mkdtemp(prefix="docket-caddy-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
         config = os.path.join(self.folder, "Caddyfile")
         with open(config, "w") as file:
             file.write(f"""{{
@@ -811,7 +814,9 @@ https://tracker.test:{self.port} {{
                            XDG_CONFIG_HOME=os.path.join(self.folder, "config"))
         self.caddy = subprocess.Popen(
             [shutil.which("caddy") or "caddy", "run", "--config", config, "--adapter", "caddyfile"],
-            env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            env=environment, stdout=subprocess.DEVNULL,
+            stderr=open(os.path.join(self.folder, "caddy.log"), "w"), text=True)
+        self.addCleanup(self.stop_caddy)
         self.authority = os.path.join(
             self.folder, "data", "caddy", "pki", "authorities", "local", "root.crt")
         deadline = time.time() + 20
@@ -823,15 +828,19 @@ https://tracker.test:{self.port} {{
                 except OSError:
                     pass
             if self.caddy.poll() is not None:
-                raise RuntimeError("caddy stopped: " + self.caddy.stderr.read())
+                with open(os.path.join(self.folder, "caddy.log")) as log:
+                    raise RuntimeError("caddy stopped: " + log.read())
             time.sleep(0.1)
         else:
             raise RuntimeError("caddy did not start")
 
-    def tearDown(self):
+    def stop_caddy(self):
         self.caddy.terminate()
-        self.caddy.wait(timeout=10)
-        self.server.stop()
+        try:
+            self.caddy.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.caddy.kill()
+            self.caddy.wait(timeout=10)
 
     def connection(self):
         # The certificate is checked against the proxy's own CA, for the name.

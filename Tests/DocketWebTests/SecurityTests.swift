@@ -133,19 +133,30 @@ import Testing
   @Test func aHostileOrBrokenRecordPairsNoOne() throws {
     let web = try WebTester()
     let id = UUID(uuidString: "0000b000-0000-4000-8000-000000000002")!
-    for value in [
-      "not json", "{}", "{\"name\": \"x\", \"paired\": 1}",
-      "{\"name\": \"x\", \"secret\": 5, \"paired\": 1}",
-    ] {
+    let credential = BrowserCredential(id: id, secret: String(repeating: "0", count: 64))
+    let hash = SHA256.hex(credential.secret)
+    func stored(_ value: String) throws {
       try web.queue.write {
         try $0.execute(
           "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
           ["web_browser:" + id.lowercasedText, value])
       }
-      let credential = BrowserCredential(id: id, secret: String(repeating: "0", count: 64))
-      #expect(web.get("/", cookies: ["docket_token": credential.cookie]).status == 403, "\(value)")
-      _ = try web.queue.read { try $0.pairedBrowsers() }
     }
+    // Each record holds the right secret, and something wrong beside it.
+    for value in [
+      "not json \(hash)", "{\"secret\": \"\(hash)\"}",
+      "{\"secret\": \"\(hash)\", \"paired\": 1}",
+      "{\"name\": \"x\", \"secret\": \"\(hash)\"}",
+      "{\"name\": \"x\", \"secret\": \"\(hash.uppercased())\", \"paired\": 1}",
+    ] {
+      try stored(value)
+      #expect(web.get("/", cookies: ["docket_token": credential.cookie]).status == 403, "\(value)")
+      // The list of paired browsers reads past it.
+      #expect(try web.queue.read { try $0.pairedBrowsers() }.contains { $0.name == "Test browser" })
+    }
+    // The same record whole lets the browser in: the refusals above were the record's.
+    try stored("{\"name\": \"x\", \"secret\": \"\(hash)\", \"paired\": 1}")
+    #expect(web.get("/", cookies: ["docket_token": credential.cookie]).status == 200)
   }
 
   @Test func aProxyOnThisMachineSaysHowTheBrowserReachedIt() throws {
@@ -184,12 +195,26 @@ import Testing
         fromLoopback: true)
       #expect(answer.status == 403, "\(host) \(forwarded)")
     }
-    // A chain of proxies: the first hop is where the browser was.
+    // What the client sent itself comes first; the proxy's own value, last, is the one that
+    // counts.
     var chain = proxied
-    chain["x-forwarded-proto"] = "https, http"
-    chain["x-forwarded-host"] = "tracker.test:8443, 127.0.0.1:8080"
+    chain["x-forwarded-proto"] = "http, https"
+    chain["x-forwarded-host"] = "evil.example, tracker.test:8443"
     chain["origin"] = "https://tracker.test:8443"
     #expect(web.post("/issues", create, headers: chain, fromLoopback: true).status == 303)
+    chain["x-forwarded-host"] = "tracker.test:8443, evil.example"
+    #expect(web.post("/issues", create, headers: chain, fromLoopback: true).status == 403)
+    // A proxy that says nothing and names this machine: the address of --public-url.
+    let quiet = try WebTester(publicOrigin: (true, "tracker.test"))
+    let quietPage = quiet.get(
+      "/", [("token", WebTester.token)], headers: ["host": "127.0.0.1:8080"], cookies: [:],
+      fromLoopback: true)
+    #expect(quietPage.header("Location") == "https://tracker.test/")
+    // A Host that would read as a user or a path in a whole address keeps the redirect relative.
+    let odd = web.get(
+      "/", [("token", WebTester.token)], headers: ["host": "localhost:8080@evil.example"],
+      cookies: [:])
+    #expect(odd.header("Location")?.hasPrefix("/") == true)
   }
 
   @Test func sha256MatchesTheStandardsVectors() {

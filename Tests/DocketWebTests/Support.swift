@@ -30,14 +30,18 @@ struct WebTester {
   let uuids = TestUUIDs()
   let app: WebApp
 
-  init(readOnly: Bool = false, now: @escaping @Sendable () -> Date = { WebTester.now }) throws {
+  init(
+    readOnly: Bool = false, now: @escaping @Sendable () -> Date = { WebTester.now },
+    publicOrigin: (secure: Bool, host: String)? = nil
+  ) throws {
     queue = try DocketDatabase.inMemory(now: { WebTester.now })
     let uuids = self.uuids
     app = WebApp(
       database: queue,
       security: WebSecurity(
         token: Self.token, csrf: Self.csrf,
-        allowedHosts: ["localhost", "127.0.0.1", "tracker.test"], usesTLS: false),
+        allowedHosts: ["localhost", "127.0.0.1", "tracker.test"], usesTLS: false,
+        publicOrigin: publicOrigin),
       readOnly: readOnly, live: LiveChanges(path: nil), now: now,
       makeID: { uuids.make() })
     try queue.write { try $0.pairBrowser(Self.browser, name: "Test browser", now: Self.now) }

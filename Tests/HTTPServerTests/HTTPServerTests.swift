@@ -127,9 +127,7 @@ import Testing
     }
     defer { server.stop() }
     let request = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    for host in ["127.0.0.1", "127.0.0.2"] {
-      #expect(try RawClient(port: server.port, host: host).send(request).body == "loopback")
-    }
+    #expect(try RawClient(port: server.port).send(request).body == "loopback")
     // From this machine's network address the client is not on a loopback address.
     let address = try #require(Self.networkAddress(), "a network address of this machine")
     #expect(try RawClient(port: server.port, host: address).send(request).body == "network")

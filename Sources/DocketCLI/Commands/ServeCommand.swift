@@ -58,7 +58,12 @@ struct ServeCommand {
     let security = WebSecurity(
       token: WebSecurity.randomSecret(), csrf: csrf,
       allowedHosts: WebSecurity.hosts(for: address, extra: extraHosts),
-      usesTLS: certificate != nil, cookie: "docket_" + cookie)
+      usesTLS: certificate != nil, cookie: "docket_" + cookie,
+      publicOrigin: publicURL.flatMap { parts in
+        parts.host.map { host in
+          (parts.scheme == "https", parts.port.map { "\(host):\($0)" } ?? host)
+        }
+      })
     let live = LiveChanges(path: context.databasePath)
     let app = WebApp(
       database: database, security: security, readOnly: arguments.has("read-only"), live: live)
@@ -121,7 +126,10 @@ struct ServeCommand {
     switch QRCodeText.encode(url) {
     case .success(let code):
       guard code.columns <= console.width ?? 80 else { return }
-      for line in code.lines(colors: console.colors) { console.line(line) }
+      // Dark on light whatever the terminal's colours (and NO_COLOR: these are no decoration,
+      // a scanner needs them), but where the terminal can show none.
+      let plain = ProcessInfo.processInfo.environment["TERM"] == "dumb"
+      for line in code.lines(colors: !plain) { console.line(line) }
     case .failure(let failure):
       console.line(context.l10n("serve.noQRCode", .string(failure.reason)))
     }

@@ -33,6 +33,9 @@
         button.className = 'undo';
         button.textContent = document.body.dataset.undo;
         button.addEventListener('click', function () {
+          // The focus goes back to the list before the button it is on goes.
+          var list = $('#list-heading');
+          if (list && visible(list)) list.focus();
           region.textContent = '';
           undo();
         });
@@ -62,7 +65,7 @@
   // field being typed in.
   function busy(pane, active) {
     // A row under a finger stays the row it is until the finger lifts.
-    if (pane.querySelector('.issue-form, form.confirm, li.swiping')) return true;
+    if (pane.querySelector('.issue-form, form.confirm, li.touched')) return true;
     return !!(active && pane.contains(active) && active.form &&
               active.form.method.toLowerCase() === 'post');
   }
@@ -183,8 +186,9 @@
   }
 
   function submitInPlace(form) {
+    // (A form that comes back with an error puts the focus in its title: `post` sees to it.)
     post(form.action, new URLSearchParams(new FormData(form)),
-      $('#form-error') ? '#f-title' : form.classList.contains('sort') ? '#sort' : '#detail-heading');
+      form.classList.contains('sort') ? '#sort' : '#detail-heading');
   }
 
   // Completing or reopening can be taken back: the same change the other way, offered with
@@ -280,11 +284,15 @@
     var moved = 0;
     var swiping = false;
     var tapAfterSwipe = false;
-    function mark(link) { return Math.min(120, link.offsetWidth * 0.3); }
+    // How far a row must go, measured as the finger lands.
+    function mark() { return Math.min(120, width * 0.3); }
     // The moves and the lift are heard on the row itself: a page drawn again while the finger
     // is down takes the row out of the document, and its events no longer reach it.
+    var width = 0;
     function move(event) {
       if (!row) return;
+      // A row drawn again meanwhile is not the row on screen: nothing is done to it.
+      if (!row.isConnected) { moved = 0; release(); return; }
       var x = event.touches[0].clientX - start.x;
       var y = event.touches[0].clientY - start.y;
       if (!swiping) {
@@ -302,7 +310,7 @@
       item.dataset.action = completing
         ? (item.classList.contains('done') ? list.dataset.swipeReopen : list.dataset.swipeComplete)
         : list.dataset.swipeDelete;
-      item.classList.toggle('armed', Math.abs(x) >= mark(row));
+      item.classList.toggle('armed', Math.abs(x) >= mark());
       row.style.transform = 'translateX(' + x + 'px)';
     }
     function release() {
@@ -313,7 +321,7 @@
       link.removeEventListener('touchend', end);
       link.removeEventListener('touchcancel', cancel);
       link.style.transform = '';
-      link.parentNode.classList.remove('swiping', 'armed');
+      link.parentNode.classList.remove('touched', 'swiping', 'armed');
       return link;
     }
     function cancel() {
@@ -322,12 +330,12 @@
     }
     function end() {
       var link = release();
-      if (!link || !swiping) return;
+      if (!link || !swiping || !link.isConnected) return;
       var item = link.parentNode;
       // The tap a browser may see at the end of a swipe opens nothing.
       tapAfterSwipe = true;
       window.setTimeout(function () { tapAfterSwipe = false; }, 400);
-      if (Math.abs(moved) < mark(link)) return;
+      if (Math.abs(moved) < mark()) return;
       var address = new URL(link.href);
       var id = address.searchParams.get('issue');
       if (!id) return;
@@ -347,6 +355,9 @@
       if (!link || event.touches.length !== 1) return;
       release();
       row = link;
+      width = link.offsetWidth;
+      // Under a finger, the row is not drawn again by a live update until it lifts.
+      link.parentNode.classList.add('touched');
       start = { x: event.touches[0].clientX, y: event.touches[0].clientY };
       moved = 0;
       swiping = false;

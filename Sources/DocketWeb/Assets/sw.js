@@ -8,6 +8,8 @@ const CACHE = "docket-pages-1";
 const SHELL = ["/static/app.css", "/static/app.js", "/static/icons/icon-192.png"];
 // Pages kept, the most recently opened; older ones are let go.
 const MOST_PAGES = 60;
+// How long the server has to answer before the copy does.
+const WAIT_MS = 4000;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -34,9 +36,17 @@ self.addEventListener("fetch", (event) => {
 async function answer(event) {
   const request = event.request;
   const cache = await caches.open(CACHE);
+  const network = fetch(request);
+  // A copy may answer first; the network's failure after that is no one's.
+  network.catch(() => {});
   let response;
   try {
-    response = await fetch(request);
+    // A server out of reach (a phone away from home) may not answer for a minute: after a few
+    // seconds a copy answers instead, where there is one.
+    response = await Promise.race([
+      network,
+      new Promise((resolve, reject) => setTimeout(() => reject(new Error("slow")), WAIT_MS)),
+    ]);
   } catch (error) {
     const kept = await cache.match(request);
     if (kept) return kept;
@@ -45,12 +55,15 @@ async function answer(event) {
       const list = await cache.match("/");
       if (list) return list;
     }
-    throw error;
+    // No copy: the server's answer, however long it takes (or its failure).
+    response = await network;
   }
-  if (response.status === 403 && request.mode === "navigate") {
-    // Unpaired (or never paired): nothing of the tracker stays in this browser.
+  if (response.headers.get("X-Docket-Unpaired")) {
+    // Unpaired: nothing of the tracker stays in this browser.
     await caches.delete(CACHE);
-  } else if (response.status === 200 && response.type === "basic") {
+  } else if (response.status === 200 && response.type === "basic" &&
+             !new URL(request.url).searchParams.get("q")) {
+    // (A search typed letter by letter would push the pages opened out of the copy.)
     // Kept after the page is on its way: the copy never holds up the answer.
     event.waitUntil(keep(cache, request, response.clone()));
   }

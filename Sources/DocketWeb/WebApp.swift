@@ -75,7 +75,13 @@ public final class WebApp: Sendable {
     }
     if WebAssets.serves(request.path) { return WebAssets.response(for: request.path) }
     if request.path == "/manifest.webmanifest" { return WebManifest.response(l10n) }
-    let browser = signedIn(request)
+    let browser: (browser: PairedBrowser, renewed: Bool, cookie: String)?
+    do {
+      browser = try signedIn(request)
+    } catch {
+      // The database could not say: a failure, not a browser that is no longer paired.
+      return failure(error, l10n)
+    }
     if let token = request.queryValue("token") {
       // An address of an earlier start, kept by the browser's history: a paired browser just
       // goes on.
@@ -137,12 +143,13 @@ public final class WebApp: Sendable {
   // MARK: Pairing
 
   /// The paired browser the request comes from; nil when its cookie is missing, made up or
-  /// revoked. A browser seen again after a while is noted as seen, and `renewed` says so.
-  private func signedIn(_ request: HTTPRequest) -> (
+  /// revoked (a database that cannot be read throws). A browser seen again after a while is
+  /// noted as seen, and `renewed` says so.
+  private func signedIn(_ request: HTTPRequest) throws -> (
     browser: PairedBrowser, renewed: Bool, cookie: String
   )? {
     guard let credential = security.credential(request),
-      let browser = try? read({ try $0.pairedBrowser(credential) })
+      let browser = try read({ try $0.pairedBrowser(credential) })
     else { return nil }
     let now = now()
     var renewed = false

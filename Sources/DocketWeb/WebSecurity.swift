@@ -21,15 +21,10 @@ public struct WebSecurity: Sendable {
   public let cookie: String
   public static let languageCookie = "docket_lang"
 
-  /// The address browsers use through a reverse proxy (`--public-url`), as scheme and host:
-  /// what a request from a proxy on this machine that says nothing of its own reached.
-  public let publicOrigin: (secure: Bool, host: String)?
-
   public init(
     token: String, csrf: String, allowedHosts: Set<String>, usesTLS: Bool,
-    cookie: String = "docket_token", publicOrigin: (secure: Bool, host: String)? = nil
+    cookie: String = "docket_token"
   ) {
-    self.publicOrigin = publicOrigin
     self.token = token
     self.cookie = cookie
     self.csrf = csrf
@@ -84,9 +79,8 @@ public struct WebSecurity: Sendable {
 
   /// How the browser reached this server: whether over https, and the host (with its port)
   /// it asked for. A reverse proxy on this machine that terminates TLS says so with
-  /// `X-Forwarded-Proto` and `X-Forwarded-Host`; from any other address they are ignored. A
-  /// request from this machine that says nothing of a proxy reached `--public-url` when one
-  /// is given (a proxy that passes on neither), else its own `Host`.
+  /// `X-Forwarded-Proto` and `X-Forwarded-Host`; from any other address they are ignored. (A
+  /// proxy that passes on neither looks like a browser on this machine, and is taken as one.)
   func reached(_ request: HTTPRequest) -> (secure: Bool, host: String) {
     let host = request.header("Host") ?? ""
     guard request.fromLoopback else { return (usesTLS, host) }
@@ -97,16 +91,8 @@ public struct WebSecurity: Sendable {
         $0.trimmingCharacters(in: .whitespaces)
       }
     }
-    let proto = last("X-Forwarded-Proto")
-    let forwardedHost = last("X-Forwarded-Host")
-    if proto == nil, forwardedHost == nil, let publicOrigin,
-      Self.hostName(host) == "127.0.0.1" || Self.hostName(host) == "::1"
-        || Self.hostName(host) == "localhost"
-    {
-      return publicOrigin
-    }
-    let secure = proto.map { $0.lowercased() == "https" } ?? usesTLS
-    return (secure, forwardedHost ?? host)
+    let secure = last("X-Forwarded-Proto").map { $0.lowercased() == "https" } ?? usesTLS
+    return (secure, last("X-Forwarded-Host") ?? host)
   }
 
   /// Whether `host` (a Host header's value) is only a name or an address and a port, safe to

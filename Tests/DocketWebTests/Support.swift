@@ -31,8 +31,7 @@ struct WebTester {
   let app: WebApp
 
   init(
-    readOnly: Bool = false, now: @escaping @Sendable () -> Date = { WebTester.now },
-    publicOrigin: (secure: Bool, host: String)? = nil
+    readOnly: Bool = false, now: @escaping @Sendable () -> Date = { WebTester.now }
   ) throws {
     queue = try DocketDatabase.inMemory(now: { WebTester.now })
     let uuids = self.uuids
@@ -40,8 +39,7 @@ struct WebTester {
       database: queue,
       security: WebSecurity(
         token: Self.token, csrf: Self.csrf,
-        allowedHosts: ["localhost", "127.0.0.1", "tracker.test"], usesTLS: false,
-        publicOrigin: publicOrigin),
+        allowedHosts: ["localhost", "127.0.0.1", "tracker.test"], usesTLS: false),
       readOnly: readOnly, live: LiveChanges(path: nil), now: now,
       makeID: { uuids.make() })
     try queue.write { try $0.pairBrowser(Self.browser, name: "Test browser", now: Self.now) }

@@ -58,12 +58,7 @@ struct ServeCommand {
     let security = WebSecurity(
       token: WebSecurity.randomSecret(), csrf: csrf,
       allowedHosts: WebSecurity.hosts(for: address, extra: extraHosts),
-      usesTLS: certificate != nil, cookie: "docket_" + cookie,
-      publicOrigin: publicURL.flatMap { parts in
-        parts.host.map { host in
-          (parts.scheme == "https", parts.port.map { "\(host):\($0)" } ?? host)
-        }
-      })
+      usesTLS: certificate != nil, cookie: "docket_" + cookie)
     let live = LiveChanges(path: context.databasePath)
     let app = WebApp(
       database: database, security: security, readOnly: arguments.has("read-only"), live: live)
@@ -105,7 +100,12 @@ struct ServeCommand {
     }
     context.console.line(l10n("serve.serving", .string(context.databasePath)))
     context.console.line(l10n("serve.open", .string(url)))
-    showQRCode(url)
+    // A phone that scans a loopback address reaches itself: the code only where it can reach.
+    if publicURL != nil || !["127.0.0.1", "::1", "localhost"].contains(address) {
+      showQRCode(url)
+    } else {
+      context.console.line(l10n("serve.phoneHint"))
+    }
     context.console.line(l10n("serve.pairing"))
     if arguments.has("read-only") { context.console.line(l10n("serve.readOnly")) }
     if !["127.0.0.1", "::1", "localhost"].contains(address) && certificate == nil {
@@ -125,7 +125,10 @@ struct ServeCommand {
     guard console.outputIsTerminal else { return }
     switch QRCodeText.encode(url) {
     case .success(let code):
-      guard code.columns <= console.width ?? 80 else { return }
+      guard code.columns <= console.width ?? 80 else {
+        console.line(context.l10n("serve.noQRCode", .string(context.l10n("serve.qrTooWide"))))
+        return
+      }
       // Dark on light whatever the terminal's colours (and NO_COLOR: these are no decoration,
       // a scanner needs them), but where the terminal can show none.
       let plain = ProcessInfo.processInfo.environment["TERM"] == "dumb"

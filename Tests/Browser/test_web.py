@@ -205,12 +205,15 @@ class WebAppTest(unittest.TestCase):
         # An address never opened shows the list as last seen.
         driver.get(self.server.base + "/?filter=completed")
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list li"))
-        # Back on the same port, the page is live again.
+        # An issue never opened cannot be shown: said on screen, and it stays said.
+        driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[-1].click()
+        wait(driver, lambda d: "could not be loaded" in d.find_element(By.ID, "announce").text)
+        # Back on the same port, the page is live again by itself, and the failure goes.
         self.server.start(str(self.server.port))
-        driver.get(self.server.base + "/?filter=completed")
         wait(driver, lambda d: d.execute_script(
-            "return document.documentElement.dataset.connected === '1'"), seconds=10)
-        self.assertFalse(driver.find_element(By.ID, "connection").is_displayed())
+            "return document.documentElement.dataset.connected === '1'"), seconds=15)
+        wait(driver, lambda d: not d.find_element(By.ID, "connection").is_displayed())
+        wait(driver, lambda d: d.find_element(By.ID, "announce").text == "")
 
     def on_row(self, driver, selector, text, action):
         """Does `action` to the row of `selector` that holds `text`. The page's live update

@@ -13,19 +13,36 @@
   var fading = null;
   function fadeLater(region) {
     fading = window.setTimeout(function () {
+      // Not while its Undo is being reached for: it waits for the focus or pointer to leave.
+      if (region.matches(':focus-within, :hover')) {
+        fadeLater(region);
+        return;
+      }
       region.classList.add('faded');
       // Faded, the words go too, so a screen reader browsing the page does not find them stale.
       fading = window.setTimeout(function () { region.textContent = ''; }, 400);
     }, 8000);
   }
+  // A failure said until the next message goes once the server answers again.
+  var failing = false;
+  function settle() {
+    var region = $('#announce');
+    if (failing && region) {
+      failing = false;
+      region.textContent = '';
+    }
+  }
   // `undo`, when given, is offered beside the message as a button until it fades.
+  var showing = null;
   function announce(text, lasting, undo) {
     var region = $('#announce');
     if (!region || !text) return;
     region.textContent = '';
     region.classList.remove('faded');
     window.clearTimeout(fading);
-    window.setTimeout(function () {
+    window.clearTimeout(showing);
+    failing = !!lasting;
+    showing = window.setTimeout(function () {
       region.textContent = text;
       if (undo) {
         var button = document.createElement('button');
@@ -163,6 +180,7 @@
         if (how !== 'none') generation += 1;
         var doc = parse(text);
         swap(doc, how === 'none', how === 'none' || how === 'replace');
+        settle();
         if (how === 'push') leave(clean(response.url), y);
         if (how === 'replace') window.history.replaceState(null, '', clean(response.url));
         // Back or Forward: the page where it was when it was left (on a phone, the list's
@@ -214,9 +232,12 @@
           generation += 1;
           var doc = parse(text);
           swap(doc, false, false);
+          settle();
           if (response.ok) leave(clean(response.url), y);
+          // Undo only where something was changed (not "already so").
+          var said = new URL(response.url).searchParams.get('said');
           announce(($('#announce', doc) || {}).textContent, false,
-            response.ok ? undoFor(action, body) : null);
+            response.ok && (said === 'completed' || said === 'reopened') ? undoFor(action, body) : null);
           if (focus === null) return;
           if ($('#form-error')) focus = '#f-title';
           var target = $(focus) || $('#list-heading');
@@ -479,12 +500,19 @@
           if (banner && !banner.hidden) {
             banner.hidden = true;
             banner.textContent = '';
+            settle();
             refresh();
           }
         });
         // The stream tries again by itself; a server still silent after a moment is said on
         // screen until it answers, as what is shown may be out of date.
         events.addEventListener('error', function () {
+          // A stream answered with an error (a proxy's 502 while the server restarts) is
+          // closed for good by the browser: it is opened again a moment later.
+          if (events && events.readyState === EventSource.CLOSED) {
+            events = null;
+            window.setTimeout(function () { if (!events && !document.hidden) listen(); }, 3000);
+          }
           // Each failed try to connect again says so: the first starts the count.
           if (losing !== null) return;
           losing = window.setTimeout(function () {

@@ -14,6 +14,7 @@ extension SyncEngine {
     step: () throws -> Void
   ) throws -> Int {
     try pushRetired(listing, remote: key, &report)
+    try pushRelayed(listing, remote: key, &report)
     let (pushed, numbered, unpushed, heard) = try database.read { db in
       let cursor = try db.setting(Connection.pushedKey).flatMap(Int64.init)
       return (
@@ -173,6 +174,39 @@ extension SyncEngine {
       after = last.seq
     }
     try database.write { try $0.setSetting(Connection.previousDeviceKey, nil) }
+  }
+
+  /// The changes of the devices this database speaks for (browsers, which reach no remote
+  /// themselves), each device's in its own files, as that device would have written them: a
+  /// device's change files hold its own changes only.
+  private func pushRelayed(
+    _ listing: RemoteListing, remote key: String, _ report: inout SyncReport
+  ) throws {
+    for (id, name) in try database.read({ try $0.relayedDevices() }) where id != device {
+      let cursorKey = Connection.relayPushedPrefix + key + " " + id
+      let kept = try database.read { try $0.setting(cursorKey) }?.split(separator: " ")
+      var after = kept?.first.flatMap { Int64($0) } ?? 0
+      var number = max(
+        kept?.last.flatMap { Int64($0) } ?? 0,
+        listing.packages.filter { $0.device == id && $0.kind == .changes }.map(\.number).max()
+          ?? 0)
+      let target = remote.forDevice(id)
+      while true {
+        let batch = Self.cut(
+          try database.read { db in
+            try db.changesToPush(after: after, limit: batchSize, device: id)
+          }, bytes: Self.packageBytes)
+        guard let last = batch.last else { break }
+        number += 1
+        try target.write(
+          Package(
+            name: PackageName(device: id, kind: .changes, number: number),
+            deviceName: name, changes: batch.map(\.change)))
+        report.pushed += batch.count
+        after = last.seq
+        try database.write { try $0.setSetting(cursorKey, "\(after) \(number)") }
+      }
+    }
   }
 
   /// Notes that this device's changes up to `seq` are in the remote, the last in file `number`.

@@ -38,6 +38,28 @@ extension Connection {
   static let lastSyncKey = "sync_last"
   static let lastErrorKey = "sync_last_error"
 
+  /// The devices this database speaks for in sync: `<prefix><device id>`.
+  static let relayPrefix = "sync_relay:"
+  /// How far each one's changes were pushed to a remote: `<prefix><remote> <device id>`, the
+  /// value `<change row> <file number>`.
+  static let relayPushedPrefix = "sync_relay_pushed:"
+
+  /// Notes that this database speaks for the device `id` in sync (a browser that reaches no
+  /// remote itself): its changes go out with this device's push.
+  public func noteRelayed(device id: String) throws {
+    try setSetting(Self.relayPrefix + id.lowercased(), "1")
+  }
+
+  /// The devices this database speaks for, each with its name.
+  func relayedDevices() throws -> [(id: String, name: String)] {
+    try fetchAll(
+      """
+      SELECT d.id, d.name FROM settings s JOIN sync_devices d ON d.id = substr(s.key, ?)
+      WHERE s.key >= ? AND s.key < ? ORDER BY d.id
+      """, [Self.relayPrefix.count + 1, Self.relayPrefix, Self.relayPrefix + "\u{10FFFF}"]
+    ) { (try $0.get(0, as: String.self), try $0.get(1, as: String.self)) }
+  }
+
   func setting(_ key: String) throws -> String? {
     try fetchOne("SELECT value FROM settings WHERE key = ?", [key], as: String.self)
   }

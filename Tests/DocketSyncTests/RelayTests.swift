@@ -1,0 +1,77 @@
+import Database
+import DocketCore
+import DocketSync
+import DocketTestSupport
+import Foundation
+import Testing
+
+/// A device that reaches no remote itself (a browser paired with `docket serve`) hands its
+/// changes to a database, which sends them on with its own sync, as that device's.
+@Suite struct RelayTests {
+  static let browser = "0000b000-0000-4000-8000-0000000000aa"
+
+  /// The browser's title edit, stamped `seconds` after 1970.
+  static func titleEdit(_ id: UUID, _ title: String, at seconds: Double) -> Change {
+    Change(
+      stamp: Stamp(hlc: HybridClock.stamp(Date(timeIntervalSince1970: seconds)), device: browser),
+      entity: .issue, row: id.lowercasedText, field: "title", old: .null, new: .text(title),
+      modified: seconds)
+  }
+
+  @Test(arguments: Backend.allCases) func aBrowsersChangesGoOnToTheOtherDevicesAsItsOwn(
+    backend: Backend
+  ) throws {
+    let remote = try TestRemote(backend)
+    let server = try Replica("Server", remote: remote)
+    let other = try Replica("Other", remote: remote)
+    let issue = try server.issue("Crash on start")
+    try server.sync()
+    try other.sync()
+    server.time.advance(by: 60)
+    let at = server.time.now.timeIntervalSince1970
+    try server.queue.write { db in
+      try db.noteRelayed(device: Self.browser)
+      _ = try db.applyChanges(
+        [Self.titleEdit(issue.id, "Crash on start (offline)", at: at)],
+        deviceNames: [Self.browser: "Chromium on Linux"], local: try db.localDeviceID())
+    }
+    let pushed = try server.sync()
+    #expect(pushed.pushed == 1)
+    // A second sync sends nothing again.
+    #expect(try server.sync().pushed == 0)
+    try other.sync()
+    #expect(try other.fetch(issue.id)?.title == "Crash on start (offline)")
+    let entry = try #require(try other.queue.read { try $0.history(ofIssue: issue.id) }.last)
+    #expect(entry.deviceID == Self.browser)
+    #expect(entry.deviceName == "Chromium on Linux")
+    #expect(try server.dump() == other.dump())
+  }
+
+  /// The browser's edit, made before one made elsewhere but arriving after it, loses there too.
+  @Test func anEarlierBrowserEditLosesOnEveryDevice() throws {
+    let folder = try TemporaryDirectory()
+    let server = try Replica("Server", remote: folder.path)
+    let other = try Replica("Other", remote: folder.path)
+    let issue = try server.issue("Crash")
+    try server.sync()
+    try other.sync()
+    let madeOffline = server.time.now.timeIntervalSince1970 + 10
+    other.time.advance(by: 30)
+    try other.edit(issue.id) { $0.title = "Crash on start" }
+    try other.sync()
+    server.time.advance(by: 60)
+    try server.sync()
+    try server.queue.write { db in
+      try db.noteRelayed(device: Self.browser)
+      _ = try db.applyChanges(
+        [Self.titleEdit(issue.id, "Crash (offline)", at: madeOffline)],
+        deviceNames: [Self.browser: "Safari on iPhone"], local: try db.localDeviceID())
+    }
+    try server.sync()
+    try other.sync()
+    #expect(try server.fetch(issue.id)?.title == "Crash on start")
+    #expect(try other.fetch(issue.id)?.title == "Crash on start")
+    let lost = try other.queue.read { try $0.history(ofIssue: issue.id) }.filter(\.lost)
+    #expect(lost.map(\.deviceName) == ["Safari on iPhone"])
+  }
+}

@@ -68,7 +68,9 @@ let package = Package(
       ]),
     .target(
       name: "DocketWeb",
-      dependencies: ["DocketCore", "DocketSync", "Database", "Localization", "HTTPServer"],
+      dependencies: [
+        "DocketCore", "DocketSync", "DocketTransfer", "Database", "Localization", "HTTPServer",
+      ],
       // The script and style are embedded in the code at build time (the EmbedResources plugin).
       exclude: ["Assets"], plugins: ["EmbedResources"]),
     .target(

@@ -134,6 +134,7 @@ public final class WebApp: Sendable {
       guard !readOnly else {
         return problem(403, l10n, "web.refused.heading", "web.readOnly")
       }
+      if request.path == "/changes" { return receiveChanges(request, from: browser) }
       return post(request, l10n)
     default:
       return HTTPResponse(status: 405, headers: [("Allow", "GET, HEAD, POST")])
@@ -221,6 +222,12 @@ public final class WebApp: Sendable {
           SettingsPage(
             l10n: l10n, csrf: security.csrf, readOnly: readOnly, browser: browser, said: said
           ).render())
+      case "/copy":
+        let since = request.queryValue("since").flatMap { Int64($0) }
+        let body = try read { try $0.browserCopy(since: since) }
+        return HTTPResponse(
+          status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
+          body: .bytes(body))
       case "/events":
         return HTTPResponse(
           status: 200,

@@ -1,0 +1,186 @@
+import Database
+import DocketCore
+import DocketSync
+import DocketTransfer
+import Foundation
+import HTTPServer
+
+/// The copy a paired browser keeps of the tracker, so that the page works with the server out
+/// of reach, and the changes it made meanwhile.
+///
+/// `GET /copy` answers with every issue (its tags' ids with it) and tag; `GET /copy?since=N`,
+/// `N` the `seq` of an earlier answer, with the rows changed after it, and the ids of those gone.
+/// An answer of the database's other identity (`database`, a copy put in its place) or a `since`
+/// ahead of it says `"full":true`: the browser starts its copy again.
+///
+/// The browser is a device of this database: `POST /changes` carries the changes it made,
+/// stamped by its own clock, as change lines (`Change`), and they merge by the same field rules
+/// as any device's; the history names the browser.
+extension Connection {
+  /// The copy, or what changed in it after change row `since`, as JSON.
+  func browserCopy(since: Int64?) throws -> [UInt8] {
+    let latest = try latestChangeSeq()
+    let clock = try fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0
+    let database =
+      try fetchOne("SELECT value FROM settings WHERE key = 'device_id'", as: String.self) ?? ""
+    let full = since == nil || since! > latest || since! < 0
+    var output = OutputBytes.record()
+    output.append("{\"version\":1,\"database\":")
+    JSONWriter.appendQuoted(database, to: &output)
+    output.append(",\"seq\":\(latest),\"clock\":\"\(clock)\",\"full\":\(full)")
+    var issueIDs: [String] = []
+    var tagIDs: [String] = []
+    if !full, let since {
+      try forEachRow(
+        "SELECT DISTINCT entity, row_id FROM changes WHERE seq > ? AND seq <= ?", [since, latest]
+      ) { row in
+        let id = try row.get(1, as: String.self)
+        switch try row.get(0, as: String.self) {
+        case "tag": tagIDs.append(id)
+        case "issue", "link": issueIDs.append(id)
+        default: break
+        }
+      }
+    }
+    // Every row of `sql`, or those of the ids (in chunks a statement takes).
+    func each(_ sql: String, ids: [String], _ body: (Row) throws -> Void) throws {
+      if full { return try forEachRow(sql, [], body) }
+      for start in stride(from: 0, to: ids.count, by: 500) {
+        let chunk = Array(ids[start..<min(start + 500, ids.count)])
+        let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+        try forEachRow(sql + " WHERE id IN (\(marks))", chunk, body)
+      }
+    }
+    func list(_ name: String, _ ids: [String]) {
+      output.append(",\"\(name)\":[")
+      for (index, id) in ids.enumerated() {
+        if index > 0 { output.append(",") }
+        JSONWriter.appendQuoted(id, to: &output)
+      }
+      output.append("]")
+    }
+    // The issues, each with its tags' ids.
+    output.append(",\"issues\":[")
+    var found = Set<String>()
+    try each(
+      """
+      SELECT id, title, detail, priority, completed, created, modified,
+        (SELECT group_concat(t.id) FROM issue_tags it JOIN tags t ON t.seq = it.tag_seq
+         WHERE it.issue_seq = issues.seq)
+      FROM issues
+      """, ids: issueIDs
+    ) { row in
+      let id = try row.get(0, as: String.self)
+      output.append(found.isEmpty ? "{\"id\":" : ",{\"id\":")
+      found.insert(id)
+      JSONWriter.appendQuoted(id, to: &output)
+      output.append(",\"title\":")
+      JSONWriter.appendQuoted(try row.get(1, as: String.self), to: &output)
+      output.append(",\"detail\":")
+      JSONWriter.appendQuoted(try row.get(2, as: String.self), to: &output)
+      output.append(",\"priority\":\(try row.get(3, as: Int.self))")
+      output.append(",\"completed\":\(try row.get(4, as: Int.self) != 0)")
+      output.append(",\"created\":")
+      JSONWriter.append(.number(try row.get(5, as: Double.self)), to: &output)
+      if let modified = try row.get(6, as: Double?.self) {
+        output.append(",\"modified\":")
+        JSONWriter.append(.number(modified), to: &output)
+      }
+      list("tags", (try row.get(7, as: String?.self)?.split(separator: ",") ?? []).map(String.init))
+      output.append("}")
+    }
+    output.append("],\"tags\":[")
+    var foundTags = Set<String>()
+    try each("SELECT id, name FROM tags", ids: tagIDs) { row in
+      let id = try row.get(0, as: String.self)
+      output.append(foundTags.isEmpty ? "{\"id\":" : ",{\"id\":")
+      foundTags.insert(id)
+      JSONWriter.appendQuoted(id, to: &output)
+      output.append(",\"name\":")
+      JSONWriter.appendQuoted(try row.get(1, as: String.self), to: &output)
+      output.append("}")
+    }
+    output.append("]")
+    // What changed and is no longer there: deleted, or a tag merged into another.
+    list("goneIssues", Set(issueIDs).subtracting(found).sorted())
+    list("goneTags", Set(tagIDs).subtracting(foundTags).sorted())
+    output.append("}")
+    return output.bytes
+  }
+}
+
+/// Why the changes a browser sent were refused, as it is told.
+struct RefusedChanges: Error {
+  var reason: String
+}
+
+enum BrowserChanges {
+  /// The most changes one request carries: the page sends what waits in batches of fewer.
+  static let mostChanges = 2_000
+
+  /// The changes of `text` (one JSON object a line), checked: well formed, each of the browser
+  /// `device` itself, of issues, tags and links only.
+  static func parse(_ text: String, device: String) throws -> [Change] {
+    var changes: [Change] = []
+    for (index, line) in text.split(whereSeparator: \.isNewline).enumerated() {
+      guard changes.count < mostChanges else {
+        throw RefusedChanges(reason: "more than \(mostChanges) changes")
+      }
+      let json: JSON
+      do {
+        json = try JSONReader.document(Array(line.utf8))
+      } catch {
+        throw RefusedChanges(reason: "line \(index + 1): not JSON")
+      }
+      let change: Change
+      do {
+        change = try Change(json: json, line: index + 1)
+      } catch {
+        throw RefusedChanges(reason: error.description)
+      }
+      // A browser speaks for itself alone, and of what a person edits.
+      guard change.stamp.device == device else {
+        throw RefusedChanges(reason: "line \(index + 1): a change of another device")
+      }
+      guard [.issue, .tag, .link].contains(change.entity) else {
+        throw RefusedChanges(reason: "line \(index + 1): not a change a browser makes")
+      }
+      changes.append(change)
+    }
+    return changes
+  }
+}
+
+extension WebApp {
+  /// Merges the changes a paired browser made (offline, most often) as its own device's; the
+  /// answer says how many were taken, or why none was.
+  func receiveChanges(_ request: HTTPRequest, from browser: PairedBrowser) -> HTTPResponse {
+    let device = browser.id.lowercasedText
+    func answer(_ status: Int, _ members: [(String, JSON)]) -> HTTPResponse {
+      HTTPResponse(
+        status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
+        body: .bytes(Array(JSONWriter.text(.object(members)).utf8)))
+    }
+    do {
+      let changes = try BrowserChanges.parse(request.formValue("changes") ?? "", device: device)
+      let summary = try database.write { db in
+        // Its changes go on to the other devices with this one's next sync.
+        try db.noteRelayed(device: device)
+        // The server's own id, which no browser may speak for.
+        return try db.applyChanges(
+          changes, deviceNames: [device: browser.name], local: try db.localDeviceID())
+      }
+      live.changed()
+      return answer(
+        200,
+        [
+          ("received", .number(Double(changes.count))),
+          ("latest", .string(String(summary.latest))),
+        ])
+    } catch let refused as RefusedChanges {
+      return answer(422, [("error", .string(refused.reason))])
+    } catch {
+      return answer(500, [("error", .string(String(describing: error)))])
+    }
+  }
+}

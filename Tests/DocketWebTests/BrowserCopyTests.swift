@@ -1,0 +1,170 @@
+import Database
+import DocketCore
+import DocketSync
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import DocketWeb
+
+/// The copy a browser keeps (`GET /copy`) and the changes it made offline (`POST /changes`).
+@Suite struct BrowserCopyTests {
+  static var browserID: String { WebTester.browser.id.lowercasedText }
+
+  func json(_ response: HTTPResponse) throws -> [String: Any] {
+    try #require(
+      try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any])
+  }
+
+  func ids(_ rows: Any?) -> [String] {
+    ((rows as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }.sorted()
+  }
+
+  /// One change line of the browser, as the page writes it.
+  func line(
+    _ row: UUID, _ field: String, _ new: Any, entity: String = "issue", at seconds: Double,
+    device: String = BrowserCopyTests.browserID, counter: Int64 = 0
+  ) throws -> String {
+    let stamp = HybridClock.stamp(Date(timeIntervalSince1970: seconds)) + counter
+    let object: [String: Any] = [
+      "h": String(stamp), "d": device, "e": entity, "r": row.lowercasedText, "f": field,
+      "n": new, "m": seconds,
+    ]
+    return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+  }
+
+  @Test func theCopyHoldsEverythingThenWhatChangedAndWhatWent() throws {
+    let web = try WebTester()
+    let bug = try web.tag("Bug")
+    let crash = try web.issue("Crash", detail: "on start", priority: .high, tags: [bug])
+    let typo = try web.issue("Typo")
+    let first = web.get("/copy")
+    #expect(first.status == 200)
+    #expect(first.header("Content-Type") == "application/json; charset=utf-8")
+    let copy = try json(first)
+    #expect(copy["full"] as? Bool == true)
+    #expect(ids(copy["issues"]) == [crash.id.lower, typo.id.lower].sorted())
+    let issue = try #require(
+      (copy["issues"] as? [[String: Any]])?.first { $0["id"] as? String == crash.id.lower })
+    #expect(issue["title"] as? String == "Crash")
+    #expect(issue["detail"] as? String == "on start")
+    #expect(issue["priority"] as? Int == 2)
+    #expect(issue["completed"] as? Bool == false)
+    #expect(issue["tags"] as? [String] == [bug.id.lower])
+    #expect(issue["created"] as? Double == crash.created.timeIntervalSince1970)
+    #expect(ids(copy["tags"]) == [bug.id.lower])
+    let seq = try #require(copy["seq"] as? Int)
+
+    // Nothing since: nothing sent.
+    let same = try json(web.get("/copy", [("since", String(seq))]))
+    #expect(same["full"] as? Bool == false)
+    #expect(ids(same["issues"]).isEmpty && ids(same["tags"]).isEmpty)
+
+    try web.queue.write { db in
+      _ = try db.setCompleted(true, issueIDs: [crash.id])
+      _ = try db.deleteIssues([typo.id])
+      _ = try db.deleteTag(id: bug.id)
+    }
+    let later = try json(web.get("/copy", [("since", String(seq))]))
+    #expect(later["full"] as? Bool == false)
+    #expect(ids(later["issues"]) == [crash.id.lower])
+    #expect(later["goneIssues"] as? [String] == [typo.id.lower])
+    #expect(later["goneTags"] as? [String] == [bug.id.lower])
+    // A cursor from another database (ahead of this one's): the whole copy again.
+    let ahead = try json(web.get("/copy", [("since", String(seq + 1000))]))
+    #expect(ahead["full"] as? Bool == true)
+    #expect(ids(ahead["issues"]) == [crash.id.lower])
+    // Only for a paired browser.
+    #expect(web.get("/copy", cookies: [:]).status == 403)
+  }
+
+  /// Made offline: a new issue, an edit, a completion and a tag; they land as the browser's,
+  /// and the history names it.
+  @Test func changesMadeOfflineLandAsTheBrowsersOwn() throws {
+    let web = try WebTester()
+    let bug = try web.tag("Bug")
+    let crash = try web.issue("Crash")
+    let made = UUID(uuidString: "0000c000-0000-4000-8000-000000000001")!
+    // Made after the issue was (its create carries every field, stamped then).
+    let at = WebTester.now.timeIntervalSince1970 + 5
+    let create =
+      #"{"title":"Made offline","detail":"","priority":1,"completed":0,"created":"\#(at)"}"#
+    let lines = [
+      try line(made, "create", create, at: at),
+      try line(crash.id, "title", "Crash on start", at: at, counter: 1),
+      try line(crash.id, "completed", 1, at: at, counter: 2),
+      try line(made, bug.id.lower, 1, entity: "link", at: at, counter: 3),
+    ]
+    let answer = web.post("/changes", [("changes", lines.joined(separator: "\n"))])
+    #expect(answer.status == 200)
+    #expect(try json(answer)["received"] as? Int == 4)
+    let stored = try #require(try web.stored(made))
+    #expect(stored.title == "Made offline")
+    #expect(stored.priority == .medium)
+    #expect(stored.tags.map(\.name) == ["Bug"])
+    let edited = try #require(try web.stored(crash.id))
+    #expect(edited.title == "Crash on start")
+    #expect(edited.completed)
+    let history = try web.queue.read { try $0.history(ofIssue: crash.id) }
+    #expect(
+      history.filter { $0.deviceID == Self.browserID }.map(\.deviceName) == [
+        "Test browser", "Test browser",
+      ])
+    // Sent again (the answer was lost on the way): the same changes, nothing new.
+    #expect(web.post("/changes", [("changes", lines.joined(separator: "\n"))]).status == 200)
+    #expect(try web.count() == 2)
+    // The copy shows them.
+    let copy = try json(web.get("/copy"))
+    #expect(ids(copy["issues"]) == [crash.id.lower, made.lower].sorted())
+  }
+
+  /// An edit made offline before one made on the server, arriving after it, loses: the later
+  /// edit by when it was made wins, the browser's stays in the history.
+  @Test func anOfflineEditMadeEarlierLosesToALaterOne() throws {
+    let web = try WebTester()
+    let crash = try web.issue("Crash")
+    try web.queue.write { db in
+      var issue = try #require(try db.fetchIssue(id: crash.id))
+      issue.title = "Crash on start"
+      _ = try db.saveIssue(issue)
+    }
+    let earlier = WebTester.now.timeIntervalSince1970 - 600
+    let answer = web.post(
+      "/changes", [("changes", try line(crash.id, "title", "Crash (offline)", at: earlier))])
+    #expect(answer.status == 200)
+    #expect(try web.stored(crash.id)?.title == "Crash on start")
+    let lost = try web.queue.read { try $0.history(ofIssue: crash.id) }.filter(\.lost)
+    #expect(lost.map(\.deviceName) == ["Test browser"])
+  }
+
+  /// What a browser may not send: another device's change, lines that are no change, a change
+  /// no person makes; none of a refused batch lands.
+  @Test func changesABrowserMayNotSendAreRefusedWhole() throws {
+    let web = try WebTester()
+    let crash = try web.issue("Crash")
+    let at = WebTester.now.timeIntervalSince1970
+    let good = try line(crash.id, "title", "Changed", at: at)
+    let cases = [
+      try line(
+        crash.id, "title", "Forged", at: at, device: "0000d000-0000-4000-8000-000000000001"),
+      "not json",
+      #"{"h":"1","d":"\#(Self.browserID)"}"#,
+      try line(crash.id, "priority", 7, at: at, counter: 1),
+      try line(
+        WebTester.browser.id, "retire", String(HybridClock.stamp(WebTester.now)), entity: "device",
+        at: at, counter: 1),
+    ]
+    for bad in cases {
+      let answer = web.post("/changes", [("changes", good + "\n" + bad)])
+      #expect(answer.status == 422, "\(bad)")
+      #expect(try json(answer)["error"] is String)
+      #expect(try web.stored(crash.id)?.title == "Crash")
+    }
+    // Without the page's CSRF token, unpaired, or read-only: refused as any post.
+    #expect(web.post("/changes", [("changes", good)], csrf: nil).status == 403)
+    #expect(web.post("/changes", [("changes", good)], cookies: [:]).status == 403)
+    let readOnly = try WebTester(readOnly: true)
+    #expect(readOnly.post("/changes", [("changes", good)]).status == 403)
+    #expect(try web.stored(crash.id)?.title == "Crash")
+  }
+}

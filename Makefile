@@ -45,6 +45,7 @@ format: ## rewrite every Swift file as `swift format` lays it out
 # The tests run beside two throwaway PostgreSQL servers (scripts/with-postgres.sh), stopped at the
 # end; without one the run fails.
 test: deps lint ## what CI runs: lint, build, every test, fuzzers, browser, release, packages
+	node --test Tests/Script/
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-with-server
 

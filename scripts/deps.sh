@@ -5,7 +5,7 @@ set -euo pipefail
 
 debian_packages=(libsqlite3-dev sqlite3 pkg-config tmux groff-base taskwarrior libpq-dev postgresql openssl
   libmicrohttpd-dev libqrencode4 zbar-tools w3m lynx caddy chromium chromium-driver wrk python3-pip
-  curl zsh fish)
+  curl zsh fish nodejs)
 
 # The browser tests' Python packages (Selenium, and axe-core with its Selenium binding).
 python_packages() {

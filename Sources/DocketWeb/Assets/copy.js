@@ -1,0 +1,331 @@
+// The rules of Docket's core for the page's own copy of the tracker: which issues a filter and
+// a search show, in which order, and the changes the page makes as a device of its own. Nothing
+// here touches the page: the same file runs under `node --test` against the test vectors the
+// Swift core's tests run too (Tests/Vectors/search.json).
+(function (root, make) {
+  'use strict';
+  if (typeof module === 'object' && module.exports) module.exports = make();
+  else root.DocketCopy = make();
+})(typeof self !== 'undefined' ? self : this, function () {
+  'use strict';
+
+  var RECENT_SECONDS = 7 * 24 * 60 * 60;
+  var PRIORITIES = { low: 0, l: 0, medium: 1, m: 1, med: 1, high: 2, h: 2 };
+  var PRIORITY_NAMES = ['low', 'medium', 'high'];
+
+  // Letters and digits, as the full-text index cuts words; marks stay with the letter before.
+  var WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
+  var MARKS = /\p{M}/gu;
+
+  // A word as the index keeps it: lower case, without diacritics.
+  function fold(text) {
+    return text.normalize('NFD').replace(MARKS, '').toLowerCase();
+  }
+
+  function words(text) { return (text.match(WORD) || []).map(fold); }
+
+  // A tag name as names compare: its words joined by one space, in any case.
+  function tagKey(name) {
+    return name.split(/[\s\p{Cc}]+/u).filter(Boolean).join(' ').toLowerCase();
+  }
+
+  // A title's sort key (SortKey.fold): lower case, diacritics gone for text beyond ASCII.
+  function sortKey(text) {
+    // eslint-disable-next-line no-control-regex
+    return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : fold(text);
+  }
+
+  // The terms of typed text: white space between, double quotes around a term with spaces.
+  function terms(input) {
+    var result = [];
+    var raw = '', unquoted = '', firstQuote = -1, quoted = false;
+    function finish() {
+      if (raw) result.push({ raw: raw, unquoted: unquoted, firstQuote: firstQuote });
+      raw = ''; unquoted = ''; firstQuote = -1;
+    }
+    for (var character of input) {
+      if (character === '"') {
+        if (firstQuote < 0) firstQuote = Array.from(unquoted).length;
+        quoted = !quoted;
+        raw += character;
+      } else if (/\s/u.test(character) && !quoted) {
+        finish();
+      } else {
+        raw += character;
+        unquoted += character;
+      }
+    }
+    finish();
+    return result;
+  }
+
+  // What typed text asks for, by the core's rules (SearchParser); `error` names a token with a
+  // value the core refuses.
+  function parseSearch(input) {
+    var query = {
+      text: [], excludedText: [], tags: [], excludedTags: [], priorities: [],
+      excludedPriorities: [], statuses: [], error: null,
+    };
+    function addText(body, negated) {
+      var text = body.trim();
+      if (!text) return;
+      if (negated && words(text).length === 0) return;
+      (negated ? query.excludedText : query.text).push(text);
+    }
+    terms(input).forEach(function (term) {
+      if (query.error) return;
+      var body = term.unquoted;
+      var negated = false;
+      var keyLimit = term.firstQuote < 0 ? Infinity : term.firstQuote;
+      if (body.charAt(0) === '-' && term.firstQuote !== 0) {
+        negated = true;
+        body = body.slice(1);
+        keyLimit -= 1;
+      }
+      var colon = body.indexOf(':');
+      if (colon < 0 || Array.from(body.slice(0, colon)).length > keyLimit) {
+        addText(body, negated);
+        return;
+      }
+      var key = body.slice(0, colon).toLowerCase();
+      var value = body.slice(colon + 1);
+      if (key === 'tag' || key === 't') {
+        var name = value.split(/[\s\p{Cc}]+/u).filter(Boolean).join(' ');
+        if (!name) { query.error = term.raw; return; }
+        var list = negated ? query.excludedTags : query.tags;
+        if (!list.some(function (kept) { return tagKey(kept) === tagKey(name); })) list.push(name);
+      } else if (key === 'priority' || key === 'p') {
+        var priority = PRIORITIES[value.toLowerCase()];
+        if (priority === undefined) { query.error = term.raw; return; }
+        var priorities = negated ? query.excludedPriorities : query.priorities;
+        if (priorities.indexOf(priority) < 0) priorities.push(priority);
+      } else if (key === 'is' || key === 'status') {
+        var named = value.toLowerCase();
+        var status = ['open', 'o'].indexOf(named) >= 0 ? 'open'
+          : ['completed', 'closed', 'done', 'c'].indexOf(named) >= 0 ? 'completed' : null;
+        if (!status) { query.error = term.raw; return; }
+        if (negated) status = status === 'open' ? 'completed' : 'open';
+        if (query.statuses.indexOf(status) < 0) query.statuses.push(status);
+      } else {
+        addText(body, negated);
+      }
+    });
+    return query;
+  }
+
+  // Whether a column's words hold the phrase's words in a row, the last as a prefix.
+  function holds(column, phrase) {
+    var last = phrase.length - 1;
+    next: for (var start = 0; start + phrase.length <= column.length; start += 1) {
+      for (var offset = 0; offset < phrase.length; offset += 1) {
+        var word = column[start + offset];
+        if (offset === last ? word.indexOf(phrase[offset]) !== 0 : word !== phrase[offset]) {
+          continue next;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // The issue's words, cut once and kept with it (they change only with its text).
+  function issueWords(issue) {
+    if (!issue._words || issue._words.title !== issue.title || issue._words.detail !== issue.detail) {
+      issue._words = {
+        title: issue.title, detail: issue.detail, t: words(issue.title), d: words(issue.detail),
+      };
+    }
+    return issue._words;
+  }
+
+  function matchesText(issue, query) {
+    if (!query.text.length && !query.excludedText.length) return true;
+    var cut = issueWords(issue);
+    function contains(term) {
+      var phrase = words(term);
+      return phrase.length === 0 || holds(cut.t, phrase) || holds(cut.d, phrase);
+    }
+    for (var i = 0; i < query.text.length; i += 1) if (!contains(query.text[i])) return false;
+    for (var j = 0; j < query.excludedText.length; j += 1) {
+      if (words(query.excludedText[j]).length && contains(query.excludedText[j])) return false;
+    }
+    return true;
+  }
+
+  function activity(issue) { return issue.modified === undefined || issue.modified === null ? issue.created : issue.modified; }
+
+  // A location's filter: `open`, `completed`, `recent`, `all` or `tag:<id>`.
+  function admits(issue, filter, showCompleted, now) {
+    switch (filter) {
+      case 'open': return !issue.completed;
+      case 'completed': return issue.completed;
+      case 'all': return true;
+      case 'recent': return (showCompleted || !issue.completed) && activity(issue) >= now - RECENT_SECONDS;
+      default:
+        return (showCompleted || !issue.completed) && filter.indexOf('tag:') === 0 &&
+          issue.tags.indexOf(filter.slice(4)) >= 0;
+    }
+  }
+
+  // Which completion states show: a status token decides, else the filter's rule.
+  function completion(filter, query, showCompleted) {
+    if (query.statuses.length === 1) return query.statuses[0] === 'completed' ? [true] : [false];
+    if (query.statuses.length) return [false, true];
+    if (filter === 'open') return [false];
+    if (filter === 'completed') return [true];
+    if (filter === 'all') return [false, true];
+    return showCompleted ? [false, true] : [false];
+  }
+
+  function compareText(a, b) {
+    // By code point, as the database orders text.
+    var left = Array.from(a), right = Array.from(b);
+    for (var i = 0; i < Math.min(left.length, right.length); i += 1) {
+      var x = left[i].codePointAt(0), y = right[i].codePointAt(0);
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return left.length - right.length;
+  }
+
+  // The order of a sort (`priority:desc`, `date:asc`, `title:asc` …), as the core's indexes
+  // keep it: open before completed, then the field, then the oldest activity, then the id.
+  function comparator(sort) {
+    var parts = (sort || 'priority:desc').split(':');
+    var field = parts[0], ascending = parts[1] === 'asc';
+    return function (a, b) {
+      if (a.completed !== b.completed) return a.completed ? 1 : -1;
+      var order = 0;
+      if (field === 'priority') order = ascending ? a.priority - b.priority : b.priority - a.priority;
+      else if (field === 'title') {
+        order = compareText(sortKey(a.title), sortKey(b.title));
+        if (!ascending) order = -order;
+      }
+      if (order) return order;
+      var when = activity(a) - activity(b);
+      if (field === 'date' && !ascending) when = -when;
+      if (when) return when < 0 ? -1 : 1;
+      return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    };
+  }
+
+  // The issues of the copy a location shows, in order: `place` holds filter, q, sort, done
+  // (show completed) and now (seconds since 1970). Tags are looked up by name in `tags`.
+  function list(copy, place) {
+    var query = parseSearch(place.q || '');
+    if (query.error) return { error: query.error, issues: [] };
+    var filter = place.filter || 'open';
+    var showCompleted = place.done !== false;
+    var states = completion(filter, query, showCompleted);
+    // A name stands for every tag of that name (one on each device, before sync made them one).
+    var byKey = {};
+    copy.tags.forEach(function (tag) {
+      var key = tagKey(tag.name);
+      (byKey[key] = byKey[key] || []).push(tag.id);
+    });
+    var wanted = query.tags.map(function (name) { return byKey[tagKey(name)] || []; });
+    var unwanted = [].concat.apply([], query.excludedTags.map(function (name) {
+      return byKey[tagKey(name)] || [];
+    }));
+    function carries(issue, ids) {
+      return ids.some(function (id) { return issue.tags.indexOf(id) >= 0; });
+    }
+    var tagged = filter.indexOf('tag:') === 0 ? filter.slice(4) : null;
+    var since = place.now - RECENT_SECONDS;
+    var shown = copy.issues.filter(function (issue) {
+      if (states.indexOf(!!issue.completed) < 0) return false;
+      // The filter beyond completion, which a status token decides.
+      if (filter === 'recent' && activity(issue) < since) return false;
+      if (tagged !== null && issue.tags.indexOf(tagged) < 0) return false;
+      for (var i = 0; i < wanted.length; i += 1) if (!carries(issue, wanted[i])) return false;
+      if (carries(issue, unwanted)) return false;
+      if (query.priorities.length && query.priorities.indexOf(issue.priority) < 0) return false;
+      if (query.excludedPriorities.indexOf(issue.priority) >= 0) return false;
+      return matchesText(issue, query);
+    });
+    shown.sort(comparator(place.sort));
+    return { error: null, issues: shown };
+  }
+
+  // How many issues each filter of the sidebar counts.
+  function counts(copy, place) {
+    var showCompleted = place.done !== false;
+    var result = { open: 0, completed: 0, recent: 0, tags: {} };
+    copy.issues.forEach(function (issue) {
+      if (issue.completed) result.completed += 1; else result.open += 1;
+      if (admits(issue, 'recent', showCompleted, place.now)) result.recent += 1;
+      if (showCompleted || !issue.completed) {
+        issue.tags.forEach(function (tag) { result.tags[tag] = (result.tags[tag] || 0) + 1; });
+      }
+    });
+    return result;
+  }
+
+  // The page's clock: milliseconds since 1970 shifted 16 bits, a counter below, never going
+  // back and past every stamp it has seen (`seen`, as decimal text).
+  function nextStamp(seen, nowMs) {
+    var wall = BigInt(Math.floor(nowMs)) << 16n;
+    var after = BigInt(seen || '0') + 1n;
+    return (wall > after ? wall : after).toString();
+  }
+
+  // A change line of this device: see Change in the Swift core.
+  function change(stamp, device, entity, row, field, old, value, modified) {
+    var line = { h: stamp, d: device, e: entity, r: row, f: field };
+    if (old !== null && old !== undefined) line.o = old;
+    if (value !== null && value !== undefined) line.n = value;
+    if (modified !== undefined) line.m = modified;
+    return line;
+  }
+
+  // A create's value: every field of the issue, its time as exact text.
+  function createValue(issue) {
+    return JSON.stringify({
+      title: issue.title, detail: issue.detail, priority: issue.priority,
+      completed: issue.completed ? 1 : 0, created: String(issue.created),
+    });
+  }
+
+  // What a change does to the copy, until the server's copy says how it merged.
+  function applyToCopy(copy, line) {
+    var issue = copy.issues.find(function (each) { return each.id === line.r; });
+    if (line.e === 'issue' && line.f === 'create') {
+      var fields = JSON.parse(line.n);
+      if (issue) return;
+      copy.issues.push({
+        id: line.r, title: fields.title, detail: fields.detail, priority: fields.priority,
+        completed: !!fields.completed, created: Number(fields.created), modified: line.m, tags: [],
+      });
+      return;
+    }
+    if (!issue) return;
+    if (line.e === 'issue' && line.f === 'delete') {
+      copy.issues.splice(copy.issues.indexOf(issue), 1);
+    } else if (line.e === 'issue') {
+      issue[line.f] = line.f === 'completed' ? !!line.n : line.n;
+      issue.modified = line.m;
+    } else if (line.e === 'link') {
+      var at = issue.tags.indexOf(line.f);
+      if (line.n === 1 && at < 0) issue.tags.push(line.f);
+      if (line.n === 0 && at >= 0) issue.tags.splice(at, 1);
+      issue.modified = line.m;
+    }
+  }
+
+  // A new issue's id: random, version 4.
+  function newID(random) {
+    var bytes = random(16);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (byte) {
+      return (byte + 0x100).toString(16).slice(1);
+    }).join('');
+    return hex.slice(0, 8) + '-' + hex.slice(8, 12) + '-' + hex.slice(12, 16) + '-' +
+      hex.slice(16, 20) + '-' + hex.slice(20);
+  }
+
+  return {
+    fold: fold, words: words, parseSearch: parseSearch, list: list, counts: counts,
+    nextStamp: nextStamp, change: change, createValue: createValue, applyToCopy: applyToCopy,
+    newID: newID, priorityNames: PRIORITY_NAMES, priorities: PRIORITIES, activity: activity,
+  };
+});

@@ -1,0 +1,77 @@
+// The page's copy follows the core's rules: the same vectors the Swift tests run
+// (Tests/Vectors/search.json), and the page's own clock and changes.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const path = require('node:path');
+const fs = require('node:fs');
+const copy = require('../../Sources/DocketWeb/Assets/copy.js');
+
+const vectors = JSON.parse(
+  fs.readFileSync(path.join(__dirname, '..', 'Vectors', 'search.json'), 'utf8'));
+
+test('the vectors are many', () => {
+  assert.ok(vectors.cases.length >= 30);
+});
+
+for (const vector of vectors.cases) {
+  const name = `${vector.filter} "${vector.q}" ${vector.sort}${vector.done ? '' : ' hiding completed'}`;
+  test(name, () => {
+    const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+    const shown = copy.list(data, {
+      filter: vector.filter, q: vector.q, sort: vector.sort, done: vector.done, now: vectors.now,
+    });
+    if (vector.expected === null) {
+      assert.ok(shown.error, 'refused');
+    } else {
+      assert.strictEqual(shown.error, null);
+      assert.deepStrictEqual(shown.issues.map((issue) => issue.id), vector.expected);
+    }
+  });
+}
+
+test('the counts of the sidebar', () => {
+  const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+  const counts = copy.counts(data, { done: true, now: vectors.now });
+  const open = vectors.issues.filter((issue) => !issue.completed).length;
+  assert.strictEqual(counts.open, open);
+  assert.strictEqual(counts.completed, vectors.issues.length - open);
+  assert.strictEqual(counts.recent, copy.list(data, { filter: 'recent', q: '', done: true, now: vectors.now }).issues.length);
+  for (const tag of vectors.tags) {
+    assert.strictEqual(counts.tags[tag.id] || 0,
+      copy.list(data, { filter: 'tag:' + tag.id, q: '', done: true, now: vectors.now }).issues.length);
+  }
+});
+
+test('the clock never goes back and passes what it has seen', () => {
+  const now = 1800000000000;
+  const first = copy.nextStamp('0', now);
+  assert.strictEqual(first, (BigInt(now) << 16n).toString());
+  // The same millisecond: the counter goes up.
+  assert.strictEqual(copy.nextStamp(first, now), (BigInt(first) + 1n).toString());
+  // A clock set back: still after the last stamp.
+  assert.ok(BigInt(copy.nextStamp(first, now - 5000)) > BigInt(first));
+  // A stamp heard from the server ahead of this clock: after it.
+  const ahead = ((BigInt(now + 60000) << 16n) + 7n).toString();
+  assert.strictEqual(copy.nextStamp(ahead, now), (BigInt(ahead) + 1n).toString());
+});
+
+test('a change made offline shows in the copy at once', () => {
+  const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+  const device = '0000b000-0000-4000-8000-000000000001';
+  const id = copy.newID((count) => new Uint8Array(count).fill(0xab));
+  assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  const issue = { title: 'Made offline', detail: '', priority: 2, completed: false, created: vectors.now };
+  const create = copy.change('1', device, 'issue', id, 'create', null, copy.createValue(issue), vectors.now);
+  assert.deepStrictEqual(JSON.parse(create.n), {
+    title: 'Made offline', detail: '', priority: 2, completed: 0, created: String(vectors.now),
+  });
+  copy.applyToCopy(data, create);
+  copy.applyToCopy(data, copy.change('2', device, 'link', id, vectors.tags[0].id, 0, 1, vectors.now));
+  const found = copy.list(data, { filter: 'open', q: 'made off tag:bug', now: vectors.now }).issues;
+  assert.deepStrictEqual(found.map((each) => each.id), [id]);
+  copy.applyToCopy(data, copy.change('3', device, 'issue', id, 'completed', 0, 1, vectors.now + 1));
+  assert.deepStrictEqual(copy.list(data, { filter: 'open', q: 'made', now: vectors.now }).issues, []);
+  copy.applyToCopy(data, copy.change('4', device, 'issue', id, 'delete', null, null, vectors.now + 2));
+  assert.deepStrictEqual(copy.list(data, { filter: 'all', q: 'made', now: vectors.now }).issues, []);
+});

@@ -24,6 +24,8 @@ import PackagePlugin
     case "DocketWeb":
       let files = [
         ("embeddedScript", folder.appending(path: "Assets/app.js")),
+        ("embeddedCopyScript", folder.appending(path: "Assets/copy.js")),
+        ("embeddedOfflineScript", folder.appending(path: "Assets/offline.js")),
         ("embeddedStyle", folder.appending(path: "Assets/app.css")),
         ("embeddedServiceWorker", folder.appending(path: "Assets/sw.js")),
       ]

@@ -17,8 +17,9 @@ import HTTPServer
 /// stamped by its own clock, as change lines (`Change`), and they merge by the same field rules
 /// as any device's; the history names the browser.
 extension Connection {
-  /// The copy, or what changed in it after change row `since`, as JSON.
-  func browserCopy(since: Int64?) throws -> [UInt8] {
+  /// The copy, or what changed in it after change row `since`, as JSON, for the browser
+  /// `device` (told its own id, which its changes carry).
+  func browserCopy(since: Int64?, device: String) throws -> [UInt8] {
     let latest = try latestChangeSeq()
     let clock = try fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0
     let database =
@@ -27,6 +28,8 @@ extension Connection {
     var output = OutputBytes.record()
     output.append("{\"version\":1,\"database\":")
     JSONWriter.appendQuoted(database, to: &output)
+    output.append(",\"device\":")
+    JSONWriter.appendQuoted(device, to: &output)
     output.append(",\"seq\":\(latest),\"clock\":\"\(clock)\",\"full\":\(full)")
     var issueIDs: [String] = []
     var tagIDs: [String] = []

@@ -224,7 +224,9 @@ public final class WebApp: Sendable {
           ).render())
       case "/copy":
         let since = request.queryValue("since").flatMap { Int64($0) }
-        let body = try read { try $0.browserCopy(since: since) }
+        let body = try read {
+          try $0.browserCopy(since: since, device: browser.id.lowercasedText)
+        }
         return HTTPResponse(
           status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
           body: .bytes(body))

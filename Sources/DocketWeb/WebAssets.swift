@@ -6,6 +6,9 @@ import HTTPServer
 /// manifest and its icons without cookies.
 enum WebAssets {
   static let script = Array(embeddedScript.utf8)
+  /// The core's rules for the browser's own copy, and the copy kept and shown offline.
+  static let copyScript = Array(embeddedCopyScript.utf8)
+  static let offlineScript = Array(embeddedOfflineScript.utf8)
   static let style = Array(embeddedStyle.utf8)
   static let serviceWorker = Array(embeddedServiceWorker.utf8)
 
@@ -32,6 +35,8 @@ enum WebAssets {
     if let icon = icons[path] { return image(icon) }
     switch path {
     case "/static/app.js": return text(script, type: "text/javascript")
+    case "/static/copy.js": return text(copyScript, type: "text/javascript")
+    case "/static/offline.js": return text(offlineScript, type: "text/javascript")
     case "/static/app.css": return text(style, type: "text/css")
     // From the root, so that it may keep every page of the app.
     case "/sw.js": return text(serviceWorker, type: "text/javascript")

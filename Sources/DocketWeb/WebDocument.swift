@@ -1,3 +1,4 @@
+import DocketTransfer
 import Localization
 
 /// The frame of every page: the head, the compact header with the site's navigation (Settings,
@@ -58,6 +59,8 @@ struct WebDocument {
       <link rel="icon" type="image/png" sizes="32x32" href="/static/icons/favicon-32.png">\
       \(liveVersion.map { "<meta name=\"live-version\" content=\"\(String($0))\">" as HTML } ?? .empty)\
       <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
+      <script src="/static/copy.js" defer></script>\
+      <script src="/static/offline.js" defer></script>\
       <script src="/static/app.js" defer></script></head>\
       <body data-offline="\(l10n("web.offline"))" data-load-failed="\(l10n("web.loadFailed"))" \
       data-undo="\(l10n("web.undo"))">\
@@ -68,8 +71,47 @@ struct WebDocument {
       \(readOnlyBanner)\
       <p id="connection" class="banner connection" role="status" data-lost="\(l10n("web.connection.lost"))" hidden></p>\
       <div id="announce" class="toast" role="status" aria-live="polite" aria-atomic="true">\(said ?? "")</div>\
-      \(body)\(keysDialog())</body></html>
+      \(body)\(keysDialog())\(current == .issues ? copyWords() : .empty)</body></html>
       """
+  }
+
+  /// The words the script needs to draw the list and the detail from the browser's own copy
+  /// while the server does not answer: data, never run (`application/json`).
+  func copyWords() -> HTML {
+    let keys: [(String, String)] = [
+      ("low", "priority.low"), ("medium", "priority.medium"), ("high", "priority.high"),
+      ("open", "web.mark.open"), ("completed", "web.mark.completed"),
+      ("rowPriority", "web.row.priority"), ("rowTags", "web.row.tags"),
+      ("rowChanged", "web.row.changed"), ("noMatch", "web.empty.noMatch"),
+      ("more", "web.list.more"),
+      ("complete", "web.action.complete"), ("reopen", "web.action.reopen"),
+      ("delete", "web.action.delete"), ("edit", "web.action.edit"), ("back", "web.back"),
+      ("detail", "tui.detail"), ("none", "web.detail.none"), ("gone", "web.issueGone"),
+      ("created", "web.detail.created"), ("modified", "web.detail.modified"),
+      ("status", "web.form.status"), ("priority", "web.form.priority"), ("tags", "tui.tags"),
+      ("details", "tui.field.detail"), ("noTags", "web.detail.noTags"),
+      ("noDetail", "web.detail.noDetail"), ("title", "web.form.title"),
+      ("detailField", "web.form.detail"), ("completedField", "web.form.completed"),
+      ("create", "web.form.create"), ("save", "web.form.save"), ("cancel", "web.form.cancel"),
+      ("newIssue", "web.new"), ("editIssue", "web.edit.heading"),
+      ("deleteQuestion", "web.delete.question"), ("titleEmpty", "error.title.empty"),
+      ("offline", "web.copy.offline"), ("kept", "web.copy.kept"),
+      ("waitingOne", "web.copy.waitingOne"),
+      ("sent", "web.copy.sent"), ("refused", "web.copy.refused"),
+      ("notOffline", "web.copy.notOffline"),
+    ]
+    // A text's value is `%@` in it, for the script to put in; a count, 1234567 (as the
+    // language writes that number).
+    let withText: Set = ["rowPriority", "rowTags", "rowChanged", "refused"]
+    var members: [(String, JSON)] = keys.map { name, key in
+      (name, .string(withText.contains(name) ? l10n(key, .string("%@")) : l10n(key)))
+    }
+    members.append(("countOne", .string(l10n("tui.issueCount", .integer(1)))))
+    members.append(("countOther", .string(l10n("tui.issueCount", .integer(1_234_567)))))
+    members.append(("waitingOther", .string(l10n("web.copy.waitingOther", .integer(1_234_567)))))
+    // Inside a script element nothing may read as a tag: `<` is written as its escape.
+    let json = JSONWriter.text(.object(members)).replacingOccurrences(of: "<", with: "\\u003c")
+    return HTML(raw: "<script type=\"application/json\" id=\"copy-words\">\(json)</script>")
   }
 
   /// The keys the script adds, listed where the ? key (or the Keys button) opens them.

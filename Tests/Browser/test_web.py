@@ -194,6 +194,11 @@ class WebAppTest(unittest.TestCase):
         titles = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#issue-list li .title")]
         self.assertTrue(titles)
 
+        # The copy of the tracker in this browser is whole before the server goes.
+        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        everything = self.server.issues()
+        by_title = {issue["title"]: issue for issue in everything}
+
         # The server stops: the app opens from its copy, not the browser's error page.
         self.server.stop()
         driver.refresh()
@@ -202,18 +207,54 @@ class WebAppTest(unittest.TestCase):
             [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#issue-list li .title")],
             titles)
         wait(driver, lambda d: d.find_element(By.ID, "connection").is_displayed())
-        # An address never opened shows the list as last seen.
+        # An address never opened is drawn from the copy: its filter, its search, its issue.
+        completed = sorted(issue["title"] for issue in everything if issue["completed"])
         driver.get(self.server.base + "/?filter=completed")
-        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list li"))
-        # An issue never opened cannot be shown: said on screen, and it stays said.
+        wait(driver, lambda d: sorted(self.titles_listed(d)) == completed)
         driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[-1].click()
-        wait(driver, lambda d: "could not be loaded" in d.find_element(By.ID, "announce").text)
-        # Back on the same port, the page is live again by itself, and the failure goes.
+        wait(driver, lambda d: d.find_element(By.ID, "detail-heading").text == self.titles_listed(d)[-1])
+        word = by_title[titles[0]]["title"].split()[0]
+        driver.get(self.server.base + "/?filter=all&q=" + urllib.parse.quote(word.lower()))
+        wait(driver, lambda d: titles[0] in self.titles_listed(d))
+        self.assertTrue(all(word.lower() in title.lower() for title in self.titles_listed(driver)))
+
+        # Offline: an issue created, one edited, one completed; each waits, said in the header.
+        driver.get(self.server.base + "/?mode=new")
+        title = wait(driver, lambda d: d.find_element(By.ID, "f-title"))
+        title.send_keys("Made on the train")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: "Made on the train" in self.titles_listed(d))
+        wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
+        self.assertIn("Kept in this browser", driver.find_element(By.ID, "announce").text)
+        edited, finished = by_title[titles[0]], by_title[titles[1]]
+        driver.get(self.server.base + "/?issue=" + edited["id"] + "&mode=edit")
+        field = wait(driver, lambda d: d.find_element(By.ID, "f-title"))
+        field.clear()
+        field.send_keys("Edited offline")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: d.find_element(By.ID, "detail-heading").text == "Edited offline")
+        driver.get(self.server.base + "/?issue=" + finished["id"])
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-key=x]")).click()
+        wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "3 changes waiting")
+        self.assertNotIn(finished["title"], self.titles_listed(driver))
+        # Meanwhile, on the command line: another field of the issue edited here.
+        self.server.docket("edit", edited["id"], "--priority", "low")
+
+        # Back on the same port: the changes go, merge by the field rules, and the page is live.
         self.server.start(str(self.server.port))
         wait(driver, lambda d: d.execute_script(
             "return document.documentElement.dataset.connected === '1'"), seconds=15)
+        wait(driver, lambda d: not d.find_element(By.ID, "waiting").is_displayed(), seconds=10)
         wait(driver, lambda d: not d.find_element(By.ID, "connection").is_displayed())
-        wait(driver, lambda d: d.find_element(By.ID, "announce").text == "")
+        after = {issue["id"]: issue for issue in self.server.issues()}
+        made = [issue for issue in after.values() if issue["title"] == "Made on the train"]
+        self.assertEqual(len(made), 1)
+        self.assertEqual(after[edited["id"]]["title"], "Edited offline")
+        self.assertEqual(after[edited["id"]]["priority"], "low")
+        self.assertTrue(after[finished["id"]]["completed"])
+        history = self.server.docket("history", edited["id"])
+        # The history names the browser as the device that made the edit.
+        self.assertRegex(history, r"Safari on iPhone +title: .* → “Edited offline”")
 
     def on_row(self, driver, selector, text, action):
         """Does `action` to the row of `selector` that holds `text`. The page's live update
@@ -459,34 +500,46 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: d.find_element(By.ID, "list").is_displayed())
         self.assertNotIn("Made on a phone", [i["title"] for i in self.server.issues()])
 
-    def test_a_change_the_server_never_answers_is_said_on_screen(self):
+    def test_a_change_made_while_the_server_is_away_is_kept_and_said_on_screen(self):
         driver = self.open()
+        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
         driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[0].click()
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail [data-key='x']"))
+        title = driver.find_element(By.ID, "detail-heading").text
         region = driver.find_element(By.ID, "announce")
         self.assertFalse(region.is_displayed())
         self.server.stop()
         driver.find_element(By.CSS_SELECTOR, "#detail [data-key='x']").click()
-        offline = driver.execute_script("return document.body.dataset.offline")
-        wait(driver, lambda d: d.find_element(By.ID, "announce").text == offline)
+        # Kept in the browser, said on screen, and counted in the header until it is sent.
+        wait(driver, lambda d: d.find_element(By.ID, "announce").text.startswith("Kept in this browser"))
         region = driver.find_element(By.ID, "announce")
         wait(driver, lambda d: region.value_of_css_property("opacity") == "1")
         self.assertTrue(region.is_displayed())
         self.assertGreater(region.size["height"], 20)
-        # The lost connection is said on screen and stays said; a page asked for meanwhile
-        # says it could not be loaded, and the page shown stays.
+        wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
+        self.assertTrue(driver.find_element(By.ID, "waiting").is_displayed())
+        self.assertEqual(driver.find_element(By.ID, "detail-heading").text, title)
+        self.assertIn("Reopen", driver.find_element(By.CSS_SELECTOR, "#detail [data-key='x']").text)
+        # The lost connection is said on screen and stays said; the page is the copy's.
         wait(driver, lambda d: d.find_element(By.ID, "connection").is_displayed(), seconds=10)
-        self.assertEqual(driver.find_element(By.ID, "connection").text, driver.execute_script(
-            "return document.getElementById('connection').dataset.lost"))
+        self.assertIn("copy kept in this browser", driver.find_element(By.ID, "connection").text)
         self.assertEqual(driver.execute_script(
             "return document.documentElement.dataset.connected"), "0")
-        shown = driver.current_url
-        [e for e in driver.find_elements(By.CSS_SELECTOR, "#issue-list a")
-         if e.is_displayed()][-1].click()
-        failed = driver.execute_script("return document.body.dataset.loadFailed")
-        wait(driver, lambda d: d.find_element(By.ID, "announce").text == failed)
-        self.assertEqual(driver.current_url, shown)
-        self.assertTrue(driver.find_element(By.ID, "list-heading").is_displayed())
+        self.server.start(str(self.server.port))
+        wait(driver, lambda d: not d.find_element(By.ID, "waiting").is_displayed(), seconds=15)
+        self.assertTrue(next(i for i in self.server.issues() if i["title"] == title)["completed"])
+
+    def copied(self, driver):
+        """How many issues the page's own copy holds."""
+        return driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const open = indexedDB.open('docket');
+            open.onsuccess = () => {
+              const count = open.result.transaction('issues').objectStore('issues').count();
+              count.onsuccess = () => { open.result.close(); done(count.result); };
+            };
+            open.onerror = () => done(0);
+        """)
 
     def test_back_on_a_phone_returns_to_the_place_in_the_list(self):
         for number in range(40):

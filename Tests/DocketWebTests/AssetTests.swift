@@ -12,7 +12,8 @@ import Testing
 
   @Test(arguments: [
     ("app.js", "/static/app.js", "text/javascript"), ("app.css", "/static/app.css", "text/css"),
-    ("sw.js", "/sw.js", "text/javascript"),
+    ("sw.js", "/sw.js", "text/javascript"), ("copy.js", "/static/copy.js", "text/javascript"),
+    ("offline.js", "/static/offline.js", "text/javascript"),
   ])
   func theServedFileIsTheFileInTheTree(name: String, path: String, type: String) throws {
     let web = try WebTester()

@@ -365,10 +365,20 @@ import Testing
     ] {
       #expect(WebSecurity.keepsToHTTPS(host: host) == keeps, "\(host)")
     }
-    // No page holds a script of its own or an inline handler.
+    // No page holds a script of its own or an inline handler: the scripts come from the
+    // server's files, and the one element of data (the words the offline copy draws with) is
+    // never run, and holds no `<` to end it early.
     let html = web.get("/").text
-    #expect(html.occurrences(of: "<script") == 1)
-    #expect(html.contains("<script src=\"/static/app.js\" defer></script>"))
+    #expect(html.occurrences(of: "<script") == 4)
+    for name in ["copy", "offline", "app"] {
+      #expect(html.contains("<script src=\"/static/\(name).js\" defer></script>"))
+    }
+    let data = try #require(
+      html.range(of: "<script type=\"application/json\" id=\"copy-words\">").map {
+        html[$0.upperBound...].prefix { $0 != "<" }
+      })
+    #expect(try JSONSerialization.jsonObject(with: Data(data.utf8)) is [String: String])
+    #expect(html[html.range(of: "id=\"copy-words\">")!.upperBound...].hasPrefix(data + "</script>"))
     #expect(!html.contains(" onclick=") && !html.contains(" style="))
   }
 

@@ -62,6 +62,10 @@
       if (!lasting) fadeLater(region);
     }, 60);
   }
+  // For the copy's script (offline.js), which says what it keeps and sends here too.
+  window.DocketPage = { announce: function (text, lasting) { announce(text, lasting); } };
+  var offline = function () { return window.DocketOffline; };
+
   // A message the page came with (a change, before the script took over the forms) fades too.
   (function () {
     var region = $('#announce');
@@ -174,8 +178,16 @@
     var mine = how === 'none' ? generation : ++generation;
     var from = window.location.href;
     return fetch(address, { credentials: 'same-origin' }).then(function (response) {
+      // The service worker's copy of a page, for a server that does not answer: the page is
+      // drawn from the tracker's own copy instead, which knows more.
+      if (response.headers.get('X-Docket-Copy') && offline()) {
+        return offline().show(address, how === 'pop' ? 'none' : how, focus).then(function (shown) {
+          if (!shown && how !== 'none') announce(document.body.dataset.loadFailed, true);
+        });
+      }
       return response.text().then(function (text) {
         if (mine !== generation || (how === 'none' && window.location.href !== from)) return;
+        if (offline()) offline().answered();
         // A live refresh that started while this was on its way is out of date now.
         if (how !== 'none') generation += 1;
         var doc = parse(text);
@@ -197,9 +209,14 @@
         }
       });
     }, function () {
-      // No answer at all: the page stays as it is, and says so (a live refresh says nothing:
-      // the connection's banner does).
-      if (how !== 'none') announce(document.body.dataset.loadFailed, true);
+      // No answer at all: drawn from the tracker's copy in this browser; without one, the page
+      // stays as it is, and says so (a live refresh says nothing: the connection's banner does).
+      if (how === 'none') return;
+      var drawn = offline() ? offline().show(address, how === 'pop' ? 'none' : how, focus)
+        : Promise.resolve(false);
+      return drawn.then(function (shown) {
+        if (!shown) announce(document.body.dataset.loadFailed, true);
+      });
     }).catch(function () { if (how !== 'none') window.location.href = address; });
   }
 
@@ -247,10 +264,14 @@
           window.location.reload();
         });
       }, function () {
-        // No answer: the change may or may not have been made, so it is not sent again (a new
-        // issue would be made twice). The form stays as it is, to be sent again by hand.
+        // No answer: the change is kept in this browser, to go to the server when it answers
+        // (a new issue has its id from here, so it is never made twice). One that needs the
+        // server stays in its form, to be sent again by hand.
         generation += 1;
-        announce(document.body.dataset.offline, true);
+        var kept = offline() ? offline().record(action, body) : Promise.resolve(false);
+        kept.then(function (recorded) {
+          if (!recorded) announce(document.body.dataset.offline, true);
+        }, function () { announce(document.body.dataset.offline, true); });
       });
   }
 
@@ -462,6 +483,13 @@
   });
 
   function ready() {
+    if (offline()) {
+      // A page the service worker kept, shown as the server does not answer: drawn from the
+      // tracker's copy for this address. Otherwise the copy is brought up to date.
+      if (document.documentElement.dataset.fromCopy) offline().show(window.location.href, 'none');
+      else offline().flush();
+      offline().showWaiting();
+    }
     if (window.location.search.indexOf('said=') >= 0) {
       window.history.replaceState(null, '', clean(window.location.href));
     }
@@ -491,17 +519,26 @@
       var listen = function () {
         var since = ($('meta[name="live-version"]') || meta).content;
         events = new EventSource('/events?since=' + encodeURIComponent(since));
-        events.addEventListener('change', refresh);
+        events.addEventListener('change', function () {
+          refresh();
+          // The tracker's copy in this browser follows too.
+          if (offline()) offline().refresh();
+        });
         events.addEventListener('open', function () {
           window.clearTimeout(losing);
           losing = null;
           document.documentElement.dataset.connected = '1';
           var banner = $('#connection');
+          var back = (offline() && offline().showingCopy()) || (banner && !banner.hidden);
           if (banner && !banner.hidden) {
             banner.hidden = true;
             banner.textContent = '';
             settle();
-            refresh();
+          }
+          // Back: what waits in this browser goes first, then the page is the server's again.
+          if (back) {
+            var sending = offline() ? offline().flush() : Promise.resolve();
+            sending.then(refresh);
           }
         });
         // The stream tries again by itself; a server still silent after a moment is said on

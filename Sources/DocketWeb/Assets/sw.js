@@ -4,8 +4,11 @@
 // server does not.
 "use strict";
 
-const CACHE = "docket-pages-1";
-const SHELL = ["/static/app.css", "/static/app.js", "/static/icons/icon-192.png"];
+const CACHE = "docket-pages-2";
+const SHELL = [
+  "/static/app.css", "/static/copy.js", "/static/offline.js", "/static/app.js",
+  "/static/icons/icon-192.png",
+];
 // Pages kept, the most recently opened; older ones are let go.
 const MOST_PAGES = 60;
 // How long the server has to answer before the copy does.
@@ -28,7 +31,9 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   // Live updates stream from the server alone; pairing goes to it untouched.
-  if (url.origin !== self.location.origin || url.pathname === "/events") return;
+  // (The copy of the tracker's data is the page's own, in IndexedDB.)
+  if (url.origin !== self.location.origin || url.pathname === "/events" ||
+      url.pathname === "/copy") return;
   if (url.searchParams.has("token")) return;
   event.respondWith(answer(event));
 });
@@ -49,11 +54,12 @@ async function answer(event) {
     ]);
   } catch (error) {
     const kept = await cache.match(request);
-    if (kept) return kept;
-    // A page not kept: the list as last seen, rather than the browser's error page.
-    if (request.mode === "navigate") {
+    if (kept) return fromCopy(kept);
+    // A page not kept: the list as last seen, rather than the browser's error page (the page
+    // draws what its address asks for from its own copy).
+    if (request.mode === "navigate" || new URL(request.url).pathname === "/") {
       const list = await cache.match("/");
-      if (list) return list;
+      if (list) return fromCopy(list);
     }
     // No copy: the server's answer, however long it takes (or its failure).
     response = await network;
@@ -68,6 +74,18 @@ async function answer(event) {
     event.waitUntil(keep(cache, request, response.clone()));
   }
   return response;
+}
+
+// A page from the copy says so, to the page's script (an attribute of its root element) and to
+// a fetch that asked for it (a header): what it shows may be out of date.
+async function fromCopy(kept) {
+  if (!(kept.headers.get("Content-Type") || "").startsWith("text/html")) return kept;
+  const text = await kept.text();
+  const headers = new Headers(kept.headers);
+  headers.set("X-Docket-Copy", "1");
+  return new Response(text.replace("<html ", "<html data-from-copy=\"1\" "), {
+    status: kept.status, statusText: kept.statusText, headers: headers,
+  });
 }
 
 async function keep(cache, request, response) {

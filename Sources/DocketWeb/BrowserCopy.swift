@@ -19,7 +19,7 @@ import HTTPServer
 extension Connection {
   /// The copy, or what changed in it after change row `since`, as JSON, for the browser
   /// `device` (told its own id, which its changes carry).
-  func browserCopy(since: Int64?, device: String) throws -> [UInt8] {
+  func browserCopy(since: Int64?, device: String, now: Date) throws -> [UInt8] {
     let latest = try latestChangeSeq()
     let clock = try fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0
     let database =
@@ -31,6 +31,8 @@ extension Connection {
     output.append(",\"device\":")
     JSONWriter.appendQuoted(device, to: &output)
     output.append(",\"seq\":\(latest),\"clock\":\"\(clock)\",\"full\":\(full)")
+    // The server's time (milliseconds since 1970), by which the browser sets its clock.
+    output.append(",\"now\":\(Int64((now.timeIntervalSince1970 * 1000).rounded()))")
     var issueIDs: [String] = []
     var tagIDs: [String] = []
     if !full, let since {
@@ -122,35 +124,48 @@ enum BrowserChanges {
   static let mostChanges = 2_000
 
   /// The changes of `text` (one JSON object a line), checked: well formed, each of the browser
-  /// `device` itself, of issues, tags and links only.
-  static func parse(_ text: String, device: String) throws -> [Change] {
+  /// `device` itself, of issues, tags and links only, stamped no further ahead of `now` than a
+  /// device's clock may run. A line that fails is refused alone (`refused`, why, by line): the
+  /// others are kept, so that one bad change never costs the page the rest it waited with.
+  static func parse(_ text: String, device: String, now: Date) throws
+    -> (changes: [Change], refused: [String])
+  {
     var changes: [Change] = []
-    for (index, line) in text.split(whereSeparator: \.isNewline).enumerated() {
-      guard changes.count < mostChanges else {
-        throw RefusedChanges(reason: "more than \(mostChanges) changes")
-      }
-      let json: JSON
-      do {
-        json = try JSONReader.document(Array(line.utf8))
-      } catch {
-        throw RefusedChanges(reason: "line \(index + 1): not JSON")
-      }
+    var refused: [String] = []
+    let bound = HybridClock.bound(wall: now)
+    // Lines end at LF alone (by byte: CR LF is one Character), as U+2028 and the like may
+    // stand unescaped inside a JSON string.
+    let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
+    guard lines.count <= mostChanges else {
+      throw RefusedChanges(reason: "more than \(mostChanges) changes")
+    }
+    for (index, raw) in lines.enumerated() {
+      let line = raw.last == 0x0D ? raw.dropLast() : raw
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+      let number = index + 1
       let change: Change
       do {
-        change = try Change(json: json, line: index + 1)
+        change = try Change(json: try JSONReader.document(Array(line)), line: number)
+      } catch is JSONSyntaxError {
+        refused.append("line \(number): not JSON")
+        continue
       } catch {
-        throw RefusedChanges(reason: error.description)
+        refused.append(String(describing: error))
+        continue
       }
       // A browser speaks for itself alone, and of what a person edits.
-      guard change.stamp.device == device else {
-        throw RefusedChanges(reason: "line \(index + 1): a change of another device")
+      if change.stamp.device != device {
+        refused.append("line \(number): a change of another device")
+      } else if ![.issue, .tag, .link].contains(change.entity) {
+        refused.append("line \(number): not a change a browser makes")
+      } else if change.stamp.hlc > bound {
+        // Its clock is wrong: taken, it would wait unseen until the time came.
+        refused.append("line \(number): stamped ahead of this server's clock")
+      } else {
+        changes.append(change)
       }
-      guard [.issue, .tag, .link].contains(change.entity) else {
-        throw RefusedChanges(reason: "line \(index + 1): not a change a browser makes")
-      }
-      changes.append(change)
     }
-    return changes
+    return (changes, refused)
   }
 }
 
@@ -165,7 +180,13 @@ extension WebApp {
         body: .bytes(Array(JSONWriter.text(.object(members)).utf8)))
     }
     do {
-      let changes = try BrowserChanges.parse(request.formValue("changes") ?? "", device: device)
+      let (changes, refused) = try BrowserChanges.parse(
+        request.formValue("changes") ?? "", device: device, now: now())
+      if changes.isEmpty {
+        return answer(
+          refused.isEmpty ? 200 : 422,
+          [("received", .number(0)), ("refused", .array(refused.map { .string($0) }))])
+      }
       let summary = try database.write { db in
         // Its changes go on to the other devices with this one's next sync.
         try db.noteRelayed(device: device)
@@ -178,6 +199,7 @@ extension WebApp {
         200,
         [
           ("received", .number(Double(changes.count))),
+          ("refused", .array(refused.map { .string($0) })),
           ("latest", .string(String(summary.latest))),
         ])
     } catch let refused as RefusedChanges {

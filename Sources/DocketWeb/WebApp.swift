@@ -225,7 +225,7 @@ public final class WebApp: Sendable {
       case "/copy":
         let since = request.queryValue("since").flatMap { Int64($0) }
         let body = try read {
-          try $0.browserCopy(since: since, device: browser.id.lowercasedText)
+          try $0.browserCopy(since: since, device: browser.id.lowercasedText, now: now())
         }
         return HTTPResponse(
           status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],

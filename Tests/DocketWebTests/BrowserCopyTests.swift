@@ -43,6 +43,8 @@ import Testing
     #expect(first.header("Content-Type") == "application/json; charset=utf-8")
     let copy = try json(first)
     #expect(copy["full"] as? Bool == true)
+    // The server's time, by which the browser stamps its changes.
+    #expect(copy["now"] as? Int == Int(WebTester.now.timeIntervalSince1970 * 1000))
     #expect(ids(copy["issues"]) == [crash.id.lower, typo.id.lower].sorted())
     let issue = try #require(
       (copy["issues"] as? [[String: Any]])?.first { $0["id"] as? String == crash.id.lower })
@@ -138,33 +140,69 @@ import Testing
   }
 
   /// What a browser may not send: another device's change, lines that are no change, a change
-  /// no person makes; none of a refused batch lands.
-  @Test func changesABrowserMayNotSendAreRefusedWhole() throws {
+  /// no person makes, one stamped ahead of the server's clock. Each is refused alone, said by
+  /// its line; the good lines beside it land.
+  @Test func changesABrowserMayNotSendAreRefusedLineByLine() throws {
     let web = try WebTester()
     let crash = try web.issue("Crash")
     let at = WebTester.now.timeIntervalSince1970
-    let good = try line(crash.id, "title", "Changed", at: at)
-    let cases = [
-      try line(
-        crash.id, "title", "Forged", at: at, device: "0000d000-0000-4000-8000-000000000001"),
-      "not json",
-      #"{"h":"1","d":"\#(Self.browserID)"}"#,
-      try line(crash.id, "priority", 7, at: at, counter: 1),
-      try line(
-        WebTester.browser.id, "retire", String(HybridClock.stamp(WebTester.now)), entity: "device",
-        at: at, counter: 1),
+    let ahead = at + HybridClock.maxDrift + 60
+    let cases: [(String, String)] = [
+      (
+        try line(
+          crash.id, "title", "Forged", at: at, device: "0000d000-0000-4000-8000-000000000001"),
+        "another device"
+      ),
+      ("not json", "not JSON"),
+      (#"{"h":"1","d":"\#(Self.browserID)"}"#, "line 2"),
+      (try line(crash.id, "priority", 7, at: at, counter: 1), "line 2"),
+      (
+        try line(
+          WebTester.browser.id, "retire", String(HybridClock.stamp(WebTester.now)),
+          entity: "device", at: at, counter: 1), "line 2"
+      ),
+      (try line(crash.id, "title", "From the future", at: ahead), "ahead of this server's clock"),
     ]
-    for bad in cases {
+    for (index, (bad, why)) in cases.enumerated() {
+      let title = "Changed \(index)"
+      let good = try line(crash.id, "title", title, at: at + Double(index + 1))
       let answer = web.post("/changes", [("changes", good + "\n" + bad)])
-      #expect(answer.status == 422, "\(bad)")
-      #expect(try json(answer)["error"] is String)
-      #expect(try web.stored(crash.id)?.title == "Crash")
+      #expect(answer.status == 200, "\(bad)")
+      let refused = try #require(try json(answer)["refused"] as? [String])
+      #expect(refused.count == 1 && refused[0].contains(why), "\(refused)")
+      #expect(try json(answer)["received"] as? Int == 1)
+      #expect(try web.stored(crash.id)?.title == title)
     }
+    // Nothing good in it: refused whole, and said.
+    let none = web.post("/changes", [("changes", "not json\nnor this")])
+    #expect(none.status == 422)
+    #expect((try json(none)["refused"] as? [String])?.count == 2)
     // Without the page's CSRF token, unpaired, or read-only: refused as any post.
+    let good = try line(crash.id, "title", "Not taken", at: at + 100)
     #expect(web.post("/changes", [("changes", good)], csrf: nil).status == 403)
     #expect(web.post("/changes", [("changes", good)], cookies: [:]).status == 403)
+    #expect(try web.stored(crash.id)?.title == "Changed \(cases.count - 1)")
     let readOnly = try WebTester(readOnly: true)
-    #expect(readOnly.post("/changes", [("changes", good)]).status == 403)
-    #expect(try web.stored(crash.id)?.title == "Crash")
+    let kept = try readOnly.issue("Kept")
+    let other = try line(kept.id, "title", "Not taken", at: at + 100)
+    #expect(readOnly.post("/changes", [("changes", other)]).status == 403)
+    #expect(try readOnly.stored(kept.id)?.title == "Kept")
+  }
+
+  /// Lines end at LF (or CR LF) alone: a detail holding U+2028, U+2029 or NEL, which a JSON
+  /// text may carry unescaped, is one change, kept as written.
+  @Test func aLineSeparatorInsideATextIsNoLineEnd() throws {
+    let web = try WebTester()
+    let crash = try web.issue("Crash")
+    let at = WebTester.now.timeIntervalSince1970 + 5
+    let detail = "One\u{2028}two\u{2029}three\u{85}four"
+    let first = try line(crash.id, "detail", detail, at: at)
+    let second = try line(crash.id, "priority", 2, at: at, counter: 1)
+    #expect(first.unicodeScalars.contains("\u{2028}"))
+    let answer = web.post("/changes", [("changes", first + "\r\n" + second + "\r\n")])
+    #expect(answer.status == 200)
+    #expect((try json(answer)["refused"] as? [String]) == [])
+    #expect(try web.stored(crash.id)?.detail == detail)
+    #expect(try web.stored(crash.id)?.priority == .high)
   }
 }

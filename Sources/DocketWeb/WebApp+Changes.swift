@@ -87,7 +87,27 @@ extension WebApp {
   {
     let form = IssueForm(request)
     do {
-      let id = makeID()
+      // The page names a new issue itself, so that sending it again (its answer lost on the
+      // way, or kept while offline and sent later) never makes it twice.
+      let chosen = request.formValue("id").flatMap(UUID.init(uuidString:))
+      if let chosen {
+        let known = try read { db in
+          (
+            try db.fetchIssue(id: chosen) != nil,
+            try db.fetchOne(
+              "SELECT 1 FROM changes WHERE row_id = ? LIMIT 1", [chosen.lowercasedText],
+              as: Int.self) != nil
+          )
+        }
+        if known.0 || known.1 {
+          var location = WebLocation(query: Self.queryItems(of: back))
+          location.issue = known.0 ? chosen : nil
+          location.mode = .view
+          location.pane = nil
+          return redirect(location.url, said: known.0 ? "created" : "gone")
+        }
+      }
+      let id = chosen ?? makeID()
       let issue = try database.write { db in
         let chosen = try db.fetchTags().filter { form.tagIDs.contains($0.id) }.map(\.name)
         return try db.createIssue(

@@ -171,6 +171,28 @@ import Testing
     #expect(try web.queue.read { try $0.fetchTag(id: bug.id) } == nil)
   }
 
+  /// A new issue the page named itself: sent twice (the first answer lost on the way), it is
+  /// made once; a name already used for one since deleted makes nothing; a name that is no id
+  /// is the server's to choose.
+  @Test func aNewIssueNamedByThePageIsMadeOnce() throws {
+    let web = try WebTester()
+    let id = UUID(uuidString: "0000e000-0000-4000-8000-000000000001")!
+    let form = [("title", "Once"), ("id", id.lower), ("back", "/")]
+    let first = web.post("/issues", form)
+    #expect(first.location?.contains("issue=\(id.lower)") == true)
+    let again = web.post("/issues", form)
+    #expect(again.location?.contains("issue=\(id.lower)") == true)
+    #expect(again.location?.contains("said=created") == true)
+    #expect(try web.count() == 1)
+    #expect(try web.stored(id)?.title == "Once")
+    _ = try web.queue.write { try $0.deleteIssues([id]) }
+    let resent = web.post("/issues", form)
+    #expect(resent.location?.contains("said=gone") == true)
+    #expect(try web.count() == 0)
+    _ = web.post("/issues", [("title", "Other"), ("id", "not an id"), ("back", "/")])
+    #expect(try web.count() == 1)
+  }
+
   /// Confirmed, the merge gives the issues of the one tag the other, and leaves one tag.
   @Test func aMergeConfirmedOnTheTagsPage() throws {
     let web = try WebTester()

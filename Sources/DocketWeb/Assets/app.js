@@ -241,6 +241,13 @@
   // where it was).
   function post(action, body, focus) {
     var y = window.scrollY;
+    // A new issue is named here: sent again, or kept offline and sent later, it is made once.
+    if (new URL(action, window.location.href).pathname === '/issues' && !body.get('id') &&
+        window.DocketCopy && window.crypto) {
+      body.set('id', window.DocketCopy.newID(function (size) {
+        return crypto.getRandomValues(new Uint8Array(size));
+      }));
+    }
     var mine = ++generation;
     fetch(action, { method: 'POST', body: body, credentials: 'same-origin' })
       .then(function (response) {
@@ -265,8 +272,9 @@
         });
       }, function () {
         // No answer: the change is kept in this browser, to go to the server when it answers
-        // (a new issue has its id from here, so it is never made twice). One that needs the
-        // server stays in its form, to be sent again by hand.
+        // (a new issue has its id from here, so that one the server did make meanwhile is
+        // not made twice). One that needs the server stays in its form, to be sent again by
+        // hand.
         generation += 1;
         var kept = offline() ? offline().record(action, body) : Promise.resolve(false);
         kept.then(function (recorded) {

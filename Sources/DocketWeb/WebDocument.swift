@@ -1,3 +1,4 @@
+import DocketCore
 import DocketTransfer
 import Localization
 
@@ -109,6 +110,20 @@ struct WebDocument {
     members.append(("countOne", .string(l10n("tui.issueCount", .integer(1)))))
     members.append(("countOther", .string(l10n("tui.issueCount", .integer(1_234_567)))))
     members.append(("waitingOther", .string(l10n("web.copy.waitingOther", .integer(1_234_567)))))
+    // The limits a change made offline is held to, as the server would hold it.
+    members.append(("titleLimit", .number(Double(Limits.titleCharacters))))
+    members.append(("detailLimit", .number(Double(Limits.detailCharacters))))
+    members.append(
+      (
+        "titleTooLong",
+        .string(l10n("error.issue.titleTooLong", .integer(Limits.titleCharacters)))
+      ))
+    members.append(
+      (
+        "detailTooLong",
+        .string(l10n("error.issue.detailTooLong", .integer(Limits.detailCharacters)))
+      ))
+    members.append(("readOnly", .bool(readOnly)))
     // Inside a script element nothing may read as a tag: `<` is written as its escape.
     let json = JSONWriter.text(.object(members)).replacingOccurrences(of: "<", with: "\\u003c")
     return HTML(raw: "<script type=\"application/json\" id=\"copy-words\">\(json)</script>")

@@ -533,10 +533,16 @@ class WebAppTest(unittest.TestCase):
         """How many issues the page's own copy holds."""
         return driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
-            const open = indexedDB.open('docket');
+            // Never the one to make it: a database made here would have none of the page's
+            // stores, and the page would find it made already.
+            const open = indexedDB.open('docket', 1);
+            open.onupgradeneeded = () => open.transaction.abort();
             open.onsuccess = () => {
-              const count = open.result.transaction('issues').objectStore('issues').count();
-              count.onsuccess = () => { open.result.close(); done(count.result); };
+              try {
+                const count = open.result.transaction('issues').objectStore('issues').count();
+                count.onsuccess = () => { open.result.close(); done(count.result); };
+                count.onerror = () => { open.result.close(); done(0); };
+              } catch (error) { open.result.close(); done(0); }
             };
             open.onerror = () => done(0);
         """)

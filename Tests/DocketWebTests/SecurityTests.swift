@@ -377,7 +377,9 @@ import Testing
       html.range(of: "<script type=\"application/json\" id=\"copy-words\">").map {
         html[$0.upperBound...].prefix { $0 != "<" }
       })
-    #expect(try JSONSerialization.jsonObject(with: Data(data.utf8)) is [String: String])
+    let words = try #require(
+      try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
+    #expect(words["titleEmpty"] is String && words["titleLimit"] is NSNumber)
     #expect(html[html.range(of: "id=\"copy-words\">")!.upperBound...].hasPrefix(data + "</script>"))
     #expect(!html.contains(" onclick=") && !html.contains(" style="))
   }

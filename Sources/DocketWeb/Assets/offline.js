@@ -20,6 +20,10 @@
     }
     return words[key] || '';
   }
+  function setting(key, otherwise) {
+    word('');
+    return key in words ? words[key] : otherwise;
+  }
   function fill(text, value) { return text.replace('%@', function () { return value; }); }
   // A count in words: `one` for 1, else `other` with the number in place of 1234567.
   function counted(number, one, other) {
@@ -138,9 +142,11 @@
       copy.tags.forEach(function (tag) { tags.put(tag); });
       (copy.goneIssues || []).forEach(function (id) { issues.delete(id); });
       (copy.goneTags || []).forEach(function (id) { tags.delete(id); });
-      return keepState(transaction, {
-        database: copy.database, device: copy.device, seq: copy.seq, clock: copy.clock,
-      });
+      var state = { database: copy.database, device: copy.device, seq: copy.seq, clock: copy.clock };
+      // How far this browser's clock is from the server's: its changes are stamped by the
+      // server's time, so that a phone's wrong clock never stamps them ahead of every device.
+      if (typeof copy.now === 'number' && isFinite(copy.now)) state.offset = copy.now - Date.now();
+      return keepState(transaction, state);
     }).then(function () { memory = null; });
   }
   function later(a, b) { return !a ? b : !b ? a : BigInt(a) > BigInt(b) ? a : b; }
@@ -166,24 +172,36 @@
   // MARK: Sending what waits
 
   var flushing = null;
+  // The most a request carries, as sent (URL-encoded: a letter beyond ASCII takes up to
+  // twelve bytes), well within the server's limit for a request's body.
+  var MOST_BYTES = 800000;
   // Sends the changes that wait, oldest first, a batch at a time; then brings the copy up to
-  // date. A batch the server refuses is let go (it never would take it) and said.
+  // date. A line the server refuses is let go (it never would take it) and said; the others
+  // beside it land.
   function flush() {
     if (flushing) return flushing;
     var sent = 0;
+    var refused = [];
+    var most = 500;
     function next() {
       return within(['outbox'], 'readonly', function (transaction) {
         var outbox = transaction.objectStore('outbox');
-        return Promise.all([done(outbox.getAllKeys(null, 500)), done(outbox.getAll(null, 500))]);
+        return Promise.all([done(outbox.getAllKeys(null, most)), done(outbox.getAll(null, most))]);
       }).then(function (found) {
         var keys = found[0];
-        var lines = found[1].map(function (line) { return JSON.stringify(line); });
         if (!keys.length) return null;
-        // Within what a request may carry.
+        // JSON leaves U+2028, U+2029 and NEL as they are; escaped, no line holds a line break.
+        var lines = found[1].map(function (line) {
+          return JSON.stringify(line).replace(/[\u0085\u2028\u2029]/g, function (character) {
+            return '\\u' + character.charCodeAt(0).toString(16).padStart(4, '0');
+          });
+        });
         var size = 0;
         var take = 0;
-        while (take < lines.length && (take === 0 || size + lines[take].length < 600000)) {
-          size += lines[take].length + 1;
+        while (take < lines.length) {
+          var bytes = encodeURIComponent(lines[take]).length + 3;
+          if (take > 0 && size + bytes > MOST_BYTES) break;
+          size += bytes;
           take += 1;
         }
         var body = new URLSearchParams();
@@ -192,21 +210,28 @@
         body.set('changes', lines.slice(0, take).join('\n'));
         return fetch('/changes', { method: 'POST', body: body, credentials: 'same-origin' })
           .then(function (response) {
-            if (response.status === 422) {
+            if (response.ok || response.status === 422) {
               return response.json().catch(function () { return {}; }).then(function (answer) {
-                page().announce(fill(word('refused'), answer.error || ''), true);
+                if (Array.isArray(answer.refused)) refused = refused.concat(answer.refused);
+                if (response.ok) sent += take - (Array.isArray(answer.refused) ? answer.refused.length : 0);
                 return remove(keys.slice(0, take)).then(next);
               });
             }
-            if (!response.ok) return null;
-            sent += take;
-            return remove(keys.slice(0, take)).then(next);
+            // Too large to take: smaller batches, down to one change, which is let go.
+            if (response.status === 400 || response.status === 413) {
+              if (take > 1) { most = Math.max(1, Math.floor(take / 2)); return next(); }
+              refused.push(String(response.status));
+              return remove(keys.slice(0, 1)).then(next);
+            }
+            // Not paired, read-only, or out of reach: they wait.
+            return null;
           });
       });
     }
     flushing = next().catch(function () { /* out of reach: they wait */ }).then(function () {
       flushing = null;
-      if (sent) page().announce(word('sent'));
+      if (refused.length) page().announce(fill(word('refused'), String(refused.length)), true);
+      else if (sent) page().announce(word('sent'));
       return refresh();
     }).then(showWaiting);
     return flushing;
@@ -250,10 +275,12 @@
   function record(action, body) {
     var parts = new URL(action, window.location.href).pathname.split('/').filter(Boolean);
     if (parts[0] !== 'issues' || parts.length > 3) return Promise.resolve(false);
+    // Nothing is changed through a read-only server; a new tag is the server's to make.
+    if (setting('readOnly', false) || (body.get('new_tags') || '').trim()) return Promise.resolve(false);
     return loadCopy().then(function (copy) {
       var device = copy.state.device;
       if (!device) return false;
-      var nowMs = Date.now();
+      var nowMs = Date.now() + (typeof copy.state.offset === 'number' ? copy.state.offset : 0);
       var modified = nowMs / 1000;
       var lines = [];
       function add(entity, row, field, old, value) {
@@ -268,17 +295,25 @@
         page().announce(word('gone'), true);
         return true;
       }
-      var detail = (body.get('detail') || '').replace(/\r\n?/g, '\n').replace(/^\n/, '');
+      // As the form sends it (the newline after <textarea> is the parser's, not the text's).
+      var detail = (body.get('detail') || '').replace(/\r\n?/g, '\n');
+      function refusedText(title) {
+        var problem = !title ? 'titleEmpty'
+          : Array.from(title).length > setting('titleLimit', Infinity) ? 'titleTooLong'
+            : Array.from(detail).length > setting('detailLimit', Infinity) ? 'detailTooLong' : null;
+        if (!problem) return false;
+        page().announce(word(problem), true);
+        var field = $(problem === 'detailTooLong' ? '#f-detail' : '#f-title');
+        if (field) field.focus();
+        return true;
+      }
       var priority = Copy.priorities[body.get('priority')] || 0;
       if (parts.length === 1) {
         var title = oneLine(body.get('title'));
-        if (!title) {
-          page().announce(word('titleEmpty'), true);
-          var field = $('#f-title');
-          if (field) field.focus();
-          return true;
-        }
-        var id = Copy.newID(function (size) { return crypto.getRandomValues(new Uint8Array(size)); });
+        if (refusedText(title)) return true;
+        var named = (body.get('id') || '').toLowerCase();
+        var id = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(named) ? named
+          : Copy.newID(function (size) { return crypto.getRandomValues(new Uint8Array(size)); });
         add('issue', id, 'create', null, Copy.createValue({
           title: title, detail: detail, priority: priority,
           completed: body.get('completed') === '1', created: modified,
@@ -294,10 +329,7 @@
           ['priority', priority, Copy.priorities[body.get('base_priority')] || 0],
           ['completed', body.get('completed') === '1' ? 1 : 0, body.get('base_completed') === '1' ? 1 : 0],
         ];
-        if (!edits[0][1]) {
-          page().announce(word('titleEmpty'), true);
-          return true;
-        }
+        if (refusedText(edits[0][1])) return true;
         edits.forEach(function (edit) {
           var current = edit[0] === 'completed' ? (issue.completed ? 1 : 0) : issue[edit[0]];
           if (edit[1] !== edit[2] && edit[1] !== current) add('issue', issue.id, edit[0], current, edit[1]);
@@ -579,7 +611,19 @@
     show: show, record: record, flush: flush, refresh: refresh, showWaiting: showWaiting,
     // Whether the page shows the copy rather than the server's answer.
     showingCopy: function () { return document.documentElement.dataset.fromCopy === '1'; },
-    // The page is the server's again.
-    answered: function () { delete document.documentElement.dataset.fromCopy; },
+    // The page is the server's again: an answer is proof it is in reach (a page the service
+    // worker gave up waiting for is drawn from the copy while the stream stays open, so the
+    // stream's opening may never come to say so).
+    answered: function () {
+      if (document.documentElement.dataset.fromCopy !== '1') return;
+      delete document.documentElement.dataset.fromCopy;
+      var banner = $('#connection');
+      if (banner && banner.textContent === word('offline')) {
+        banner.hidden = true;
+        banner.textContent = '';
+        document.documentElement.dataset.connected = '1';
+      }
+      flush();
+    },
   };
 })();

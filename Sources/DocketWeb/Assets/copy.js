@@ -17,8 +17,18 @@
   var WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
   var MARKS = /\p{M}/gu;
 
-  // A word as the index keeps it: lower case, without diacritics.
+  var LATIN_MARKS = /(\p{Script=Latin})\p{M}+/gu;
+  // A word as the index keeps it (SQLite's unicode61, diacritics removed): lower case, and
+  // the marks taken off Latin letters only (ё, ά and 각 stay as they are); every sigma one.
   function fold(text) {
+    // eslint-disable-next-line no-control-regex
+    if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+    return text.normalize('NFD').replace(LATIN_MARKS, '$1').normalize('NFC').toLowerCase()
+      .replace(/ς/g, 'σ');
+  }
+
+  // Every diacritic gone, as Foundation's folding for titles' order.
+  function foldAll(text) {
     return text.normalize('NFD').replace(MARKS, '').toLowerCase();
   }
 
@@ -32,7 +42,7 @@
   // A title's sort key (SortKey.fold): lower case, diacritics gone for text beyond ASCII.
   function sortKey(text) {
     // eslint-disable-next-line no-control-regex
-    return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : fold(text);
+    return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : foldAll(text);
   }
 
   // The terms of typed text: white space between, double quotes around a term with spaces.

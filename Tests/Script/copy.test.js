@@ -75,3 +75,31 @@ test('a change made offline shows in the copy at once', () => {
   copy.applyToCopy(data, copy.change('4', device, 'issue', id, 'delete', null, null, vectors.now + 2));
   assert.deepStrictEqual(copy.list(data, { filter: 'all', q: 'made', now: vectors.now }).issues, []);
 });
+
+test('one copy answers every vector in turn, its kept orders following its changes', () => {
+  // The same copy for all: what a sort keeps for the next search must be right for it too.
+  const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+  for (const vector of vectors.cases) {
+    const shown = copy.list(data, {
+      filter: vector.filter, q: vector.q, sort: vector.sort, done: vector.done, now: vectors.now,
+    });
+    assert.deepStrictEqual(shown.error ? null : shown.issues.map((issue) => issue.id), vector.expected);
+  }
+  const place = { filter: 'all', q: '', sort: 'priority:desc', done: true, now: vectors.now };
+  const last = copy.list(data, place).issues.at(-1);
+  copy.applyToCopy(data, copy.change(copy.nextStamp('0', 1), 'd', 'issue', last.id, 'priority',
+    last.priority, 2, vectors.now));
+  copy.applyToCopy(data, copy.change(copy.nextStamp('0', 2), 'd', 'issue', last.id, 'completed',
+    last.completed ? 1 : 0, 0, vectors.now));
+  const afresh = (each) => copy.list({ issues: structuredClone(data.issues), tags: data.tags }, each)
+    .issues.map((issue) => issue.id);
+  const ids = (each) => copy.list(data, each).issues.map((issue) => issue.id);
+  assert.deepStrictEqual(ids(place), afresh(place));
+  assert.ok(ids(place).indexOf(last.id) < ids(place).length - 1, 'moved up');
+  const made = copy.newID((size) => new Uint8Array(size).fill(7));
+  copy.applyToCopy(data, copy.change(copy.nextStamp('0', 3), 'd', 'issue', made, 'create', null,
+    copy.createValue({ title: 'Made here', detail: '', priority: 2, completed: false, created: vectors.now }),
+    vectors.now));
+  assert.ok(ids(place).includes(made));
+  assert.deepStrictEqual(ids(place), afresh(place));
+});

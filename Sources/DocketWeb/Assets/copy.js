@@ -221,6 +221,19 @@
   // The issues of the copy a location shows, in order: `place` holds filter, q, sort, done
   // (show completed) and now (seconds since 1970). Tags are looked up by name in `tags`.
   function list(copy, place) {
+    // The same place again (an issue opened from the list, the list shown again): its answer
+    // kept with the copy, for the minute (`recent` moves with the clock).
+    var kept = keptFor(copy);
+    var key = [place.filter || 'open', place.q || '', place.sort || '', place.done !== false,
+      Math.floor(place.now / 60)].join('\u0000');
+    if (kept.lists[key]) return kept.lists[key];
+    var answer = listAfresh(copy, place);
+    if (Object.keys(kept.lists).length >= 16) kept.lists = {};
+    kept.lists[key] = answer;
+    return answer;
+  }
+
+  function listAfresh(copy, place) {
     var query = parseSearch(place.q || '');
     if (query.error) return { error: query.error, issues: [] };
     var filter = place.filter || 'open';
@@ -241,7 +254,7 @@
     }
     var tagged = filter.indexOf('tag:') === 0 ? filter.slice(4) : null;
     var since = place.now - RECENT_SECONDS;
-    var shown = copy.issues.filter(function (issue) {
+    var shown = sorted(copy, place.sort).filter(function (issue) {
       if (states.indexOf(!!issue.completed) < 0) return false;
       // The filter beyond completion, which a status token decides.
       if (filter === 'recent' && activity(issue) < since) return false;
@@ -252,13 +265,36 @@
       if (query.excludedPriorities.indexOf(issue.priority) >= 0) return false;
       return matchesText(issue, query);
     });
-    shown.sort(comparator(place.sort));
     return { error: null, issues: shown };
+  }
+
+  // The copy's issues in a sort's order, kept with the copy until it changes (applyToCopy, or
+  // issues put in or taken out by hand: a copy of another length): a filter keeps the order,
+  // so search as you type sorts nothing.
+  function keptFor(copy) {
+    var kept = copy._sorted;
+    if (!kept || kept.issues !== copy.issues || kept.length !== copy.issues.length) {
+      kept = copy._sorted = { issues: copy.issues, length: copy.issues.length, by: {}, lists: {}, counts: {} };
+    }
+    return kept;
+  }
+  function sorted(copy, sort) {
+    var kept = keptFor(copy);
+    var key = sort || 'priority:desc';
+    if (!kept.by[key]) kept.by[key] = copy.issues.slice().sort(comparator(key));
+    return kept.by[key];
   }
 
   // How many issues each filter of the sidebar counts.
   function counts(copy, place) {
     var showCompleted = place.done !== false;
+    var kept = keptFor(copy);
+    var key = showCompleted + ' ' + Math.floor(place.now / 60);
+    if (!kept.counts[key]) kept.counts = {};
+    kept.counts[key] = kept.counts[key] || countsAfresh(copy, place, showCompleted);
+    return kept.counts[key];
+  }
+  function countsAfresh(copy, place, showCompleted) {
     var result = { open: 0, completed: 0, recent: 0, tags: {} };
     copy.issues.forEach(function (issue) {
       if (issue.completed) result.completed += 1; else result.open += 1;
@@ -297,6 +333,7 @@
 
   // What a change does to the copy, until the server's copy says how it merged.
   function applyToCopy(copy, line) {
+    copy._sorted = null;
     var issue = copy.issues.find(function (each) { return each.id === line.r; });
     if (line.e === 'issue' && line.f === 'create') {
       var fields = JSON.parse(line.n);

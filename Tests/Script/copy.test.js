@@ -103,3 +103,59 @@ test('one copy answers every vector in turn, its kept orders following its chang
   assert.ok(ids(place).includes(made));
   assert.deepStrictEqual(ids(place), afresh(place));
 });
+
+test('the first screen is the start of the list, without a kept order', () => {
+  for (const vector of vectors.cases) {
+    for (const limit of [1, 2, 3, 50]) {
+      // A fresh copy each time: no order kept, so the first screen is chosen, not sliced.
+      const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+      const place = { filter: vector.filter, q: vector.q, sort: vector.sort, done: vector.done, now: vectors.now };
+      const shown = copy.first(data, place, limit);
+      if (vector.expected === null) {
+        assert.ok(shown.error, 'refused');
+        continue;
+      }
+      assert.deepStrictEqual(shown.issues.map((issue) => issue.id), vector.expected.slice(0, limit),
+        `${vector.q} ${vector.sort} ${limit}`);
+      assert.strictEqual(shown.total, vector.expected.length);
+    }
+  }
+});
+
+test('search through the words\' index finds what a word-by-word search finds', () => {
+  const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+  // Made a slice at a time, as the page makes it while idle.
+  let slices = 0;
+  while (!copy.indexWords(data, 3)) slices += 1;
+  assert.ok(slices >= Math.floor(vectors.issues.length / 3) - 1);
+  assert.ok(data.issues.every((issue) => issue._indexed));
+  for (const vector of vectors.cases) {
+    data._sorted = null;
+    const shown = copy.list(data, {
+      filter: vector.filter, q: vector.q, sort: vector.sort, done: vector.done, now: vectors.now,
+    });
+    assert.deepStrictEqual(shown.error ? null : shown.issues.map((issue) => issue.id), vector.expected,
+      `"${vector.q}" through the index`);
+  }
+});
+
+test('an issue changed after the index was made is found by its new words only', () => {
+  const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+  while (!copy.indexWords(data, 100));
+  const place = (q) => ({ filter: 'all', q: q, sort: 'priority:desc', done: true, now: vectors.now });
+  const target = data.issues[0];
+  const old = copy.words(target.title)[0];
+  copy.applyToCopy(data, copy.change('9', 'd', 'issue', target.id, 'title', target.title,
+    'Zebracrossing repainted', vectors.now));
+  const ids = (q) => copy.list(data, place(q)).issues.map((issue) => issue.id);
+  assert.ok(ids('zebracross').includes(target.id));
+  assert.ok(!ids('-zebracross').includes(target.id));
+  const afresh = { issues: structuredClone(data.issues), tags: data.tags };
+  for (const issue of afresh.issues) delete issue._indexed;
+  assert.deepStrictEqual(ids(old), copy.list(afresh, place(old)).issues.map((issue) => issue.id));
+  const made = copy.newID((size) => new Uint8Array(size).fill(9));
+  copy.applyToCopy(data, copy.change('10', 'd', 'issue', made, 'create', null,
+    copy.createValue({ title: 'Quokka sighting', detail: '', priority: 1, completed: false, created: vectors.now }),
+    vectors.now));
+  assert.deepStrictEqual(ids('quok'), [made]);
+});

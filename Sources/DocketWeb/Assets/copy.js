@@ -187,6 +187,15 @@
     return showCompleted ? [false, true] : [false];
   }
 
+  // A title's sort key, kept with the issue until its title changes.
+  function titleKey(issue) {
+    if (issue._titleKey === undefined || issue._keyOf !== issue.title) {
+      issue._keyOf = issue.title;
+      issue._titleKey = sortKey(issue.title);
+    }
+    return issue._titleKey;
+  }
+
   function compareText(a, b) {
     // By code point, as the database orders text.
     var left = Array.from(a), right = Array.from(b);
@@ -207,7 +216,7 @@
       var order = 0;
       if (field === 'priority') order = ascending ? a.priority - b.priority : b.priority - a.priority;
       else if (field === 'title') {
-        order = compareText(sortKey(a.title), sortKey(b.title));
+        order = compareText(titleKey(a), titleKey(b));
         if (!ascending) order = -order;
       }
       if (order) return order;
@@ -234,8 +243,55 @@
   }
 
   function listAfresh(copy, place) {
+    var order = sorted(copy, place.sort);
+    var test = matcher(copy, place);
+    if (test.error) return { error: test.error, issues: [] };
+    var candidates = test.candidates && test.candidates();
+    if (!candidates) return { error: null, issues: order.filter(test.admits) };
+    // Only the places in the order of the issues that hold the words (and those the index
+    // does not know) are tried.
+    var at = new Uint8Array(order.length);
+    candidates.forEach(function (issue) { at[issue._rank] = 1; });
+    var shown = [];
+    for (var i = 0; i < at.length; i += 1) if (at[i] && test.admits(order[i])) shown.push(order[i]);
+    return { error: null, issues: shown };
+  }
+
+  // The first `limit` issues a location shows and how many it shows in all: the same as the
+  // start of `list`, without sorting every issue when no order is kept yet (the page's first
+  // screen), by keeping the best `limit` of those that match.
+  function first(copy, place, limit) {
+    var kept = keptFor(copy);
+    var shown;
+    if (kept.by[place.sort || 'priority:desc']) {
+      shown = list(copy, place);
+      return { error: shown.error, issues: shown.issues.slice(0, limit), total: shown.issues.length };
+    }
+    var test = matcher(copy, place);
+    if (test.error) return { error: test.error, issues: [], total: 0 };
+    var compare = comparator(place.sort);
+    var best = [];
+    var total = 0;
+    copy.issues.forEach(function (issue) {
+      if (!test.admits(issue)) return;
+      total += 1;
+      if (best.length >= limit && compare(issue, best[best.length - 1]) >= 0) return;
+      var low = 0, high = best.length;
+      while (low < high) {
+        var middle = (low + high) >> 1;
+        if (compare(best[middle], issue) <= 0) low = middle + 1; else high = middle;
+      }
+      best.splice(low, 0, issue);
+      if (best.length > limit) best.pop();
+    });
+    return { error: null, issues: best, total: total };
+  }
+
+  // Whether an issue is one a location shows (filter, search, completion), or the search's
+  // error.
+  function matcher(copy, place) {
     var query = parseSearch(place.q || '');
-    if (query.error) return { error: query.error, issues: [] };
+    if (query.error) return { error: query.error };
     var filter = place.filter || 'open';
     var showCompleted = place.done !== false;
     var states = completion(filter, query, showCompleted);
@@ -254,18 +310,115 @@
     }
     var tagged = filter.indexOf('tag:') === 0 ? filter.slice(4) : null;
     var since = place.now - RECENT_SECONDS;
-    var shown = sorted(copy, place.sort).filter(function (issue) {
-      if (states.indexOf(!!issue.completed) < 0) return false;
-      // The filter beyond completion, which a status token decides.
-      if (filter === 'recent' && activity(issue) < since) return false;
-      if (tagged !== null && issue.tags.indexOf(tagged) < 0) return false;
-      for (var i = 0; i < wanted.length; i += 1) if (!carries(issue, wanted[i])) return false;
-      if (carries(issue, unwanted)) return false;
-      if (query.priorities.length && query.priorities.indexOf(issue.priority) < 0) return false;
-      if (query.excludedPriorities.indexOf(issue.priority) >= 0) return false;
-      return matchesText(issue, query);
+    var text = textTest(copy, query);
+    return {
+      error: null,
+      candidates: text.candidates,
+      admits: function (issue) {
+        if (states.indexOf(!!issue.completed) < 0) return false;
+        // The filter beyond completion, which a status token decides.
+        if (filter === 'recent' && activity(issue) < since) return false;
+        if (tagged !== null && issue.tags.indexOf(tagged) < 0) return false;
+        for (var i = 0; i < wanted.length; i += 1) if (!carries(issue, wanted[i])) return false;
+        if (unwanted.length && carries(issue, unwanted)) return false;
+        if (query.priorities.length && query.priorities.indexOf(issue.priority) < 0) return false;
+        if (query.excludedPriorities.indexOf(issue.priority) >= 0) return false;
+        return text(issue);
+      },
+    };
+  }
+
+  // MARK: The words' index
+
+  // Which issues hold each word, for search as you type: built a slice at a time (`indexWords`)
+  // while the page is idle, and used once whole. An issue indexed carries the index's mark;
+  // one changed or made since is searched word by word, as every issue is without an index.
+  var indexes = 0;
+  var marks = 0;
+  function indexWords(copy, most) {
+    var index = copy._index;
+    if (!index || index.issues !== copy.issues) {
+      indexes += 1;
+      index = copy._index = {
+        issues: copy.issues, at: 0, words: new Map(), keys: null, mark: indexes, unindexed: [],
+      };
+    }
+    var end = Math.min(copy.issues.length, index.at + (most || Infinity));
+    for (; index.at < end; index.at += 1) {
+      var issue = copy.issues[index.at];
+      var found = words(issue.title).concat(words(issue.detail));
+      for (var i = 0; i < found.length; i += 1) {
+        var holders = index.words.get(found[i]);
+        if (!holders) index.words.set(found[i], holders = []);
+        if (holders[holders.length - 1] !== issue) holders.push(issue);
+      }
+      issue._indexed = index.mark;
+    }
+    if (index.at >= copy.issues.length && !index.keys) {
+      index.keys = Array.from(index.words.keys()).sort();
+    }
+    return !!index.keys;
+  }
+
+  // Marks (`field` set to `stamp`) each issue the index holds with `phrase`, of those the
+  // previous term marked (`before`), or of all (null).
+  function markHolders(index, phrase, field, stamp, before) {
+    function mark(issue) {
+      if (before !== null && issue[field] !== before) return;
+      if (phrase.length > 1) {
+        var cut = issueWords(issue);
+        if (!holds(cut.t, phrase) && !holds(cut.d, phrase)) return;
+      }
+      if (issue[field] !== stamp) marked.push(issue);
+      issue[field] = stamp;
+    }
+    var marked = [];
+    var head = phrase[0];
+    if (phrase.length > 1) {
+      // Every word of a phrase but the last is whole.
+      (index.words.get(head) || []).forEach(mark);
+      return marked;
+    }
+    var keys = index.keys;
+    var low = 0, high = keys.length;
+    while (low < high) {
+      var middle = (low + high) >> 1;
+      if (keys[middle] < head) low = middle + 1; else high = middle;
+    }
+    for (; low < keys.length && keys[low].indexOf(head) === 0; low += 1) {
+      index.words.get(keys[low]).forEach(mark);
+    }
+    return marked;
+  }
+
+  // Whether an issue holds the search's text (each term's words, none of an excluded term's).
+  function textTest(copy, query) {
+    if (!query.text.length && !query.excludedText.length) return function () { return true; };
+    var index = copy._index;
+    if (!index || index.issues !== copy.issues || !index.keys) {
+      return function (issue) { return matchesText(issue, query); };
+    }
+    var before = null;
+    var holders = null;
+    query.text.map(words).forEach(function (phrase) {
+      if (!phrase.length) return;
+      marks += 1;
+      holders = markHolders(index, phrase, '_found', marks, before);
+      before = marks;
     });
-    return { error: null, issues: shown };
+    var found = before;
+    marks += 1;
+    var excluded = marks;
+    query.excludedText.map(words).forEach(function (phrase) {
+      if (phrase.length) markHolders(index, phrase, '_excluded', excluded, null);
+    });
+    var test = function (issue) {
+      if (issue._indexed !== index.mark) return matchesText(issue, query);
+      return (found === null || issue._found === found) && issue._excluded !== excluded;
+    };
+    // Those that may hold the words: the index's, and the issues it holds no words of.
+    if (holders) test.candidates = function () { return holders.concat(index.unindexed); };
+    return test;
   }
 
   // The copy's issues in a sort's order, kept with the copy until it changes (applyToCopy, or
@@ -282,6 +435,11 @@
     var kept = keptFor(copy);
     var key = sort || 'priority:desc';
     if (!kept.by[key]) kept.by[key] = copy.issues.slice().sort(comparator(key));
+    // Each issue's place in the last order asked for.
+    if (kept.ranked !== key) {
+      kept.ranked = key;
+      kept.by[key].forEach(function (issue, rank) { issue._rank = rank; });
+    }
     return kept.by[key];
   }
 
@@ -331,6 +489,13 @@
     });
   }
 
+  // An issue put in the copy, or its text changed, after its words were indexed: searched word
+  // by word from now on.
+  function unindexed(copy, issue) {
+    delete issue._indexed;
+    if (copy._index) copy._index.unindexed.push(issue);
+  }
+
   // What a change does to the copy, until the server's copy says how it merged.
   function applyToCopy(copy, line) {
     copy._sorted = null;
@@ -338,10 +503,12 @@
     if (line.e === 'issue' && line.f === 'create') {
       var fields = JSON.parse(line.n);
       if (issue) return;
-      copy.issues.push({
+      var made = {
         id: line.r, title: fields.title, detail: fields.detail, priority: fields.priority,
         completed: !!fields.completed, created: Number(fields.created), modified: line.m, tags: [],
-      });
+      };
+      copy.issues.push(made);
+      unindexed(copy, made);
       return;
     }
     if (!issue) return;
@@ -349,6 +516,8 @@
       copy.issues.splice(copy.issues.indexOf(issue), 1);
     } else if (line.e === 'issue') {
       issue[line.f] = line.f === 'completed' ? !!line.n : line.n;
+      // Its words are searched one by one until the index is made again.
+      if (line.f === 'title' || line.f === 'detail') unindexed(copy, issue);
       issue.modified = line.m;
     } else if (line.e === 'link') {
       var at = issue.tags.indexOf(line.f);
@@ -371,7 +540,8 @@
   }
 
   return {
-    fold: fold, words: words, parseSearch: parseSearch, list: list, counts: counts,
+    fold: fold, words: words, parseSearch: parseSearch, list: list, first: first, counts: counts,
+    indexWords: indexWords, unindexed: unindexed,
     nextStamp: nextStamp, change: change, createValue: createValue, applyToCopy: applyToCopy,
     newID: newID, priorityNames: PRIORITY_NAMES, priorities: PRIORITIES, activity: activity,
   };

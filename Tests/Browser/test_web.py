@@ -194,18 +194,25 @@ class WebAppTest(unittest.TestCase):
         titles = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#issue-list li .title")]
         self.assertTrue(titles)
 
-        # The copy of the tracker in this browser is whole before the server goes.
+        # The copy of the tracker in this browser is whole before the server goes, and so is
+        # the first screen kept from it.
         wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        wait(driver, self.screens_kept, seconds=10)
         everything = self.server.issues()
         by_title = {issue["title"]: issue for issue in everything}
 
-        # The server stops: the app opens from its copy, not the browser's error page.
+        # The server stops: the app opens from its copy, not the browser's error page; the
+        # list first from the screen kept, before the copy itself is read.
         self.server.stop()
         driver.refresh()
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list li"))
         self.assertEqual(
             [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#issue-list li .title")],
             titles)
+        self.assertTrue(driver.execute_script("""
+            const drawn = performance.getEntriesByName('docket-drawn-from-copy')[0];
+            const read = performance.getEntriesByName('docket-copy-read')[0];
+            return !!drawn && (!read || drawn.startTime < read.startTime);"""))
         wait(driver, lambda d: d.find_element(By.ID, "connection").is_displayed())
         # An address never opened is drawn from the copy: its filter, its search, its issue.
         completed = sorted(issue["title"] for issue in everything if issue["completed"])
@@ -225,7 +232,8 @@ class WebAppTest(unittest.TestCase):
         driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
         wait(driver, lambda d: "Made on the train" in self.titles_listed(d))
         wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
-        self.assertIn("Kept in this browser", driver.find_element(By.ID, "announce").text)
+        # (Said a moment after the page is drawn.)
+        wait(driver, lambda d: "Kept in this browser" in d.find_element(By.ID, "announce").text)
         edited, finished = by_title[titles[0]], by_title[titles[1]]
         driver.get(self.server.base + "/?issue=" + edited["id"] + "&mode=edit")
         field = wait(driver, lambda d: d.find_element(By.ID, "f-title"))
@@ -236,6 +244,12 @@ class WebAppTest(unittest.TestCase):
         driver.get(self.server.base + "/?issue=" + finished["id"])
         wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-key=x]")).click()
         wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "3 changes waiting")
+        self.assertNotIn(finished["title"], self.titles_listed(driver))
+        # Opened again: the list as the changes that wait left it, whichever way it is drawn.
+        wait(driver, self.screens_kept, seconds=10)
+        driver.get(self.server.base + "/")
+        wait(driver, lambda d: "Made on the train" in self.titles_listed(d))
+        self.assertIn("Edited offline", self.titles_listed(driver))
         self.assertNotIn(finished["title"], self.titles_listed(driver))
         # Meanwhile, on the command line: another field of the issue edited here.
         self.server.docket("edit", edited["id"], "--priority", "low")
@@ -255,6 +269,50 @@ class WebAppTest(unittest.TestCase):
         history = self.server.docket("history", edited["id"])
         # The history names the browser as the device that made the edit.
         self.assertRegex(history, r"Safari on iPhone +title: .* → “Edited offline”")
+
+    def test_a_copy_kept_by_an_older_page_keeps_the_changes_that_wait(self):
+        driver = self.open(phone=True)
+        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        issue = self.server.issues()[0]
+        # The store as the page's first version kept it (a record an issue), with a change
+        # made offline waiting, written from a page of the origin that keeps no copy.
+        driver.get(self.server.base + "/static/icons/icon-192.png")
+        outcome = driver.execute_async_script("""
+            const [id, title, done] = arguments;
+            const request = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+            (async () => {
+              const now = await request(indexedDB.open('docket', 2));
+              const state = await request(now.transaction('meta').objectStore('meta').get('state'));
+              now.close();
+              await request(indexedDB.deleteDatabase('docket'));
+              const opening = indexedDB.open('docket', 1);
+              opening.onupgradeneeded = () => {
+                const db = opening.result;
+                db.createObjectStore('issues', { keyPath: 'id' });
+                db.createObjectStore('tags', { keyPath: 'id' });
+                db.createObjectStore('meta');
+                db.createObjectStore('outbox', { autoIncrement: true });
+              };
+              const old = await request(opening);
+              const t = old.transaction(['meta', 'outbox', 'issues'], 'readwrite');
+              t.objectStore('meta').put(state, 'state');
+              const stamp = ((BigInt(Date.now()) << 16n) + 1n).toString();
+              t.objectStore('issues').put({ id: id, title: title, detail: '', priority: 0, completed: false, created: 0, tags: [] });
+              t.objectStore('outbox').add({ h: stamp, d: state.device, e: 'issue', r: id, f: 'title',
+                o: title, n: 'Renamed before the upgrade', m: Date.now() / 1000 });
+              await new Promise((ok) => { t.oncomplete = ok; });
+              old.close();
+              return 'kept';
+            })().then(done, (error) => done(String(error)));
+        """, issue["id"], issue["title"])
+        self.assertEqual(outcome, "kept")
+        # The page of this version: its store made anew, the change that waited sent, the
+        # issues fetched again.
+        driver.get(self.server.base + "/")
+        wait(driver, lambda d: next(i for i in self.server.issues() if i["id"] == issue["id"])["title"]
+             == "Renamed before the upgrade", seconds=10)
+        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        self.assertRegex(self.server.docket("history", issue["id"]), r"Safari on iPhone +title:")
 
     def on_row(self, driver, selector, text, action):
         """Does `action` to the row of `selector` that holds `text`. The page's live update
@@ -529,19 +587,45 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: not d.find_element(By.ID, "waiting").is_displayed(), seconds=15)
         self.assertTrue(next(i for i in self.server.issues() if i["title"] == title)["completed"])
 
+    def screens_kept(self, driver):
+        """Whether the page's first screens are kept for its copy as it is now."""
+        return driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const open = indexedDB.open('docket', 2);
+            open.onupgradeneeded = () => open.transaction.abort();
+            open.onerror = () => done(false);
+            open.onsuccess = () => {
+              const t = open.result.transaction(['meta', 'outbox']);
+              const state = t.objectStore('meta').get('state');
+              const screens = t.objectStore('meta').get('screens');
+              const waiting = t.objectStore('outbox').count();
+              t.oncomplete = () => {
+                open.result.close();
+                const s = screens.result, kept = state.result;
+                done(!!s && !!kept && s.seq === kept.seq && s.database === kept.database &&
+                     s.waiting === waiting.result);
+              };
+              t.onabort = () => { open.result.close(); done(false); };
+            };
+        """)
+
     def copied(self, driver):
         """How many issues the page's own copy holds."""
         return driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
             // Never the one to make it: a database made here would have none of the page's
             // stores, and the page would find it made already.
-            const open = indexedDB.open('docket', 1);
+            const open = indexedDB.open('docket', 2);
             open.onupgradeneeded = () => open.transaction.abort();
             open.onsuccess = () => {
               try {
-                const count = open.result.transaction('issues').objectStore('issues').count();
-                count.onsuccess = () => { open.result.close(); done(count.result); };
-                count.onerror = () => { open.result.close(); done(0); };
+                // The issues are kept in buckets, an array of issues each.
+                const all = open.result.transaction('buckets').objectStore('buckets').getAll();
+                all.onsuccess = () => {
+                  open.result.close();
+                  done(all.result.reduce((sum, bucket) => sum + bucket.length, 0));
+                };
+                all.onerror = () => { open.result.close(); done(0); };
               } catch (error) { open.result.close(); done(0); }
             };
             open.onerror = () => done(0);

@@ -40,26 +40,52 @@
 
   // MARK: The store
 
+  // The issues are kept in buckets by the first two digits of their ids, each in the order of
+  // its ids: a store of a few hundred records writes and reads many times faster than one of a
+  // record an issue, and read in order, the copy is in the order of its ids.
+  var VERSION = 2;
   var opening = null;
   function open() {
     if (!opening) {
       opening = new Promise(function (resolve, reject) {
-        var request = indexedDB.open('docket', 1);
-        request.onupgradeneeded = function () {
+        var request = indexedDB.open('docket', VERSION);
+        request.onupgradeneeded = function (event) {
           var db = request.result;
-          db.createObjectStore('issues', { keyPath: 'id' });
-          db.createObjectStore('tags', { keyPath: 'id' });
-          db.createObjectStore('meta');
-          // The changes made here, in the order made, until the server has them.
-          db.createObjectStore('outbox', { autoIncrement: true });
+          if (event.oldVersion < 1) {
+            db.createObjectStore('tags', { keyPath: 'id' });
+            db.createObjectStore('meta');
+            // The changes made here, in the order made, until the server has them.
+            db.createObjectStore('outbox', { autoIncrement: true });
+          }
+          if (db.objectStoreNames.contains('issues')) db.deleteObjectStore('issues');
+          db.createObjectStore('buckets');
+          if (event.oldVersion >= 1) {
+            // The issues are fetched again, whole; the device, its clock and what waits stay.
+            var meta = request.transaction.objectStore('meta');
+            var kept = meta.get('state');
+            kept.onsuccess = function () {
+              var state = kept.result;
+              if (!state) return;
+              delete state.database;
+              delete state.seq;
+              meta.put(state, 'state');
+            };
+          }
         };
-        request.onsuccess = function () { resolve(request.result); };
+        request.onsuccess = function () {
+          // A newer page's script wants the store: this one lets go.
+          request.result.onversionchange = function () { request.result.close(); opening = null; };
+          resolve(request.result);
+        };
         request.onerror = function () { reject(request.error); };
+        request.onblocked = function () { reject(new Error('blocked')); };
       });
       opening.catch(function () { opening = null; });
     }
     return opening;
   }
+  function bucketOf(id) { return String(id).slice(0, 2); }
+  function byID(a, b) { return a.id < b.id ? -1 : a.id > b.id ? 1 : 0; }
   function done(request) {
     return new Promise(function (resolve, reject) {
       request.onsuccess = function () { resolve(request.result); };
@@ -83,24 +109,88 @@
   }
 
   // The copy in memory while the page draws from it: the server's copy and, on it, the changes
-  // that wait. Let go of whenever the stored copy changes.
+  // that wait (`waiting` of them, the last kept as `last`). Kept up to date with the server's
+  // changes while nothing waits; let go of otherwise whenever the stored copy changes.
   var memory = null;
+  var held = null;
   function loadCopy() {
     if (memory) return memory;
-    memory = within(['issues', 'tags', 'meta', 'outbox'], 'readonly', function (transaction) {
+    var loading = memory = within(['buckets', 'tags', 'meta', 'outbox'], 'readonly', function (transaction) {
+      var outbox = transaction.objectStore('outbox');
       return Promise.all([
-        done(transaction.objectStore('issues').getAll()),
+        done(transaction.objectStore('buckets').getAll()),
         done(transaction.objectStore('tags').getAll()),
         done(transaction.objectStore('meta').get('state')),
-        done(transaction.objectStore('outbox').getAll()),
+        done(outbox.getAll()),
+        done(outbox.getAllKeys()),
       ]);
     }).then(function (parts) {
-      var copy = { issues: parts[0], tags: parts[1], state: parts[2] || {}, waiting: parts[3].length };
+      var issues = [].concat.apply([], parts[0]);
+      var keys = parts[4];
+      var copy = {
+        issues: issues, tags: parts[1], state: parts[2] || {}, waiting: keys.length,
+        last: keys.length ? keys[keys.length - 1] : 0,
+      };
       parts[3].forEach(function (line) { Copy.applyToCopy(copy, line); });
+      if (memory === loading) held = copy;
+      if (window.performance && performance.mark) performance.mark('docket-copy-read');
       return copy;
     });
-    memory.catch(function () { memory = null; });
-    return memory;
+    loading.catch(function () { if (memory === loading) letGo(); });
+    return loading;
+  }
+  function letGo() { memory = null; held = null; warming = null; }
+
+  // The server's changes (`copy`, as GET /copy sends them) made to the copy in memory, in
+  // place: its index of words stays, and what it no longer holds is searched word by word.
+  function follow(copy, state) {
+    var kept = held;
+    var changed = {};
+    copy.issues.forEach(function (issue) { changed[issue.id] = issue; });
+    (copy.goneIssues || []).forEach(function (id) { changed[id] = null; });
+    var issues = kept.issues;
+    var at = 0;
+    for (var i = 0; i < issues.length; i += 1) {
+      var id = issues[i].id;
+      if (id in changed) {
+        if (changed[id]) issues[at++] = changed[id];
+        delete changed[id];
+      } else {
+        issues[at++] = issues[i];
+      }
+    }
+    issues.length = at;
+    Object.keys(changed).forEach(function (id) { if (changed[id]) issues.push(changed[id]); });
+    copy.issues.forEach(function (issue) { Copy.unindexed(kept, issue); });
+    var tags = {};
+    copy.tags.forEach(function (tag) { tags[tag.id] = tag; });
+    (copy.goneTags || []).forEach(function (id) { tags[id] = null; });
+    kept.tags = kept.tags.filter(function (tag) { return !(tag.id in tags); })
+      .concat(copy.tags.filter(function (tag) { return tags[tag.id]; }));
+    kept.state = state;
+    kept._sorted = null;
+  }
+
+  // While the page is idle, what search as you type and every other order will want: the
+  // current sort's order, then the index of the words, a slice at a time.
+  var warming = null;
+  function warm(copy, sort) {
+    if (warming === copy) return;
+    warming = copy;
+    var idle = window.requestIdleCallback || function (work) {
+      return setTimeout(function () { work({ timeRemaining: function () { return 8; } }); }, 16);
+    };
+    idle(function () {
+      if (warming !== copy) return;
+      Copy.list(copy, { filter: 'all', q: '', sort: sort, done: true, now: Date.now() / 1000 });
+      idle(function step(deadline) {
+        if (warming !== copy) return;
+        var finished = false;
+        do { finished = Copy.indexWords(copy, 500); } while (!finished && deadline.timeRemaining() > 4);
+        if (!finished) { idle(step); return; }
+        if (window.performance && performance.mark) performance.mark('docket-copy-indexed');
+      });
+    });
   }
 
   // MARK: Keeping the copy
@@ -133,22 +223,52 @@
       return response.json();
     });
   }
-  function store(copy, state) {
-    return within(['issues', 'tags', 'meta'], 'readwrite', function (transaction) {
-      var issues = transaction.objectStore('issues');
+  function store(copy, before) {
+    return within(['buckets', 'tags', 'meta'], 'readwrite', function (transaction) {
+      var buckets = transaction.objectStore('buckets');
       var tags = transaction.objectStore('tags');
-      if (copy.full) { issues.clear(); tags.clear(); }
-      copy.issues.forEach(function (issue) { issues.put(issue); });
+      if (copy.full) { buckets.clear(); tags.clear(); }
       copy.tags.forEach(function (tag) { tags.put(tag); });
-      (copy.goneIssues || []).forEach(function (id) { issues.delete(id); });
       (copy.goneTags || []).forEach(function (id) { tags.delete(id); });
-      var state = { database: copy.database, device: copy.device, seq: copy.seq, clock: copy.clock };
+      // Each bucket a change touches, read (unless the copy is whole), changed, written.
+      var touched = {};
+      function bucket(id) {
+        var key = bucketOf(id);
+        return touched[key] || (touched[key] = { issues: {}, gone: {} });
+      }
+      copy.issues.forEach(function (issue) { bucket(issue.id).issues[issue.id] = issue; });
+      (copy.goneIssues || []).forEach(function (id) { bucket(id).gone[id] = true; });
+      var written = Object.keys(touched).map(function (key) {
+        var read = copy.full ? Promise.resolve([]) : done(buckets.get(key));
+        return read.then(function (kept) {
+          var change = touched[key];
+          var next = (kept || []).filter(function (issue) {
+            return !change.gone[issue.id] && !change.issues[issue.id];
+          });
+          Object.keys(change.issues).forEach(function (id) { if (!change.gone[id]) next.push(change.issues[id]); });
+          next.sort(byID);
+          if (next.length) buckets.put(next, key); else buckets.delete(key);
+        });
+      });
+      var next = { database: copy.database, device: copy.device, seq: copy.seq, clock: copy.clock };
       // How far this browser's clock is from the server's: its changes are stamped by the
       // server's time, so that a phone's wrong clock never stamps them ahead of every device.
-      if (typeof copy.now === 'number' && isFinite(copy.now)) state.offset = copy.now - Date.now();
-      return keepState(transaction, state);
-    }).then(function () {
-      memory = null;
+      if (typeof copy.now === 'number' && isFinite(copy.now)) next.offset = copy.now - Date.now();
+      return Promise.all(written).then(function () { return keepState(transaction, next); });
+    }).then(function (state) {
+      // A few changes while nothing waits: made to the copy in memory too. Else it is read
+      // again when next wanted.
+      if (held && !copy.full && !held.waiting && held.state.database === copy.database &&
+          copy.issues.length + (copy.goneIssues || []).length <= 5000) {
+        follow(copy, state);
+      } else {
+        letGo();
+      }
+      // The first screens kept are the copy's as it was: made again if it changed (or if a
+      // page closed before it made them).
+      if (copy.full || copy.seq !== before.seq || copy.issues.length || copy.tags.length ||
+          (copy.goneIssues || []).length || (copy.goneTags || []).length) rememberLater();
+      else keptScreens().then(function (kept) { if (!kept) rememberLater(); }, function () {});
       // For `make bench`: when the copy was last stored, since the page started.
       if (window.performance && performance.mark) performance.mark('docket-copy-stored');
     });
@@ -163,13 +283,14 @@
       Object.keys(state).forEach(function (key) { if (key !== 'clock') next[key] = state[key]; });
       next.clock = later(next.clock, state.clock);
       meta.put(next, 'state');
+      return next;
     });
   }
   // Unpaired: nothing of the tracker stays in this browser.
   function forget() {
-    memory = null;
-    return within(['issues', 'tags', 'meta', 'outbox'], 'readwrite', function (transaction) {
-      ['issues', 'tags', 'meta', 'outbox'].forEach(function (name) { transaction.objectStore(name).clear(); });
+    letGo();
+    return within(['buckets', 'tags', 'meta', 'outbox'], 'readwrite', function (transaction) {
+      ['buckets', 'tags', 'meta', 'outbox'].forEach(function (name) { transaction.objectStore(name).clear(); });
     }).then(showWaiting);
   }
 
@@ -244,7 +365,7 @@
     return within(['outbox'], 'readwrite', function (transaction) {
       var outbox = transaction.objectStore('outbox');
       keys.forEach(function (key) { outbox.delete(key); });
-    }).then(function () { memory = null; });
+    }).then(letGo);
   }
 
   // "3 changes waiting", in the header, while any do.
@@ -357,12 +478,15 @@
       var keeping = lines.length
         ? within(['outbox', 'meta'], 'readwrite', function (transaction) {
           var outbox = transaction.objectStore('outbox');
-          lines.forEach(function (line) { outbox.add(line); });
-          return keepState(transaction, { clock: copy.state.clock });
+          var added;
+          lines.forEach(function (line) { added = outbox.add(line); });
+          // (The request itself: its key is read once the changes are written.)
+          return keepState(transaction, { clock: copy.state.clock }).then(function () { return added; });
         })
-        : Promise.resolve();
-      return keeping.then(function () {
+        : Promise.resolve(null);
+      return keeping.then(function (added) {
         lines.forEach(function (line) { Copy.applyToCopy(copy, line); });
+        if (added) { copy.waiting += lines.length; copy.last = added.result; }
         return showWaiting();
       }).then(function () {
         return show(back.pathname + back.search, 'push', parts.length === 1 ? '#detail-heading' : null);
@@ -373,30 +497,148 @@
     });
   }
 
+  // MARK: The first screen
+
+  // The place an address shows: its filter, search, sort and whether completed issues show
+  // (else as the page was drawn), at this time.
+  function placeOf(params) {
+    var sortField = $('#sort');
+    var completedSwitch = $('#filters a[aria-pressed]');
+    return {
+      filter: params.get('filter') || 'open', q: params.get('q') || '',
+      sort: params.get('sort') || (sortField ? sortField.value : 'priority:desc'),
+      done: params.get('done') === '1' ? true : params.get('done') === '0' ? false
+        : !completedSwitch || completedSwitch.getAttribute('aria-pressed') === 'true',
+      now: Date.now() / 1000,
+    };
+  }
+  function limitOf(params) { return Math.min(1000, Math.max(1, parseInt(params.get('n'), 10) || 50)); }
+  function placeKey(place, limit) {
+    return [place.filter, place.q, place.sort, place.done, limit].join('\u0000');
+  }
+
+  // The first screen of the places last shown (and of the list as the page opens), kept
+  // with what the copy was at when it was made: the page opened with the server out of reach
+  // draws it at once, reading a record rather than every issue, then reads the copy.
+  var MOST_PLACES = 4;
+  var places = [];
+  function notePlace(place, limit) {
+    var key = placeKey(place, limit);
+    places = places.filter(function (kept) { return kept.key !== key; });
+    places.unshift({ key: key, place: place, limit: limit });
+    places.length = Math.min(places.length, MOST_PLACES);
+    rememberLater();
+  }
+  var remembering = null;
+  function rememberLater() {
+    clearTimeout(remembering);
+    remembering = setTimeout(function () {
+      (window.requestIdleCallback || setTimeout)(remember);
+    }, 1000);
+  }
+  function remember() {
+    return loadCopy().then(function (copy) {
+      if (!copy.state.database) return null;
+      var now = Date.now() / 1000;
+      var chosen = [{ place: placeOf(new URLSearchParams()), limit: 50 }].concat(places);
+      var screens = {
+        database: copy.state.database, seq: copy.state.seq, waiting: copy.waiting, last: copy.last,
+        made: now, tags: copy.tags, places: {}, counts: {},
+      };
+      chosen.forEach(function (each) {
+        var place = Object.assign({}, each.place, { now: now });
+        var shown = Copy.first(copy, place, each.limit);
+        screens.places[placeKey(place, each.limit)] = {
+          error: shown.error, total: shown.total,
+          issues: shown.issues.map(function (issue) {
+            return {
+              id: issue.id, title: issue.title, priority: issue.priority, completed: issue.completed,
+              created: issue.created, modified: issue.modified, tags: issue.tags,
+              ref: reference(copy, issue.id),
+            };
+          }),
+        };
+        screens.counts[String(place.done)] = Copy.counts(copy, place);
+      });
+      return within(['meta'], 'readwrite', function (transaction) {
+        transaction.objectStore('meta').put(screens, 'screens');
+      }).then(function () {
+        if (window.performance && performance.mark) performance.mark('docket-screens-kept');
+      });
+    }).catch(function () { /* kept next time */ });
+  }
+
+  // The first screens kept, with the state of the copy, if they are still the copy's (and the
+  // bucket of the issue `asked` for, if any); else null.
+  function keptScreens(asked) {
+    return within(['meta', 'outbox', 'buckets'], 'readonly', function (transaction) {
+      var meta = transaction.objectStore('meta');
+      var outbox = transaction.objectStore('outbox');
+      return Promise.all([
+        done(meta.get('state')), done(meta.get('screens')), done(outbox.count()),
+        done(outbox.openKeyCursor(null, 'prev')),
+        asked ? done(transaction.objectStore('buckets').get(bucketOf(asked))) : Promise.resolve(null),
+      ]);
+    }).then(function (parts) {
+      var state = parts[0], screens = parts[1], waiting = parts[2], cursor = parts[3];
+      var last = cursor ? cursor.key : 0;
+      if (!state || !screens || screens.database !== state.database || screens.seq !== state.seq ||
+          screens.waiting !== waiting || screens.last !== last) return null;
+      return { state: state, screens: screens, waiting: waiting, bucket: parts[4] };
+    });
+  }
+
+  // The first screen kept for a place, as a copy to draw from (with the issue asked for, read
+  // from its bucket), if the copy is still what it was made from; else null.
+  function screenFor(place, limit, asked) {
+    return keptScreens(asked).then(function (kept) {
+      if (!kept) return null;
+      var screens = kept.screens, state = kept.state, waiting = kept.waiting;
+      var screen = screens.places[placeKey(place, limit)];
+      var counts = screens.counts[String(place.done)];
+      if (!screen || !counts) return null;
+      // What is recent moves with the clock; a list of it is kept for the minute.
+      if (place.filter === 'recent' && Math.floor(screens.made / 60) !== Math.floor(place.now / 60)) return null;
+      // An issue asked for, under changes that wait: from the copy itself.
+      if (asked && waiting) return null;
+      var issue = (kept.bucket || []).find(function (each) { return each.id === asked; });
+      return {
+        issues: issue ? [issue] : [], tags: screens.tags, state: state, screen: screen, counts: counts,
+      };
+    }).catch(function () { return null; });
+  }
+
   // MARK: Drawing from the copy
 
   var references = null;
   // The shortest start of an id that no other id of the copy shares (at least 4 digits), as
   // the server shows references.
   function reference(copy, id) {
-    if (!references || references.copy !== copy) {
-      references = { copy: copy, sorted: copy.issues.map(function (issue) { return issue.id.replace(/-/g, ''); }).sort() };
+    if (!references || references.copy !== copy || references.length !== copy.issues.length) {
+      // (Read from its buckets, the copy is in the order of its ids already, and the sort
+      // has only the few made here to place.)
+      references = {
+        copy: copy, length: copy.issues.length,
+        sorted: copy.issues.map(function (issue) { return issue.id; }).sort(),
+      };
     }
-    var hex = id.replace(/-/g, '');
     var sorted = references.sorted;
     var low = 0, high = sorted.length;
-    while (low < high) { var middle = (low + high) >> 1; if (sorted[middle] < hex) low = middle + 1; else high = middle; }
+    while (low < high) { var middle = (low + high) >> 1; if (sorted[middle] < id) low = middle + 1; else high = middle; }
+    // Ids are written alike (hyphens in the same places): the digits two share from the start.
     function shared(other) {
-      var length = 0;
-      while (other && length < hex.length && other[length] === hex[length]) length += 1;
-      return length;
+      var digits = 0;
+      for (var at = 0; other && at < id.length && other[at] === id[at]; at += 1) if (id[at] !== '-') digits += 1;
+      return digits;
     }
     var needed = Math.max(shared(sorted[low - 1]), shared(sorted[low + 1])) + 1;
-    return hex.slice(0, Math.max(4, needed));
+    return id.replace(/-/g, '').slice(0, Math.max(4, needed));
   }
 
+  var formats = {};
   function relative(seconds) {
-    var format = new Intl.RelativeTimeFormat(document.documentElement.lang || 'en', { numeric: 'auto' });
+    var lang = document.documentElement.lang || 'en';
+    var format = formats[lang] || (formats[lang] = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }));
     var ago = Date.now() / 1000 - seconds;
     if (ago < 60) return format.format(0, 'second');
     if (ago < 3600) return format.format(-Math.floor(ago / 60), 'minute');
@@ -427,7 +669,7 @@
       '<span class="status" title="' + escape(status) + '">' + (issue.completed ? '✓' : '○') +
       ' <span class="sr">' + escape(status) + '</span></span> <span class="title">' + escape(issue.title) +
       '</span> <span class="priority p-' + Copy.priorityNames[issue.priority] + '">' + escape(priority) +
-      '</span> <span class="ref">' + reference(copy, issue.id) + '</span> <span class="meta">' +
+      '</span> <span class="ref">' + (issue.ref || reference(copy, issue.id)) + '</span> <span class="meta">' +
       names.map(function (name) { return ' <span class="tag">' + escape(name) + '</span>'; }).join('') +
       ' <time class="when" datetime="' + new Date(when * 1000).toISOString() + '">' + escape(relative(when)) +
       '</time></span></a></li>';
@@ -437,8 +679,8 @@
     var pane = $('#list');
     var bar = pane && $('.list-bar', pane);
     if (!bar) return;
-    var shown = Copy.list(copy, place);
-    var limit = Math.min(1000, Math.max(1, parseInt(params.get('n'), 10) || 50));
+    var limit = limitOf(params);
+    var shown = copy.screen || Copy.first(copy, place, limit);
     while (bar.nextSibling) bar.parentNode.removeChild(bar.nextSibling);
     var html;
     if (shown.error) {
@@ -449,21 +691,27 @@
       var current = params.get('issue');
       html = '<ol class="issues" id="issue-list" data-swipe-complete="' + escape(word('complete')) +
         '" data-swipe-reopen="' + escape(word('reopen')) + '" data-swipe-delete="' + escape(word('delete')) + '">' +
-        shown.issues.slice(0, limit).map(function (issue) {
+        shown.issues.map(function (issue) {
           return row(copy, issue, params, tagsByID, issue.id === current);
         }).join('') + '</ol>';
-      if (shown.issues.length > limit && limit < 1000) {
+      if (shown.total > limit && limit < 1000) {
         html += '<p><a class="button" href="' + escape(address(params, function (p) { p.set('n', String(Math.min(limit * 2, 1000))); })) +
           '">' + escape(word('more') || '…') + '</a></p>';
       }
     }
     bar.insertAdjacentHTML('afterend', html);
     var counted = $('#list-count');
-    if (counted) counted.textContent = shown.error ? '' : count(shown.issues.length);
+    if (counted) counted.textContent = shown.error ? '' : count(shown.total);
     var search = $('#q');
     if (search && document.activeElement !== search) search.value = place.q;
     // The sidebar: each filter's count, and which is chosen.
-    var counts = Copy.counts(copy, place);
+    drawCounts(copy.screen ? copy.counts : Copy.counts(copy, place), place);
+    var heading = $('#list-heading');
+    var chosen = $('#filters a[aria-current] .name');
+    if (heading && chosen) heading.textContent = chosen.textContent;
+  }
+
+  function drawCounts(counts, place) {
     $$('#filters a').forEach(function (link) {
       var url = new URL(link.href);
       if (url.pathname !== '/') return;
@@ -476,9 +724,6 @@
       if (filter === place.filter) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     });
-    var heading = $('#list-heading');
-    var chosen = $('#filters a[aria-current] .name');
-    if (heading && chosen) heading.textContent = chosen.textContent;
   }
 
   function hidden(name, value) {
@@ -568,19 +813,15 @@
   function show(where, how, focus) {
     var url = new URL(where, window.location.href);
     if (url.pathname !== '/' || !$('#list')) return Promise.resolve(false);
-    return loadCopy().then(function (copy) {
+    var params = url.searchParams;
+    params.delete('said');
+    var place = placeOf(params);
+    var asked = params.get('issue');
+    var source = held ? Promise.resolve(held) : screenFor(place, limitOf(params), asked).then(function (screen) {
+      return screen || loadCopy();
+    });
+    return source.then(function (copy) {
       if (!copy.state.database) return false;
-      var params = url.searchParams;
-      params.delete('said');
-      var sortField = $('#sort');
-      var completedSwitch = $('#filters a[aria-pressed]');
-      var place = {
-        filter: params.get('filter') || 'open', q: params.get('q') || '',
-        sort: params.get('sort') || (sortField ? sortField.value : 'priority:desc'),
-        done: params.get('done') === '1' ? true : params.get('done') === '0' ? false
-          : !completedSwitch || completedSwitch.getAttribute('aria-pressed') === 'true',
-        now: Date.now() / 1000,
-      };
       var tagsByID = {};
       copy.tags.forEach(function (tag) { tagsByID[tag.id] = tag.name; });
       drawList(copy, params, place, tagsByID);
@@ -608,9 +849,23 @@
         if (element) element.focus();
       }
       if (window.performance && performance.mark) performance.mark('docket-drawn-from-copy');
+      if (copy.screen) {
+        // Drawn from the first screen kept: the copy itself now, for what comes next, and the
+        // counts as they are this minute.
+        loadCopy().then(function (whole) {
+          if (document.documentElement.dataset.fromCopy !== '1') return;
+          var here = placeOf(new URL(window.location.href).searchParams);
+          drawCounts(Copy.counts(whole, here), here);
+          warm(whole, place.sort);
+        }).catch(function () {});
+      } else {
+        warm(copy, place.sort);
+        notePlace(place, limitOf(params));
+      }
       return true;
     }).catch(function () { return false; });
   }
+
 
   window.DocketOffline = {
     show: show, record: record, flush: flush, refresh: refresh, showWaiting: showWaiting,

@@ -156,16 +156,36 @@ enum BrowserChanges {
       // A browser speaks for itself alone, and of what a person edits.
       if change.stamp.device != device {
         refused.append("line \(number): a change of another device")
-      } else if ![.issue, .tag, .link].contains(change.entity) {
+      } else if !browserMakes(change) {
         refused.append("line \(number): not a change a browser makes")
       } else if change.stamp.hlc > bound {
         // Its clock is wrong: taken, it would wait unseen until the time came.
         refused.append("line \(number): stamped ahead of this server's clock")
+      } else if let modified = change.modified,
+        modified > now.timeIntervalSince1970 + HybridClock.maxDrift
+      {
+        // Taken, it would stand first in every list by date for as long as it said.
+        refused.append("line \(number): modified ahead of this server's clock")
       } else {
         changes.append(change)
       }
     }
     return (changes, refused)
+  }
+
+  /// The fields of an issue the page changes: it makes, edits, completes and deletes issues and
+  /// tags them; tags themselves, restoring and the time an issue was made are the server's.
+  static let browserIssueFields: Set<String> = [
+    "create", "delete", "title", "detail", "priority", "completed",
+  ]
+
+  /// Whether the page makes changes like `change`.
+  static func browserMakes(_ change: Change) -> Bool {
+    switch change.entity {
+    case .issue: browserIssueFields.contains(change.field)
+    case .link: true
+    case .tag, .device: false
+    }
   }
 }
 

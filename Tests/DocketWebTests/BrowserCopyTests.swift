@@ -23,12 +23,12 @@ import Testing
   /// One change line of the browser, as the page writes it.
   func line(
     _ row: UUID, _ field: String, _ new: Any, entity: String = "issue", at seconds: Double,
-    device: String = BrowserCopyTests.browserID, counter: Int64 = 0
+    device: String = BrowserCopyTests.browserID, counter: Int64 = 0, modified: Double? = nil
   ) throws -> String {
     let stamp = HybridClock.stamp(Date(timeIntervalSince1970: seconds)) + counter
     let object: [String: Any] = [
       "h": String(stamp), "d": device, "e": entity, "r": row.lowercasedText, "f": field,
-      "n": new, "m": seconds,
+      "n": new, "m": modified ?? seconds,
     ]
     return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
   }
@@ -144,9 +144,19 @@ import Testing
   /// its line; the good lines beside it land.
   @Test func changesABrowserMayNotSendAreRefusedLineByLine() throws {
     let web = try WebTester()
+    let bug = try web.tag("Bug")
     let crash = try web.issue("Crash")
     let at = WebTester.now.timeIntervalSince1970
     let ahead = at + HybridClock.maxDrift + 60
+    // A device retired, as the device it became writes it: its new stamp after the old.
+    func retirement(at seconds: Double) throws -> String {
+      let stamp = HybridClock.stamp(Date(timeIntervalSince1970: seconds))
+      let object: [String: Any] = [
+        "h": String(stamp), "d": BrowserCopyTests.browserID, "e": "device",
+        "r": BrowserCopyTests.browserID, "f": "retire", "n": String(stamp + 10),
+      ]
+      return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
     let cases: [(String, String)] = [
       (
         try line(
@@ -156,12 +166,26 @@ import Testing
       ("not json", "not JSON"),
       (#"{"h":"1","d":"\#(Self.browserID)"}"#, "line 2"),
       (try line(crash.id, "priority", 7, at: at, counter: 1), "line 2"),
+      // Well-formed changes, but none the page makes: a device retired, a tag renamed, an
+      // issue restored, an issue's creation moved.
+      (try retirement(at: at), "not a change a browser makes"),
+      (try line(bug.id, "name", "Renamed", entity: "tag", at: at), "not a change a browser makes"),
       (
         try line(
-          WebTester.browser.id, "retire", String(HybridClock.stamp(WebTester.now)),
-          entity: "device", at: at, counter: 1), "line 2"
+          crash.id, "restore",
+          #"{"title":"Back","detail":"","priority":0,"completed":0,"created":"0"}"#, at: at),
+        "not a change a browser makes"
       ),
-      (try line(crash.id, "title", "From the future", at: ahead), "ahead of this server's clock"),
+      (try line(crash.id, "created", 0, at: at), "not a change a browser makes"),
+      (
+        try line(crash.id, "title", "From the future", at: ahead),
+        "stamped ahead of this server's clock"
+      ),
+      // Stamped now, but saying it was made in the future: it would top the recent list.
+      (
+        try line(crash.id, "title", "Pinned", at: at, modified: ahead),
+        "modified ahead of this server's clock"
+      ),
     ]
     for (index, (bad, why)) in cases.enumerated() {
       let title = "Changed \(index)"

@@ -541,7 +541,7 @@
 
   return {
     fold: fold, words: words, parseSearch: parseSearch, list: list, first: first, counts: counts,
-    indexWords: indexWords, unindexed: unindexed,
+    indexWords: indexWords, unindexed: unindexed, kept: keptFor,
     nextStamp: nextStamp, change: change, createValue: createValue, applyToCopy: applyToCopy,
     newID: newID, priorityNames: PRIORITY_NAMES, priorities: PRIORITIES, activity: activity,
   };

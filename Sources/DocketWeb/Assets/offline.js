@@ -339,6 +339,8 @@
               return response.json().catch(function () { return {}; }).then(function (answer) {
                 if (Array.isArray(answer.refused)) refused = refused.concat(answer.refused);
                 if (response.ok) sent += take - (Array.isArray(answer.refused) ? answer.refused.length : 0);
+                // Taken: full batches again (one too large made them smaller).
+                most = 500;
                 return remove(keys.slice(0, take)).then(next);
               });
             }
@@ -610,19 +612,17 @@
 
   // MARK: Drawing from the copy
 
-  var references = null;
   // The shortest start of an id that no other id of the copy shares (at least 4 digits), as
   // the server shows references.
   function reference(copy, id) {
-    if (!references || references.copy !== copy || references.length !== copy.issues.length) {
+    // Kept with the copy's orders, which go with every change to it.
+    var kept = Copy.kept(copy);
+    if (!kept.references) {
       // (Read from its buckets, the copy is in the order of its ids already, and the sort
       // has only the few made here to place.)
-      references = {
-        copy: copy, length: copy.issues.length,
-        sorted: copy.issues.map(function (issue) { return issue.id; }).sort(),
-      };
+      kept.references = copy.issues.map(function (issue) { return issue.id; }).sort();
     }
-    var sorted = references.sorted;
+    var sorted = kept.references;
     var low = 0, high = sorted.length;
     while (low < high) { var middle = (low + high) >> 1; if (sorted[middle] < id) low = middle + 1; else high = middle; }
     // Ids are written alike (hyphens in the same places): the digits two share from the start.
@@ -631,7 +631,8 @@
       for (var at = 0; other && at < id.length && other[at] === id[at]; at += 1) if (id[at] !== '-') digits += 1;
       return digits;
     }
-    var needed = Math.max(shared(sorted[low - 1]), shared(sorted[low + 1])) + 1;
+    var after = sorted[low] === id ? sorted[low + 1] : sorted[low];
+    var needed = Math.max(shared(sorted[low - 1]), shared(after)) + 1;
     return id.replace(/-/g, '').slice(0, Math.max(4, needed));
   }
 

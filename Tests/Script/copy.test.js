@@ -159,3 +159,19 @@ test('an issue changed after the index was made is found by its new words only',
     vectors.now));
   assert.deepStrictEqual(ids('quok'), [made]);
 });
+
+test('an issue deleted while the index is being made leaves none of the others out', () => {
+  const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+  copy.indexWords(data, 5);
+  // Deleted from before the place the index has reached: the others move up one.
+  const gone = data.issues[0];
+  copy.applyToCopy(data, copy.change('9', 'd', 'issue', gone.id, 'delete', null, null, vectors.now));
+  while (!copy.indexWords(data, 5));
+  const place = { filter: 'all', q: '', sort: 'priority:desc', done: true, now: vectors.now };
+  for (const issue of data.issues) {
+    const word = copy.words(issue.title)[0];
+    if (!word) continue;
+    const found = copy.list(data, Object.assign({}, place, { q: word })).issues.map((each) => each.id);
+    assert.ok(found.includes(issue.id), `"${word}" finds ${issue.title}`);
+  }
+});

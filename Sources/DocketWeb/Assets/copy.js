@@ -514,6 +514,8 @@
     if (!issue) return;
     if (line.e === 'issue' && line.f === 'delete') {
       copy.issues.splice(copy.issues.indexOf(issue), 1);
+      // An index being made steps through the issues by place: made again from the start.
+      if (copy._index && !copy._index.keys) copy._index = null;
     } else if (line.e === 'issue') {
       issue[line.f] = line.f === 'completed' ? !!line.n : line.n;
       // Its words are searched one by one until the index is made again.

@@ -149,6 +149,7 @@
     copy.issues.forEach(function (issue) { changed[issue.id] = issue; });
     (copy.goneIssues || []).forEach(function (id) { changed[id] = null; });
     var issues = kept.issues;
+    var changedCount = issues.length;
     var at = 0;
     for (var i = 0; i < issues.length; i += 1) {
       var id = issues[i].id;
@@ -160,6 +161,8 @@
       }
     }
     issues.length = at;
+    // An index being made steps through the issues by place: made again from the start.
+    if (kept._index && !kept._index.keys && at < changedCount) kept._index = null;
     Object.keys(changed).forEach(function (id) { if (changed[id]) issues.push(changed[id]); });
     copy.issues.forEach(function (issue) { Copy.unindexed(kept, issue); });
     var tags = {};
@@ -258,7 +261,9 @@
     }).then(function (state) {
       // A few changes while nothing waits: made to the copy in memory too. Else it is read
       // again when next wanted.
+      // (Only from the state it holds: another tab may have stored a step meanwhile.)
       if (held && !copy.full && !held.waiting && held.state.database === copy.database &&
+          held.state.seq === before.seq &&
           copy.issues.length + (copy.goneIssues || []).length <= 5000) {
         follow(copy, state);
       } else {

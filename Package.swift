@@ -21,9 +21,10 @@ let package = Package(
     // Writing bytes whole and replacing a file whole, with the system's error numbers.
     .target(name: "Files"),
     .target(name: "Database", dependencies: ["CSQLite", "Locking"]),
-    // libpq, PostgreSQL's client, loaded when a PostgreSQL remote is first used (not linked).
-    // Loads a library when first needed (libpq, libmicrohttpd), with a message when it is missing.
+    // Loads a library when first needed (libpq, libmicrohttpd, libqrencode), with a message that
+    // says what to install when it is missing.
     .target(name: "CLibraryLoader"),
+    // libpq, PostgreSQL's client, loaded when a PostgreSQL remote is first used (not linked).
     .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
     .target(name: "Postgres", dependencies: ["CPostgres", "Locking"]),
     .target(name: "Localization", dependencies: ["Locking"]),
@@ -123,6 +124,7 @@ let package = Package(
         "DocketTestSupport",
       ]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Locking"]),
+    .testTarget(name: "LibraryLoaderTests", dependencies: ["CLibraryLoader"]),
     .testTarget(
       name: "DocketWebTests",
       dependencies: [

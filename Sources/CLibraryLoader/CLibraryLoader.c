@@ -1,26 +1,62 @@
 #include "CLibraryLoader.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 
-void *docket_open_library(const char *const *names, size_t count, const char *library,
-                          const char *install, char *failure, size_t size) {
-  char reason[512] = "not found";
-  for (size_t index = 0; index < count; index++) {
-    void *handle = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-    if (handle) return handle;
-    // The first name is the usual one: its error says the most.
-    const char *error = index == 0 ? dlerror() : NULL;
-    if (error) snprintf(reason, sizeof reason, "%s", error);
-  }
-  snprintf(failure, size, "%s is not installed (%s); install %s", library, reason, install);
-  return NULL;
+static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
+
+/* The places a library may be, the usual one first. */
+static size_t candidates(const struct docket_library *library, char names[3][256]) {
+#ifdef __APPLE__
+  snprintf(names[0], sizeof names[0], "%s", library->mac_file);
+  snprintf(names[1], sizeof names[1], "/opt/homebrew/opt/%s/lib/%s", library->homebrew_formula,
+           library->mac_file);
+  snprintf(names[2], sizeof names[2], "/usr/local/opt/%s/lib/%s", library->homebrew_formula,
+           library->mac_file);
+  return 3;
+#else
+  snprintf(names[0], sizeof names[0], "%s", library->linux_file);
+  return 1;
+#endif
 }
 
-int docket_resolve(void *library, const char *symbol, void **address, const char *name,
-                   char *failure, size_t size) {
-  *address = dlsym(library, symbol);
-  if (*address) return 1;
-  snprintf(failure, size, "%s has no %s: too old a version", name, symbol);
-  return 0;
+static void load(struct docket_library *library) {
+  char names[3][256];
+  size_t count = candidates(library, names);
+  char reason[256] = "not found";
+  void *handle = NULL;
+  for (size_t index = 0; index < count && !handle; index++) {
+    handle = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+    /* The usual name's error says the most. */
+    const char *error = handle || index > 0 ? NULL : dlerror();
+    if (error) snprintf(reason, sizeof reason, "%s", error);
+  }
+  if (!handle) {
+    snprintf(library->failure, sizeof library->failure,
+             "%s, %s, is not installed (%s); install %s (Debian, Ubuntu) or %s (Homebrew)",
+             library->name, library->about, reason, library->debian_package,
+             library->homebrew_formula);
+    return;
+  }
+  for (size_t index = 0; index < library->symbol_count; index++) {
+    const struct docket_symbol *symbol = &library->symbols[index];
+    *symbol->address = dlsym(handle, symbol->name);
+    if (!*symbol->address) {
+      snprintf(library->failure, sizeof library->failure, "%s has no %s: too old a version",
+               library->name, symbol->name);
+      return;
+    }
+  }
+}
+
+const char *docket_load(struct docket_library *library) {
+  pthread_mutex_lock(&loading);
+  if (!library->tried) {
+    library->tried = 1;
+    library->failure[0] = 0;
+    load(library);
+  }
+  pthread_mutex_unlock(&loading);
+  return library->failure[0] ? library->failure : NULL;
 }

@@ -42,45 +42,35 @@ static const char *const tls_priorities =
     "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-KX-ALL:+ECDHE-ECDSA:+ECDHE-RSA:"
     "-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:+CHACHA20-POLY1305:-MAC-ALL:+AEAD";
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char failure[512];
-static int loaded;
+static const struct docket_symbol symbols[] = {
+    {"MHD_start_daemon", (void **)&api.start_daemon},
+    {"MHD_stop_daemon", (void **)&api.stop_daemon},
+    {"MHD_get_daemon_info", (void **)&api.get_daemon_info},
+    {"MHD_create_post_processor", (void **)&api.create_post_processor},
+    {"MHD_post_process", (void **)&api.post_process},
+    {"MHD_destroy_post_processor", (void **)&api.destroy_post_processor},
+    {"MHD_get_connection_values", (void **)&api.get_connection_values},
+    {"MHD_create_response_from_buffer", (void **)&api.create_response_from_buffer},
+    {"MHD_create_response_from_callback", (void **)&api.create_response_from_callback},
+    {"MHD_add_response_header", (void **)&api.add_response_header},
+    {"MHD_queue_response", (void **)&api.queue_response},
+    {"MHD_destroy_response", (void **)&api.destroy_response},
+    {"MHD_get_connection_info", (void **)&api.get_connection_info},
+};
 
-static void load(void) {
-  static const char *const names[] = {
-      "libmicrohttpd.so.12",
-      "libmicrohttpd.12.dylib",
-      "/opt/homebrew/opt/libmicrohttpd/lib/libmicrohttpd.12.dylib",
-      "/usr/local/opt/libmicrohttpd/lib/libmicrohttpd.12.dylib",
-  };
-  void *library = docket_open_library(
-      names, sizeof names / sizeof names[0], "libmicrohttpd, the HTTP server library,",
-      "libmicrohttpd12 (Debian, Ubuntu) or libmicrohttpd (Homebrew)", failure, sizeof failure);
-  if (!library) return;
-#define DOCKET_RESOLVE(field, symbol)                                                        \
-  if (!docket_resolve(library, symbol, (void **)&api.field, "libmicrohttpd", failure,          \
-                      sizeof failure))                                                      \
-  return
-  DOCKET_RESOLVE(start_daemon, "MHD_start_daemon");
-  DOCKET_RESOLVE(stop_daemon, "MHD_stop_daemon");
-  DOCKET_RESOLVE(get_daemon_info, "MHD_get_daemon_info");
-  DOCKET_RESOLVE(create_post_processor, "MHD_create_post_processor");
-  DOCKET_RESOLVE(post_process, "MHD_post_process");
-  DOCKET_RESOLVE(destroy_post_processor, "MHD_destroy_post_processor");
-  DOCKET_RESOLVE(get_connection_values, "MHD_get_connection_values");
-  DOCKET_RESOLVE(create_response_from_buffer, "MHD_create_response_from_buffer");
-  DOCKET_RESOLVE(create_response_from_callback, "MHD_create_response_from_callback");
-  DOCKET_RESOLVE(add_response_header, "MHD_add_response_header");
-  DOCKET_RESOLVE(queue_response, "MHD_queue_response");
-  DOCKET_RESOLVE(destroy_response, "MHD_destroy_response");
-  DOCKET_RESOLVE(get_connection_info, "MHD_get_connection_info");
-#undef DOCKET_RESOLVE
-  loaded = 1;
-}
+static struct docket_library library = {
+    .name = "libmicrohttpd",
+    .about = "the HTTP server library",
+    .linux_file = "libmicrohttpd.so.12",
+    .mac_file = "libmicrohttpd.12.dylib",
+    .debian_package = "libmicrohttpd12",
+    .homebrew_formula = "libmicrohttpd",
+    .symbols = symbols,
+    .symbol_count = sizeof symbols / sizeof symbols[0],
+};
 
 const char *docket_mhd_load(void) {
-  pthread_once(&once, load);
-  return loaded ? NULL : failure;
+  return docket_load(&library);
 }
 
 // MARK: Deadlines

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -43,59 +42,50 @@ static struct {
   PGresult *(*getResult)(PGconn *);
 } api;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char failure[512];
-static int loaded;
+static const struct docket_symbol symbols[] = {
+    {"PQconnectdbParams", (void **)&api.connectdbParams},
+    {"PQstatus", (void **)&api.status},
+    {"PQerrorMessage", (void **)&api.errorMessage},
+    {"PQfinish", (void **)&api.finish},
+    {"PQsetNoticeProcessor", (void **)&api.setNoticeProcessor},
+    {"PQexecParams", (void **)&api.execParams},
+    {"PQresultStatus", (void **)&api.resultStatus},
+    {"PQresultErrorMessage", (void **)&api.resultErrorMessage},
+    {"PQresultErrorField", (void **)&api.resultErrorField},
+    {"PQntuples", (void **)&api.ntuples},
+    {"PQnfields", (void **)&api.nfields},
+    {"PQfname", (void **)&api.fname},
+    {"PQgetvalue", (void **)&api.getvalue},
+    {"PQgetisnull", (void **)&api.getisnull},
+    {"PQclear", (void **)&api.clear},
+    {"PQsocket", (void **)&api.socket},
+    {"PQconsumeInput", (void **)&api.consumeInput},
+    {"PQnotifies", (void **)&api.notifies},
+    {"PQfreemem", (void **)&api.freemem},
+    {"PQsslInUse", (void **)&api.sslInUse},
+    {"PQbackendPID", (void **)&api.backendPID},
+    {"PQconninfoParse", (void **)&api.conninfoParse},
+    {"PQconninfoFree", (void **)&api.conninfoFree},
+    {"PQsendQueryParams", (void **)&api.sendQueryParams},
+    {"PQsetnonblocking", (void **)&api.setnonblocking},
+    {"PQflush", (void **)&api.flush},
+    {"PQisBusy", (void **)&api.isBusy},
+    {"PQgetResult", (void **)&api.getResult},
+};
 
-static void load(void) {
-  static const char *const names[] = {
-      "libpq.so.5",
-      "libpq.5.dylib",
-      "/opt/homebrew/opt/libpq/lib/libpq.5.dylib",
-      "/usr/local/opt/libpq/lib/libpq.5.dylib",
-  };
-  void *library = docket_open_library(
-      names, sizeof names / sizeof names[0], "libpq, PostgreSQL's client library,",
-      "libpq5 (Debian, Ubuntu) or libpq (Homebrew)", failure, sizeof failure);
-  if (!library) return;
-#define DOCKET_RESOLVE(field, symbol)                                                        \
-  if (!docket_resolve(library, symbol, (void **)&api.field, "libpq", failure, sizeof failure)) \
-  return
-  DOCKET_RESOLVE(connectdbParams, "PQconnectdbParams");
-  DOCKET_RESOLVE(status, "PQstatus");
-  DOCKET_RESOLVE(errorMessage, "PQerrorMessage");
-  DOCKET_RESOLVE(finish, "PQfinish");
-  DOCKET_RESOLVE(setNoticeProcessor, "PQsetNoticeProcessor");
-  DOCKET_RESOLVE(execParams, "PQexecParams");
-  DOCKET_RESOLVE(resultStatus, "PQresultStatus");
-  DOCKET_RESOLVE(resultErrorMessage, "PQresultErrorMessage");
-  DOCKET_RESOLVE(resultErrorField, "PQresultErrorField");
-  DOCKET_RESOLVE(ntuples, "PQntuples");
-  DOCKET_RESOLVE(nfields, "PQnfields");
-  DOCKET_RESOLVE(fname, "PQfname");
-  DOCKET_RESOLVE(getvalue, "PQgetvalue");
-  DOCKET_RESOLVE(getisnull, "PQgetisnull");
-  DOCKET_RESOLVE(clear, "PQclear");
-  DOCKET_RESOLVE(socket, "PQsocket");
-  DOCKET_RESOLVE(consumeInput, "PQconsumeInput");
-  DOCKET_RESOLVE(notifies, "PQnotifies");
-  DOCKET_RESOLVE(freemem, "PQfreemem");
-  DOCKET_RESOLVE(sslInUse, "PQsslInUse");
-  DOCKET_RESOLVE(backendPID, "PQbackendPID");
-  DOCKET_RESOLVE(conninfoParse, "PQconninfoParse");
-  DOCKET_RESOLVE(conninfoFree, "PQconninfoFree");
-  DOCKET_RESOLVE(sendQueryParams, "PQsendQueryParams");
-  DOCKET_RESOLVE(setnonblocking, "PQsetnonblocking");
-  DOCKET_RESOLVE(flush, "PQflush");
-  DOCKET_RESOLVE(isBusy, "PQisBusy");
-  DOCKET_RESOLVE(getResult, "PQgetResult");
-#undef DOCKET_RESOLVE
-  loaded = 1;
-}
+static struct docket_library library = {
+    .name = "libpq",
+    .about = "PostgreSQL's client library",
+    .linux_file = "libpq.so.5",
+    .mac_file = "libpq.5.dylib",
+    .debian_package = "libpq5",
+    .homebrew_formula = "libpq",
+    .symbols = symbols,
+    .symbol_count = sizeof symbols / sizeof symbols[0],
+};
 
 const char *docket_pq_load(void) {
-  pthread_once(&once, load);
-  return loaded ? NULL : failure;
+  return docket_load(&library);
 }
 
 PGconn *docket_PQconnectdbParams(const char *const *keywords, const char *const *values,

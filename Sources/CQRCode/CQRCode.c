@@ -2,7 +2,6 @@
 
 #include "CLibraryLoader.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,35 +20,26 @@ static struct {
   void (*free_code)(QRcode *);
 } api;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char load_failure[512];
-static int loaded;
+static const struct docket_symbol symbols[] = {
+    {"QRcode_encodeString", (void **)&api.encode_string},
+    {"QRcode_free", (void **)&api.free_code},
+};
 
-static void load(void) {
-  static const char *const names[] = {
-      "libqrencode.so.4",
-      "libqrencode.4.dylib",
-      "/opt/homebrew/opt/qrencode/lib/libqrencode.4.dylib",
-      "/usr/local/opt/qrencode/lib/libqrencode.4.dylib",
-  };
-  void *library = docket_open_library(names, sizeof names / sizeof names[0],
-                                      "libqrencode, the QR code library,",
-                                      "libqrencode4 (Debian, Ubuntu) or qrencode (Homebrew)",
-                                      load_failure, sizeof load_failure);
-  if (!library) return;
-  if (!docket_resolve(library, "QRcode_encodeString", (void **)&api.encode_string, "libqrencode",
-                      load_failure, sizeof load_failure))
-    return;
-  if (!docket_resolve(library, "QRcode_free", (void **)&api.free_code, "libqrencode",
-                      load_failure, sizeof load_failure))
-    return;
-  loaded = 1;
-}
+static struct docket_library library = {
+    .name = "libqrencode",
+    .about = "the QR code library",
+    .linux_file = "libqrencode.so.4",
+    .mac_file = "libqrencode.4.dylib",
+    .debian_package = "libqrencode4",
+    .homebrew_formula = "qrencode",
+    .symbols = symbols,
+    .symbol_count = sizeof symbols / sizeof symbols[0],
+};
 
 unsigned char *docket_qr_encode(const char *text, int *width, char *failure, size_t size) {
-  pthread_once(&once, load);
-  if (!loaded) {
-    snprintf(failure, size, "%s", load_failure);
+  const char *missing = docket_load(&library);
+  if (missing) {
+    snprintf(failure, size, "%s", missing);
     return NULL;
   }
   /* Version 0: the smallest that holds the text. Case-sensitive: an address's token is. */

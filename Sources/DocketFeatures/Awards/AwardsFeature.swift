@@ -41,7 +41,6 @@ public struct AwardsFeature: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .task:
-      let database = self.database
       return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) {
         try $0.awardCounts()
       } send: {

@@ -117,7 +117,6 @@ public struct DetailFeature: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .task:
-      let database = self.database
       let id = state.issue.id
       return .merge(
         .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in

@@ -99,7 +99,6 @@ public struct IssueListFeature: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .task:
-      let database = self.database
       return .merge(
         observe(state),
         .observe(database, localizer, id: CancelID.tags, failed: Action.failed) {

@@ -125,7 +125,6 @@ public struct SidebarFeature: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .task:
-      let database = self.database
       let date = self.date
       return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) { db in
         Snapshot(counts: try db.filterCounts(now: date.now), tags: try db.tagSummaries())

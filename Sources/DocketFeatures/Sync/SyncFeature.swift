@@ -75,7 +75,6 @@ public struct SyncFeature: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .task:
-      let database = self.database
       return .merge(
         // The settings, kept live: `docket remote set` or `remove` in a shell, or a sync there,
         // show here.

@@ -23,17 +23,8 @@ func syncTimings(database path: String, size: Int) {
 
   // 10 000 new issues on one device: 10 000 changes.
   let changes = 10_000
-  var lines = ["{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":["]
-  for index in 0..<changes {
-    lines.append(
-      (index == 0 ? "" : ",")
-        + "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"Change \(index) of the sync benchmark\","
-        + "\"detail\":\"\",\"priority\":\"low\",\"completed\":false,"
-        + "\"created\":\"2026-11-30T09:00:00Z\",\"modified\":null,\"tags\":[]}")
-  }
-  lines.append("]}")
   let file = scratch + "/changes.json"
-  try? lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+  writeNewIssues(to: file, titles: (0..<changes).map { "Change \($0) of the sync benchmark" })
   exchangeTimings(
     label: "docket sync", budget: 2000, file: file, changes: changes, scratch: scratch + "/",
     docket: docket
@@ -197,17 +188,8 @@ func hostileAndJoiningTimings(
   let sender = scratch + "/join-sender.sqlite"
   _ = docket(["remote", "set", shared], sender)
   for file in 0..<50 {
-    var lines = ["{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":["]
-    for index in 0..<100 {
-      lines.append(
-        (index == 0 ? "" : ",")
-          + "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"Change \(file * 100 + index)\","
-          + "\"detail\":\"\",\"priority\":\"low\",\"completed\":false,"
-          + "\"created\":\"2026-11-30T09:00:00Z\",\"modified\":null,\"tags\":[]}")
-    }
-    lines.append("]}")
     let batch = scratch + "/join-\(file).json"
-    try? lines.joined(separator: "\n").write(toFile: batch, atomically: true, encoding: .utf8)
+    writeNewIssues(to: batch, titles: (0..<100).map { "Change \(file * 100 + $0)" })
     _ = docket(["import", batch], sender)
     _ = docket(["sync"], sender)
   }
@@ -225,6 +207,20 @@ func hostileAndJoiningTimings(
 /// The benchmark's database is made as of its own moment (`now`, in 2027): its stamps are moved
 /// to a day ago, as a database used up to yesterday has them, or its first sync would find its
 /// clock ahead and repair it (what `TrustTests` measure, not this).
+/// Writes a Docket export of new low-priority issues with these titles (each a change to sync).
+func writeNewIssues(to path: String, titles: [String]) {
+  var lines = ["{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":["]
+  for (index, title) in titles.enumerated() {
+    lines.append(
+      (index == 0 ? "" : ",")
+        + "{\"id\":\"\(UUID().uuidString.lowercased())\",\"title\":\"\(title)\","
+        + "\"detail\":\"\",\"priority\":\"low\",\"completed\":false,"
+        + "\"created\":\"2026-11-30T09:00:00Z\",\"modified\":null,\"tags\":[]}")
+  }
+  lines.append("]}")
+  try? lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+}
+
 func shiftStamps(_ path: String) {
   do {
     let db = try DocketDatabase.connection(path: path)

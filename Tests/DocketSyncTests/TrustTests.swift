@@ -210,12 +210,16 @@ import Testing
   }
 
   @Test func aDeviceAYearAheadIsHeldUntilItsClockIsSetRightThenItsEditsReachEveryone() throws {
-    let issue = try a.issue("Shared")
+    let bug = try a.tag("Bug")
+    let issue = try a.issue("Shared", tags: [try a.tag("Old")])
     try a.sync()
     try b.sync()
     let year: TimeInterval = 365 * 86_400
     a.time.advance(by: year)
-    try a.edit(issue.id) { $0.title = "Edited a year ahead" }
+    try a.edit(issue.id) {
+      $0.title = "Edited a year ahead"
+      $0.tags = [bug]
+    }
     try a.sync()
     let held = try b.sync()
     #expect(held.held.first?.name == "Laptop")
@@ -229,6 +233,8 @@ import Testing
     #expect(released.held.isEmpty)
     try a.sync()
     #expect(try b.fetch(issue.id)?.title == "Edited a year ahead")
+    // Its tags as it left them too: one taken off, one put on.
+    #expect(try b.fetch(issue.id)?.tags.map(\.name) == ["Bug"])
     #expect(try a.dump() == b.dump())
     // B's later edit wins again, everywhere.
     b.time.advance(by: 10)

@@ -55,16 +55,7 @@ extension Connection {
         let sql = "UPDATE issues SET \(assignments.joined(separator: ", ")) WHERE id = ?"
         try execute(sql, arguments + [issue.id])
       }
-      let storedTags = Set(stored.tags.map(\.id))
-      let wantedTags = Set(issue.tags.map(\.id))
-      for removed in storedTags.subtracting(wantedTags) {
-        try execute(
-          """
-          DELETE FROM issue_tags WHERE issue_seq = (SELECT seq FROM issues WHERE id = ?)
-            AND tag_seq = (SELECT seq FROM tags WHERE id = ?)
-          """, [issue.id, removed])
-      }
-      try link(issueID: issue.id, tagIDs: wantedTags.subtracting(storedTags))
+      try retag(issueID: issue.id, from: Set(stored.tags.map(\.id)), to: Set(issue.tags.map(\.id)))
       return true
     }
   }
@@ -115,6 +106,19 @@ extension Connection {
   /// Fails with the limit a title (on one line already) or a detail goes past.
   static func check(title: String, detail: String) throws(IssueError) {
     if let problem = Limits.problem(title: title, detail: detail) { throw problem }
+  }
+
+  /// Moves the issue's links from the tags `had` to the tags `has`: the ones only in `had` go,
+  /// the ones only in `has` are made (each tag must exist).
+  public func retag(issueID: UUID, from had: Set<UUID>, to has: Set<UUID>) throws {
+    for removed in had.subtracting(has) {
+      try execute(
+        """
+        DELETE FROM issue_tags WHERE issue_seq = (SELECT seq FROM issues WHERE id = ?)
+          AND tag_seq = (SELECT seq FROM tags WHERE id = ?)
+        """, [issueID, removed])
+    }
+    try link(issueID: issueID, tagIDs: has.subtracting(had))
   }
 
   /// Links an issue to tags; a tag that does not exist is an error and nothing is linked.

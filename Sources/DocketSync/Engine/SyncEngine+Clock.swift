@@ -184,22 +184,7 @@ extension Connection {
             before.created, before.modified ?? now, uuid,
           ])
       }
-      let had = Set(after.tags.map(\.id))
-      let has = Set(before.tags.map(\.id))
-      for tag in had.subtracting(has) {
-        try execute(
-          """
-          DELETE FROM issue_tags WHERE issue_seq = (SELECT seq FROM issues WHERE id = ?)
-            AND tag_seq = (SELECT seq FROM tags WHERE id = ?)
-          """, [uuid, tag])
-      }
-      for tag in has.subtracting(had) {
-        try execute(
-          """
-          INSERT OR IGNORE INTO issue_tags (issue_seq, tag_seq)
-          SELECT i.seq, t.seq FROM issues i, tags t WHERE i.id = ? AND t.id = ?
-          """, [uuid, tag])
-      }
+      try retag(issueID: uuid, from: Set(after.tags.map(\.id)), to: Set(before.tags.map(\.id)))
     }
     return new
   }

@@ -9,11 +9,6 @@ public enum CatalogCheck {
     public var key: String
     public var message: String
 
-    public init(key: String, message: String) {
-      self.key = key
-      self.message = message
-    }
-
     public var description: String { "\(key): \(message)" }
   }
 

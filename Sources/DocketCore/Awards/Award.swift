@@ -30,11 +30,6 @@ public struct Award: Identifiable, Equatable, Hashable, Sendable {
   public var criterion: Criterion
   public var value: Int
 
-  public init(criterion: Criterion, value: Int) {
-    self.criterion = criterion
-    self.value = value
-  }
-
   /// `issues-10`, `closed-1`, `tags-50`.
   public var id: String { "\(criterion.rawValue)-\(value)" }
 

@@ -61,13 +61,6 @@ public struct HeldDevice: Equatable, Sendable {
   public var changes: Int
   /// How far its furthest change is stamped ahead of this device's clock.
   public var ahead: TimeInterval
-
-  public init(id: String, name: String, changes: Int, ahead: TimeInterval) {
-    self.id = id
-    self.name = name
-    self.changes = changes
-    self.ahead = ahead
-  }
 }
 
 /// A sync stopped on purpose after so many packages: for tests of a sync cut off half way.

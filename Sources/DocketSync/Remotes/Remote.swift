@@ -5,11 +5,6 @@ public struct SkippedPackage: Equatable, Sendable {
   /// Where it is, relative to the remote.
   public var path: String
   public var problem: SkippedProblem
-
-  public init(path: String, problem: SkippedProblem) {
-    self.path = path
-    self.problem = problem
-  }
 }
 
 public enum SkippedProblem: Equatable, Sendable {

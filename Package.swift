@@ -27,7 +27,9 @@ let package = Package(
     // libpq, PostgreSQL's client, loaded when a PostgreSQL remote is first used (not linked).
     .target(name: "CPostgres", dependencies: ["CLibraryLoader"]),
     .target(name: "Postgres", dependencies: ["CPostgres", "Locking"]),
-    .target(name: "Localization", dependencies: ["Locking"]),
+    // JSON read strictly from UTF-8 bytes, with the line and column of any error.
+    .target(name: "JSONText"),
+    .target(name: "Localization", dependencies: ["Locking", "JSONText"]),
     // libmicrohttpd, the HTTP server of `docket serve`, loaded when the server starts (not
     // linked); its header comes from libmicrohttpd-dev (Debian) or libmicrohttpd (Homebrew).
     .target(
@@ -61,16 +63,18 @@ let package = Package(
     .target(
       name: "DocketFeatures",
       dependencies: ["Composable", "DocketCore", "DocketSync", "Database", "Localization"]),
-    .target(name: "DocketTransfer", dependencies: ["DocketCore", "Database"]),
+    .target(name: "DocketTransfer", dependencies: ["DocketCore", "Database", "JSONText"]),
     .target(
       name: "DocketSync",
       dependencies: [
         "DocketCore", "DocketTransfer", "Database", "Localization", "Postgres", "Locking", "Files",
+        "JSONText",
       ]),
     .target(
       name: "DocketWeb",
       dependencies: [
         "DocketCore", "DocketSync", "DocketTransfer", "Database", "Localization", "HTTPServer",
+        "JSONText",
       ],
       // The script and style are embedded in the code at build time (the EmbedResources plugin).
       exclude: ["Assets"], plugins: ["EmbedResources"]),
@@ -78,7 +82,7 @@ let package = Package(
       name: "DocketCLI",
       dependencies: [
         "DocketCore", "DocketTransfer", "DocketSync", "Database", "Localization", "Terminal",
-        "Postgres", "DocketWeb", "Files", "CQRCode",
+        "Postgres", "DocketWeb", "Files", "CQRCode", "JSONText",
       ]),
     .target(
       name: "DocketTUI",
@@ -91,7 +95,7 @@ let package = Package(
       name: "DocketBench",
       dependencies: [
         "DocketCore", "Database", "DocketTUI", "DocketFeatures", "Composable", "Terminal",
-        "DocketTransfer",
+        "DocketTransfer", "JSONText",
       ]),
 
     // The fuzz targets (`scripts/fuzz.sh`): built with libFuzzer by `make stress` and `make test`;
@@ -101,7 +105,7 @@ let package = Package(
       name: "DocketFuzz",
       dependencies: [
         "DocketCore", "DocketCLI", "DocketSync", "DocketTransfer", "DocketWeb", "HTTPServer",
-        "Terminal", "Localization", "Database",
+        "Terminal", "Localization", "Database", "JSONText",
       ]),
     .executableTarget(name: "docket-fuzz", dependencies: ["DocketFuzz", "CFuzzer"]),
 
@@ -109,6 +113,7 @@ let package = Package(
     .target(name: "DocketTestSupport", dependencies: ["Locking"]),
     .testTarget(name: "DatabaseTests", dependencies: ["Database", "Locking", "DocketTestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
+    .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
     .testTarget(name: "DocketEmbedTests", dependencies: ["DocketEmbed"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "FilesTests", dependencies: ["Files"]),
@@ -116,7 +121,8 @@ let package = Package(
       name: "DocketCoreTests",
       dependencies: ["DocketCore", "Database", "Locking", "DocketTestSupport"]),
     .testTarget(
-      name: "DocketTransferTests", dependencies: ["DocketTransfer", "DocketCore", "Database"]),
+      name: "DocketTransferTests",
+      dependencies: ["DocketTransfer", "DocketCore", "Database", "JSONText"]),
     .testTarget(
       name: "DocketSyncTests",
       dependencies: [

@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import DocketTransfer
 import Foundation
+import JSONText
 
 @testable import DocketSync
 @testable import DocketWeb

@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import Foundation
+import JSONText
 
 /// Docket's own format: a JSON document of every tag and issue, ids and dates exact, each issue
 /// naming its tags by id. Versioned: a later Docket may add to it, and refuses nothing it wrote

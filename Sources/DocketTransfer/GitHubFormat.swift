@@ -1,5 +1,6 @@
 import DocketCore
 import Foundation
+import JSONText
 
 /// GitHub issues as `gh issue list --json number,title,body,labels,state,createdAt,updatedAt,closedAt`
 /// writes them (with `url` too, when asked for: it names the repository).

@@ -1,5 +1,6 @@
 import DocketCore
 import Foundation
+import JSONText
 
 /// The formats Docket reads and writes.
 public enum TransferFormat: String, Sendable, CaseIterable {

@@ -1,5 +1,6 @@
 import DocketCore
 import Foundation
+import JSONText
 
 /// JSON written as bytes: compact, members in the order given.
 public enum JSONWriter {

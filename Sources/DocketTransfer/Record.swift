@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import Foundation
+import JSONText
 
 /// One record of a file (a JSON object), read field by field: a field that is missing or of the
 /// wrong kind is an error that names the record and its line.

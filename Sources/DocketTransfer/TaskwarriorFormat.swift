@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import Foundation
+import JSONText
 
 /// Taskwarrior's JSON (`task export`, `task import`).
 ///

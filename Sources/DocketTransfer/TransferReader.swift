@@ -1,5 +1,6 @@
 import DocketCore
 import Foundation
+import JSONText
 
 /// Reads a file of issues: finds its format from the content (or takes the one given), then reads
 /// every record, stopping at the first bad one.

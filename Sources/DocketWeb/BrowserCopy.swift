@@ -4,6 +4,7 @@ import DocketSync
 import DocketTransfer
 import Foundation
 import HTTPServer
+import JSONText
 
 /// The copy a paired browser keeps of the tracker, so that the page works with the server out
 /// of reach, and the changes it made meanwhile.

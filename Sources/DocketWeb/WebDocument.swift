@@ -1,5 +1,6 @@
 import DocketCore
 import DocketTransfer
+import JSONText
 import Localization
 
 /// The frame of every page: the head, the compact header with the site's navigation (Settings,

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 import Locking
 
 /// The strings of a `Localizable.xcstrings` file (Apple's String Catalog JSON), read by the
@@ -74,14 +75,29 @@ public struct StringCatalog: Sendable {
   public static func outline(of bytes: [UInt8]) throws -> (
     sourceLanguage: String, ranges: [String: Range<Int>]
   ) {
+    var reader = JSONReader(bytes: bytes)
+    var source = "en"
+    var ranges: [String: Range<Int>] = [:]
     do {
-      let outline = try CatalogJSON.outline(bytes)
-      return (outline.sourceLanguage ?? "en", outline.strings)
+      try reader.forEachMember { name, reader in
+        guard name == "strings", reader.peek() == UInt8(ascii: "{") else {
+          let value = try reader.readValue()
+          if name == "sourceLanguage", let language = value.string { source = language }
+          return
+        }
+        // The entries are found, not kept: each is read again when first asked for.
+        try reader.forEachMember { key, reader in
+          _ = reader.peek()
+          let start = reader.byteOffset
+          _ = try reader.readValue()
+          ranges[key] = start..<reader.byteOffset
+        }
+      }
+      guard reader.isAtEnd else { throw reader.unexpected("the end of the text") }
     } catch {
-      throw FormatError(
-        description:
-          "the string catalog is not valid JSON: \(error.reason) at byte \(error.offset)")
+      throw FormatError(description: "the string catalog is not valid JSON: \(error)")
     }
+    return (source, ranges)
   }
 
   private init(sourceLanguage: String, storage: Storage) {
@@ -90,15 +106,14 @@ public struct StringCatalog: Sendable {
   }
 
   /// The entry of one key from its JSON value.
-  static func languages(_ value: CatalogJSON, key: String, source: String) throws -> [String: Entry]
-  {
+  static func languages(_ value: JSON, key: String, source: String) throws -> [String: Entry] {
     guard case .object = value else {
       throw FormatError(description: "the entry for \"\(key)\" is not an object")
     }
     var languages: [String: Entry] = [:]
     if case .object(let localizations)? = value["localizations"] {
       for member in localizations {
-        let (language, localization) = (member.key, member.value)
+        let (language, localization) = member
         guard case .object = localization else { continue }
         if let entry = try Self.entry(localization, key: key, language: language) {
           languages[language] = entry
@@ -117,13 +132,11 @@ public struct StringCatalog: Sendable {
 
   /// Reads a catalog from its JSON text, as UTF-8 bytes.
   public init(bytes: [UInt8]) throws {
-    let root: CatalogJSON
+    let root: JSON
     do {
-      root = try CatalogJSON.parse(bytes)
+      root = try JSONReader.document(bytes)
     } catch {
-      throw FormatError(
-        description:
-          "the string catalog is not valid JSON: \(error.reason) at byte \(error.offset)")
+      throw FormatError(description: "the string catalog is not valid JSON: \(error)")
     }
     guard case .object(let strings)? = root["strings"] else {
       throw FormatError(description: "the string catalog has no \"strings\" object")
@@ -132,12 +145,12 @@ public struct StringCatalog: Sendable {
     var entries: [String: [String: Entry]] = [:]
     entries.reserveCapacity(strings.count)
     for member in strings {
-      entries[member.key] = try Self.languages(member.value, key: member.key, source: source)
+      entries[member.0] = try Self.languages(member.1, key: member.0, source: source)
     }
     self.init(sourceLanguage: source, entries: entries)
   }
 
-  static func entry(_ localization: CatalogJSON, key: String, language: String) throws
+  static func entry(_ localization: JSON, key: String, language: String) throws
     -> Entry?
   {
     if let unit = localization["stringUnit"] {
@@ -150,7 +163,7 @@ public struct StringCatalog: Sendable {
     if case .object(let plural)? = localization["variations"]?["plural"] {
       var forms: [PluralCategory: String] = [:]
       for member in plural {
-        let (name, form) = (member.key, member.value)
+        let (name, form) = member
         guard let category = PluralCategory(rawValue: name),
           let value = form["stringUnit"]?["value"]?.string
         else {
@@ -259,7 +272,7 @@ final class LazyEntries: Sendable {
   func languages(of key: String, source: String) -> [String: StringCatalog.Entry]? {
     if let known = read.withLock({ $0[key] }) { return known }
     guard let range = ranges[key], range.lowerBound >= 0, range.upperBound <= bytes.count,
-      let value = try? CatalogJSON.parse(Array(bytes[range])),
+      let value = try? JSONReader.document(Array(bytes[range])),
       let languages = try? StringCatalog.languages(value, key: key, source: source)
     else { return nil }
     read.withLock { $0[key] = languages }

@@ -1,5 +1,6 @@
 import DocketCore
 import Foundation
+import JSONText
 import Testing
 
 @testable import DocketTransfer

@@ -1,6 +1,7 @@
 import Database
 import DocketCore
 import Foundation
+import JSONText
 import Testing
 
 @testable import DocketTransfer

@@ -21,7 +21,7 @@ import Testing
       strings.append(copy)
       return UnsafePointer(copy)
     }
-    defer { strings.forEach { free($0) } }
+    defer { for string in strings { free(string) } }
     let addresses = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: names.count)
     addresses.initialize(repeating: nil, count: names.count)
     defer { addresses.deallocate() }

@@ -127,8 +127,8 @@ import Testing
   }
 }
 
-@Suite struct CatalogJSONTests {
-  /// The catalog reader's own JSON parser agrees with Foundation's on what a catalog holds.
+@Suite struct CatalogReadingTests {
+  /// The catalog, read by Docket's own JSON reader, holds what Foundation's reader finds.
   @Test func readsWhatFoundationReads() throws {
     let text = #"""
       {"sourceLanguage": "en", "version": 1.0, "flag": true, "none": null,
@@ -147,18 +147,18 @@ import Testing
 
   @Test func malformedTextIsAClearErrorNamingWhere() {
     let cases: [(String, String)] = [
-      ("", "unexpected end of text"),
-      ("{\"strings\": {", "expected a string at byte 13"),
-      ("[1, ", "unexpected end of text"),
-      ("{\"strings\": {}} x", "text after the end"),
-      ("{\"strings\" {}}", "expected “:”"),
-      ("{\"a\": 1 \"b\": 2}", "expected “,” or “}”"),
-      ("{\"a\": [1 2]}", "expected “,” or “]”"),
-      ("{\"a\": [], \"b\": {}, \"c\": [[], {}] ]", "expected “,” or “}”"),
+      ("", "the text ends too soon at line 1, column 1"),
+      ("{\"strings\": {", "the text ends too soon at line 1, column 14"),
+      ("[1, ", "the text ends too soon"),
+      ("{\"strings\": {}} x", "expected the end of the file, found “x” at line 1, column 17"),
+      ("{\"strings\" {}}", "expected ':', found “{”"),
+      ("{\"a\": 1 \"b\": 2}", "expected ',' or '}', found “\"”"),
+      ("{\"a\": [1 2]}", "expected ',' or ']', found “2”"),
+      ("{\"a\": [], \"b\": {}, \"c\": [[], {}] ]", "expected ',' or '}', found “]”"),
       ("{\"a\": \"\\q\"}", "an unknown escape"),
       ("{\"a\": \"\\ud800\"}", "a lone surrogate"),
-      ("{\"a\": \"line\nbreak\"}", "a control character inside a string"),
-      (String(repeating: "[", count: 100), "nested too deeply"),
+      ("{\"a\": \"line\nbreak\"}", "a control character inside a string at line 1, column 12"),
+      (String(repeating: "[", count: 600), "nested too deeply"),
     ]
     for (text, reason) in cases {
       #expect(throws: StringCatalog.FormatError.self, "\(text.debugDescription)") {

@@ -3,6 +3,7 @@ import DocketCore
 import DocketTransfer
 import DocketWeb
 import Foundation
+import JSONText
 import Localization
 import Terminal
 

@@ -1,6 +1,7 @@
 import DocketCore
 import DocketTransfer
 import Foundation
+import JSONText
 import Localization
 
 /// What an import says: its summary in words or JSON, and why a file was refused.

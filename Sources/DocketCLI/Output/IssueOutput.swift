@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import DocketTransfer
 import Foundation
+import JSONText
 import Localization
 import Terminal
 

@@ -1,6 +1,7 @@
 import DocketCore
 import DocketTransfer
 import Foundation
+import JSONText
 import Terminal
 
 /// JSON written for reading: with its keys in the order given, so the documented shapes read as

@@ -3,6 +3,7 @@ import DocketCore
 import DocketSync
 import DocketTransfer
 import Foundation
+import JSONText
 import Localization
 import Terminal
 

@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import DocketTransfer
 import Foundation
+import JSONText
 
 /// The merge's rules for an issue's fields.
 extension Merger {

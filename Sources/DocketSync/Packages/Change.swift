@@ -2,6 +2,7 @@ import Database
 import DocketCore
 import DocketTransfer
 import Foundation
+import JSONText
 
 /// When a change was made: a hybrid-logical-clock stamp and the device, whose id breaks a tie.
 public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {

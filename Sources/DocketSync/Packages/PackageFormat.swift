@@ -1,6 +1,7 @@
 import DocketCore
 import DocketTransfer
 import Foundation
+import JSONText
 
 /// A package of changes as a remote keeps it: a device's numbered change file, or a snapshot.
 public struct PackageName: Hashable, Sendable, Comparable, CustomStringConvertible {

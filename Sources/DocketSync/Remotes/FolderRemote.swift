@@ -2,6 +2,7 @@ import DocketCore
 import DocketTransfer
 import Files
 import Foundation
+import JSONText
 
 /// A shared folder as a remote (Syncthing, a cloud drive, NFS):
 ///

@@ -40,11 +40,16 @@ public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
   public var line: Int
   public var column: Int
 
+  public init(line: Int, column: Int) {
+    self.line = line
+    self.column = column
+  }
+
   public var description: String { "\(line):\(column)" }
 }
 
 /// Why a file is not JSON, and where.
-public struct JSONSyntaxError: Error, Equatable, Sendable {
+public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
   public enum Problem: Equatable, Sendable {
     case unexpectedEnd
     case unexpected(character: String, expected: String)
@@ -57,4 +62,25 @@ public struct JSONSyntaxError: Error, Equatable, Sendable {
 
   public var problem: Problem
   public var position: TextPosition
+
+  public init(problem: Problem, position: TextPosition) {
+    self.problem = problem
+    self.position = position
+  }
+
+  /// In English, for a developer's file (a program's own catalog); what users read is localised
+  /// by the program from `problem`.
+  public var description: String {
+    let what =
+      switch problem {
+      case .unexpectedEnd: "the text ends too soon"
+      case .unexpected(let character, let expected): "expected \(expected), found “\(character)”"
+      case .invalidUTF8: "bytes that are not UTF-8"
+      case .badEscape: "an unknown escape or a lone surrogate"
+      case .badNumber: "a malformed number"
+      case .controlCharacterInString: "a control character inside a string"
+      case .tooDeep: "nested too deeply"
+      }
+    return "\(what) at line \(position.line), column \(position.column)"
+  }
 }

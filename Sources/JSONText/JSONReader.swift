@@ -34,6 +34,10 @@ public struct JSONReader {
     return TextPosition(line: line, column: column)
   }
 
+  /// How many bytes of the input are read: where the next value starts, once `peek()` has
+  /// passed the blanks before it.
+  public var byteOffset: Int { offset }
+
   public var isAtEnd: Bool {
     mutating get {
       skipWhitespace()
@@ -278,11 +282,13 @@ public struct JSONReader {
     }
   }
 
-  func failure(_ problem: JSONSyntaxError.Problem) -> JSONSyntaxError {
+  /// The error `problem` at the reader's place.
+  public func failure(_ problem: JSONSyntaxError.Problem) -> JSONSyntaxError {
     JSONSyntaxError(problem: problem, position: position)
   }
 
-  func unexpected(_ expected: String) -> JSONSyntaxError {
+  /// The error of finding what is at the reader where `expected` (in words) should be.
+  public func unexpected(_ expected: String) -> JSONSyntaxError {
     guard offset < bytes.count else { return failure(.unexpectedEnd) }
     // The character found, whole (a multi-byte one too), or its byte where it is not UTF-8.
     var end = offset + 1

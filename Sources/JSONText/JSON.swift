@@ -40,11 +40,6 @@ public struct TextPosition: Equatable, Sendable, CustomStringConvertible {
   public var line: Int
   public var column: Int
 
-  public init(line: Int, column: Int) {
-    self.line = line
-    self.column = column
-  }
-
   public var description: String { "\(line):\(column)" }
 }
 
@@ -62,11 +57,6 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 
   public var problem: Problem
   public var position: TextPosition
-
-  public init(problem: Problem, position: TextPosition) {
-    self.problem = problem
-    self.position = position
-  }
 
   /// In English, for a developer's file (a program's own catalog); what users read is localised
   /// by the program from `problem`.

@@ -1,6 +1,7 @@
 import Foundation
-import JSONText
 import Testing
+
+@testable import JSONText
 
 @Suite struct JSONReaderTests {
   @Test func readsValuesExactly() throws {

@@ -65,6 +65,16 @@ extension Connection {
       }
       output.append("]")
     }
+    /// `{"id":"…"`, after a comma unless it is the list's first.
+    func open(_ id: String, first: Bool) {
+      output.append(first ? "{\"id\":" : ",{\"id\":")
+      JSONWriter.appendQuoted(id, to: &output)
+    }
+    /// `,"name":"…"`.
+    func text(_ name: String, _ value: String) {
+      output.append(",\"\(name)\":")
+      JSONWriter.appendQuoted(value, to: &output)
+    }
     // The issues, each with its tags' ids.
     output.append(",\"issues\":[")
     var found = Set<String>()
@@ -77,13 +87,10 @@ extension Connection {
       """, ids: issueIDs
     ) { row in
       let id = try row.get(0, as: String.self)
-      output.append(found.isEmpty ? "{\"id\":" : ",{\"id\":")
+      open(id, first: found.isEmpty)
       found.insert(id)
-      JSONWriter.appendQuoted(id, to: &output)
-      output.append(",\"title\":")
-      JSONWriter.appendQuoted(try row.get(1, as: String.self), to: &output)
-      output.append(",\"detail\":")
-      JSONWriter.appendQuoted(try row.get(2, as: String.self), to: &output)
+      text("title", try row.get(1, as: String.self))
+      text("detail", try row.get(2, as: String.self))
       output.append(",\"priority\":\(try row.get(3, as: Int.self))")
       output.append(",\"completed\":\(try row.get(4, as: Int.self) != 0)")
       output.append(",\"created\":")
@@ -99,11 +106,9 @@ extension Connection {
     var foundTags = Set<String>()
     try each("SELECT id, name FROM tags", ids: tagIDs) { row in
       let id = try row.get(0, as: String.self)
-      output.append(foundTags.isEmpty ? "{\"id\":" : ",{\"id\":")
+      open(id, first: foundTags.isEmpty)
       foundTags.insert(id)
-      JSONWriter.appendQuoted(id, to: &output)
-      output.append(",\"name\":")
-      JSONWriter.appendQuoted(try row.get(1, as: String.self), to: &output)
+      text("name", try row.get(1, as: String.self))
       output.append("}")
     }
     output.append("]")

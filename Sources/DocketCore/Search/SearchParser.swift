@@ -84,10 +84,7 @@ public enum SearchParser {
         query.tags.append(name)
       }
     case "priority", "p":
-      guard !value.isEmpty else {
-        throw SearchSyntaxError(kind: .emptyValue(key: "priority"), token: term.raw)
-      }
-      guard let priority = Priority(name: value) else {
+      guard let priority = Priority(name: try required(value, key: "priority", term)) else {
         throw SearchSyntaxError(kind: .badPriority(value), token: term.raw)
       }
       if negated {
@@ -98,10 +95,7 @@ public enum SearchParser {
         query.priorities.append(priority)
       }
     case "is", "status":
-      guard !value.isEmpty else {
-        throw SearchSyntaxError(kind: .emptyValue(key: "is"), token: term.raw)
-      }
-      guard var status = status(named: value) else {
+      guard var status = status(named: try required(value, key: "is", term)) else {
         throw SearchSyntaxError(kind: .badStatus(value), token: term.raw)
       }
       if negated { status = status == .open ? .completed : .open }
@@ -109,6 +103,16 @@ public enum SearchParser {
     default:
       addText(String(body), negated: negated, to: &query)
     }
+  }
+
+  /// The value of `key:`, which may not be empty.
+  private static func required(_ value: String, key: String, _ term: Term) throws(SearchSyntaxError)
+    -> String
+  {
+    guard !value.isEmpty else {
+      throw SearchSyntaxError(kind: .emptyValue(key: key), token: term.raw)
+    }
+    return value
   }
 
   static func status(named name: String) -> SearchQuery.Status? {

@@ -109,8 +109,9 @@ let package = Package(
       ]),
     .executableTarget(name: "docket-fuzz", dependencies: ["DocketFuzz", "CFuzzer"]),
 
-    // What the test suites share (a test clock, ids in order, a folder of a test's own).
-    .target(name: "DocketTestSupport", dependencies: ["Locking"]),
+    // What the test suites share: a test clock, ids in order, a folder of a test's own, and the
+    // way a test makes its tags and issues.
+    .target(name: "DocketTestSupport", dependencies: ["Locking", "Database", "DocketCore"]),
     .testTarget(name: "DatabaseTests", dependencies: ["Database", "Locking", "DocketTestSupport"]),
     .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
     .testTarget(name: "JSONTextTests", dependencies: ["JSONText"]),
@@ -142,6 +143,7 @@ let package = Package(
       name: "DocketCLITests",
       dependencies: [
         "DocketCLI", "DocketCore", "Database", "docket", "Locking", "Terminal", "DocketWeb",
+        "DocketTestSupport",
       ]),
     .testTarget(
       name: "DocketTUITests",

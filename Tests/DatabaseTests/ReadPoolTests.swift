@@ -1,4 +1,5 @@
 import Database
+import DocketTestSupport
 import Foundation
 import Locking
 import Testing
@@ -7,11 +8,8 @@ import Testing
   /// A reader is kept for the next read, unless it reads its file as unchanging (opened so on a
   /// full disk): that one would never see a later write, so the next read opens afresh and sees it.
   @Test func anUnchangingReaderIsNotKeptAndTheNextReadSeesALaterWrite() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "docket-pool-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("pool.sqlite").path
+    let folder = try TemporaryDirectory(prefix: "docket-pool")
+    let path = folder.path("pool.sqlite")
     let writer = try Connection(path: path)
     // In WAL mode, as Docket's files are: a write goes to the log, which an unchanging reader
     // never reads.

@@ -1,3 +1,4 @@
+import DocketTestSupport
 import Foundation
 import Terminal
 import Testing
@@ -18,8 +19,9 @@ struct Run {
 
 /// A temporary home for one test: a database path inside it, and the built binary to run.
 final class Sandbox: Sendable {
-  let folder: URL
+  private let directory: TemporaryDirectory
   let database: String
+  var folder: URL { directory.url }
 
   static let binary: URL = {
     // A build elsewhere (`make stress` under the sanitizers) names its own.
@@ -34,15 +36,11 @@ final class Sandbox: Sendable {
   }()
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "docket-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    database = folder.appendingPathComponent("docket.sqlite").path
+    directory = try TemporaryDirectory(prefix: "docket-cli")
+    database = directory.path("docket.sqlite")
   }
 
-  deinit { try? FileManager.default.removeItem(at: folder) }
-
-  func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+  func path(_ name: String) -> String { directory.path(name) }
 
   /// A scripted editor for `EDITOR` or `VISUAL`: a shell script that does `body` to the file it
   /// is given. The command runs the script through `/bin/sh` rather than executing the file: a

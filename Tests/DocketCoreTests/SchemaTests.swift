@@ -1,4 +1,5 @@
 import Database
+import DocketTestSupport
 import Foundation
 import Testing
 
@@ -80,18 +81,15 @@ import Testing
   }
 
   @Test func aFileThatIsNotADocketDatabaseIsRefusedUntouched() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "docket-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let text = folder.appendingPathComponent("todo.txt")
+    let folder = try TemporaryDirectory()
+    let text = folder.url.appendingPathComponent("todo.txt")
     try Data("buy milk\n".utf8).write(to: text)
     #expect(throws: DatabaseOpenError.notADatabase(path: text.path)) {
       _ = try DocketDatabase.open(path: text.path)
     }
     #expect(try Data(contentsOf: text) == Data("buy milk\n".utf8))
 
-    let newer = folder.appendingPathComponent("newer.sqlite")
+    let newer = folder.url.appendingPathComponent("newer.sqlite")
     do {
       let queue = try DocketDatabase.open(path: newer.path)
       try queue.withConnection { try $0.execute("PRAGMA user_version = 99") }

@@ -5,7 +5,7 @@ import Foundation
 import Locking
 
 /// A fresh in-memory Docket database with a fixed clock and predictable ids.
-struct TestDatabase {
+struct TestDatabase: IssueFixtures {
   let time = TestTime()
   let uuids = TestUUIDs()
   let queue: DatabaseQueue
@@ -16,24 +16,7 @@ struct TestDatabase {
   }
 
   var now: Date { time.now }
-  static let day: TimeInterval = 24 * 60 * 60
-
-  @discardableResult
-  func tag(_ name: String) throws -> Tag {
-    try queue.write { try $0.createTag(named: name, id: uuids.make()).tag }
-  }
-
-  @discardableResult
-  func issue(
-    _ title: String, detail: String = "", priority: Priority = .low, completed: Bool = false,
-    daysAgo: Double = 0, tags: [Tag] = []
-  ) throws -> Issue {
-    let issue = Issue(
-      id: uuids.make(), title: title, detail: detail, priority: priority, completed: completed,
-      created: now.addingTimeInterval(-daysAgo * Self.day), tags: tags)
-    try queue.write { try $0.insertIssue(issue) }
-    return issue
-  }
+  func nextID() -> UUID { uuids.make() }
 
   func titles(
     _ filter: IssueFilter = .open, search: String = "", sort: IssueSort = .default,

@@ -1,4 +1,5 @@
 import Database
+import DocketTestSupport
 import Foundation
 import Testing
 
@@ -222,11 +223,8 @@ import Testing
 
   /// A database of the first schema gets its badges counted once, when it is migrated.
   @Test func migratingCountsTheIssuesAlreadyThere() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "docket-migrate-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let path = folder.appendingPathComponent("v1.sqlite").path
+    let folder = try TemporaryDirectory(prefix: "docket-migrate")
+    let path = folder.path("v1.sqlite")
     let firstSchema = Migrator(
       applicationID: Schema.applicationID, migrations: [Schema.migrator.migrations[0]])
     let old = try DatabaseQueue(path: path, migrator: firstSchema) { connection in

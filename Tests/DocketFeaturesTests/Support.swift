@@ -14,8 +14,8 @@ typealias Issue = DocketCore.Issue
 
 /// A database for one test, with fixtures whose ids start with `f` (the features' own new ids
 /// come from the incrementing generator, starting at 0).
-struct Fixture {
-  static let day: TimeInterval = 24 * 60 * 60
+struct Fixture: IssueFixtures {
+  static let defaultAge = day
   let time = TestTime()
   let queue: DatabaseQueue
   private let ids = TestUUIDs(prefix: "f0000000")
@@ -39,27 +39,6 @@ struct Fixture {
   var now: Date { time.now }
 
   func nextID() -> UUID { ids.make() }
-
-  @discardableResult
-  func tag(_ name: String) throws -> Tag {
-    let tag = Tag(id: nextID(), name: name)
-    try queue.write { _ = try $0.createTag(named: name, id: tag.id) }
-    return tag
-  }
-
-  @discardableResult
-  func issue(
-    _ title: String, priority: Priority = .low, completed: Bool = false, daysAgo: Double = 1,
-    tags: [Tag] = []
-  ) throws -> Issue {
-    let issue = Issue(
-      id: nextID(), title: title, priority: priority, completed: completed,
-      created: now.addingTimeInterval(-daysAgo * Self.day), tags: tags)
-    try queue.write { try $0.insertIssue(issue) }
-    return issue
-  }
-
-  func stored(_ id: UUID) throws -> Issue? { try queue.read { try $0.fetchIssue(id: id) } }
 
   func settings() throws -> DeviceSettings { try queue.read { try $0.fetchSettings() } }
 

@@ -16,8 +16,8 @@ import Testing
     #expect(pushed.pushed == 3)
     let pulled = try b.sync()
     #expect(pulled.pulled == 3)
-    #expect(try b.fetch(issue.id)?.title == "Crash on start")
-    #expect(try b.fetch(issue.id)?.tags.map(\.name) == ["Bug"])
+    #expect(try b.stored(issue.id)?.title == "Crash on start")
+    #expect(try b.stored(issue.id)?.tags.map(\.name) == ["Bug"])
     #expect(try a.dump() == b.dump())
   }
 
@@ -53,7 +53,7 @@ import Testing
     for replica in [a, b] {
       for issue in [one, two, three] {
         #expect(
-          try replica.fetch(issue.id)?.tags.map(\.name) == ["Bug"],
+          try replica.stored(issue.id)?.tags.map(\.name) == ["Bug"],
           "\(replica.name): \(issue.title)")
       }
       #expect(try replica.queue.read { try $0.fetchTags() }.map(\.name) == ["Bug"])
@@ -67,7 +67,7 @@ import Testing
     for replica in [a, b] {
       for issue in [one, two, three] {
         #expect(
-          try replica.fetch(issue.id)?.tags.map(\.name) == ["Bugs"],
+          try replica.stored(issue.id)?.tags.map(\.name) == ["Bugs"],
           "\(replica.name): \(issue.title) after the rename")
       }
     }

@@ -45,7 +45,7 @@ import Testing
     try b.edit(issue.id) { $0.priority = .high }
     try both()
     for replica in [a, b] {
-      let merged = try #require(try replica.fetch(issue.id))
+      let merged = try #require(try replica.stored(issue.id))
       #expect(merged.title == "Title from A")
       #expect(merged.priority == .high)
     }
@@ -62,8 +62,8 @@ import Testing
     try a.edit(issue.id) { $0.title = "Earlier" }
     try b.edit(issue.id) { $0.title = "Later" }
     try both()
-    #expect(try a.fetch(issue.id)?.title == "Later")
-    #expect(try b.fetch(issue.id)?.title == "Later")
+    #expect(try a.stored(issue.id)?.title == "Later")
+    #expect(try b.stored(issue.id)?.title == "Later")
     for replica in [a, b] {
       let titles = try replica.queue.read { try $0.history(ofIssue: issue.id) }.filter {
         $0.what == .title
@@ -89,7 +89,7 @@ import Testing
       $0.what == .title
     }
     #expect(titles.map(\.lost) == [false, false])
-    #expect(try a.fetch(issue.id)?.title == "Second")
+    #expect(try a.stored(issue.id)?.title == "Second")
   }
 
   @Test(arguments: Backend.allCases, [true, false]) func aDeleteWinsOverAnEdit(
@@ -102,8 +102,8 @@ import Testing
     try a.queue.write { _ = try $0.deleteIssues([issue.id]) }
     try b.edit(issue.id) { $0.title = "Edited meanwhile" }
     try both()
-    #expect(try a.fetch(issue.id) == nil)
-    #expect(try b.fetch(issue.id) == nil)
+    #expect(try a.stored(issue.id) == nil)
+    #expect(try b.stored(issue.id) == nil)
     #expect(try a.dump() == b.dump())
     let history = try b.queue.read { try $0.history(ofIssue: issue.id) }
     #expect(history.contains { $0.what == .deleted })
@@ -139,8 +139,8 @@ import Testing
     }
     try both()
     let expected = removeIsLater ? [String]() : ["bug"]
-    #expect(try a.fetch(issue.id)?.tags.map(\.name) == expected)
-    #expect(try b.fetch(issue.id)?.tags.map(\.name) == expected)
+    #expect(try a.stored(issue.id)?.tags.map(\.name) == expected)
+    #expect(try b.stored(issue.id)?.tags.map(\.name) == expected)
     #expect(try a.dump() == b.dump())
   }
 
@@ -160,7 +160,7 @@ import Testing
     try a.edit(issue.id) { $0.tags = [tag] }
     try both()
     // A's add (at +30 s) is later than B's removal (at +10 s).
-    #expect(try b.fetch(issue.id)?.tags.map(\.name) == ["bug"])
+    #expect(try b.stored(issue.id)?.tags.map(\.name) == ["bug"])
     #expect(try a.dump() == b.dump())
   }
 
@@ -178,14 +178,14 @@ import Testing
       #expect(tags.count == 1)
       let tag = try #require(tags.first)
       #expect(tag.id == min(onA.id.lowercasedText, onB.id.lowercasedText).uuid)
-      #expect(try replica.fetch(first.id)?.tags.map(\.id) == [tag.id])
-      #expect(try replica.fetch(second.id)?.tags.map(\.id) == [tag.id])
+      #expect(try replica.stored(first.id)?.tags.map(\.id) == [tag.id])
+      #expect(try replica.stored(second.id)?.tags.map(\.id) == [tag.id])
     }
     #expect(try a.dump() == b.dump())
     // A link made later through either id lands on the one tag.
     let third = try b.issue("Later on B", tags: [try b.queue.read { try $0.fetchTags() }[0]])
     try both()
-    #expect(try a.fetch(third.id)?.tags.count == 1)
+    #expect(try a.stored(third.id)?.tags.count == 1)
   }
 
   /// A device whose clock runs an hour behind holds what the others stamp ahead of it, and its
@@ -205,7 +205,7 @@ import Testing
     #expect(held.pulled == 0)
     #expect(held.held.map(\.id) == [a.device])
     #expect(held.held.first.map { abs($0.ahead - 3610) < 5 } == true)
-    #expect(try b.fetch(issue.id)?.title == "Shared")
+    #expect(try b.stored(issue.id)?.title == "Shared")
     // B's clock did not follow A's: its next stamp is an hour behind A's.
     b.time.advance(by: 5)
     try b.edit(issue.id) { $0.title = "From B, without A's" }
@@ -214,15 +214,15 @@ import Testing
     let theirs = try #require(history.first { !$0.isThisDevice && $0.what == .title })
     #expect(mine.stamp < theirs.stamp)
     try both()
-    #expect(try a.fetch(issue.id)?.title == "From A")
-    #expect(try b.fetch(issue.id)?.title == "From B, without A's")
+    #expect(try a.stored(issue.id)?.title == "From A")
+    #expect(try b.stored(issue.id)?.title == "From B, without A's")
     // Set right, B applies what it held: A's edit is the later one.
     b.time.advance(by: 3600)
     let released = try b.sync()
     #expect(released.held.isEmpty)
     try both()
-    #expect(try a.fetch(issue.id)?.title == "From A")
-    #expect(try b.fetch(issue.id)?.title == "From A")
+    #expect(try a.stored(issue.id)?.title == "From A")
+    #expect(try b.stored(issue.id)?.title == "From A")
     #expect(try a.dump() == b.dump())
     for replica in [a, b] {
       let lost = try replica.queue.read { try $0.history(ofIssue: issue.id) }.filter(\.lost)
@@ -250,12 +250,12 @@ import Testing
     let issue = try shared()
     a.time.advance(by: 100)
     try a.edit(issue.id) { $0.detail = "More" }
-    let sent = try #require(try a.fetch(issue.id)?.modified)
+    let sent = try #require(try a.stored(issue.id)?.modified)
     try a.sync()
     b.time.advance(by: 5000)
     let report = try b.sync()
     #expect(report.pulled == 1)
-    #expect(try b.fetch(issue.id)?.modified == sent)
+    #expect(try b.stored(issue.id)?.modified == sent)
     // Nothing B received goes back: B has no changes of its own to push.
     #expect(try b.sync().pushed == 0)
   }
@@ -349,8 +349,8 @@ extension ConflictTests {
     #expect(back.usedSnapshot)
     #expect(back.pushed == 2)
     try a.sync()
-    #expect(try a.fetch(away.id)?.title == "Made while away")
-    #expect(try a.fetch(shared.id)?.detail == "Written while away")
+    #expect(try a.stored(away.id)?.title == "Made while away")
+    #expect(try a.stored(shared.id)?.detail == "Written while away")
     #expect(try a.dump() == b.dump())
   }
 }

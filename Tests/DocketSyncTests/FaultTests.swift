@@ -190,7 +190,7 @@ import Testing
         == .package(
           .badChange(ChangeFormatError(line: 2, reason: .value(field: "title")))))
     #expect(problems["\(a.device)/00000005.changes"] == .package(.newerVersion(1_000_000_000)))
-    #expect(try b.fetch(issue.id)?.priority == .low)
+    #expect(try b.stored(issue.id)?.priority == .low)
     // The clock was not pushed to the end of time: B's next edit stamps normally.
     try b.edit(issue.id) { $0.title = "Edited on B" }
     let stamps = try b.queue.read { try $0.history(ofIssue: issue.id) }.map(\.stamp)
@@ -341,7 +341,7 @@ import Testing
     #expect(report.wroteSnapshot)
     _ = try run(a)
     _ = try run(b)
-    #expect(try b.fetch(issue.id)?.title == "Edited during the sync")
+    #expect(try b.stored(issue.id)?.title == "Edited during the sync")
     #expect(try a.dump() == b.dump())
   }
 }

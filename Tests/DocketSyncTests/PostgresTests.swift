@@ -530,7 +530,7 @@ import Testing
       try a.edit(issue.id) { $0.detail = detail }
       try a.sync()
       try b.sync()
-      #expect(try b.fetch(issue.id)?.detail == detail)
+      #expect(try b.stored(issue.id)?.detail == detail)
     }
   }
 }

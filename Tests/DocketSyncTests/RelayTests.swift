@@ -40,7 +40,7 @@ import Testing
     // A second sync sends nothing again.
     #expect(try server.sync().pushed == 0)
     try other.sync()
-    #expect(try other.fetch(issue.id)?.title == "Crash on start (offline)")
+    #expect(try other.stored(issue.id)?.title == "Crash on start (offline)")
     let entry = try #require(try other.queue.read { try $0.history(ofIssue: issue.id) }.last)
     #expect(entry.deviceID == Self.browser)
     #expect(entry.deviceName == "Chromium on Linux")
@@ -69,8 +69,8 @@ import Testing
     }
     try server.sync()
     try other.sync()
-    #expect(try server.fetch(issue.id)?.title == "Crash on start")
-    #expect(try other.fetch(issue.id)?.title == "Crash on start")
+    #expect(try server.stored(issue.id)?.title == "Crash on start")
+    #expect(try other.stored(issue.id)?.title == "Crash on start")
     let lost = try other.queue.read { try $0.history(ofIssue: issue.id) }.filter(\.lost)
     #expect(lost.map(\.deviceName) == ["Safari on iPhone"])
   }

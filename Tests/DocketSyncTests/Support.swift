@@ -113,7 +113,7 @@ final class TestRemote: Sendable {
 }
 
 /// One device: its own database, its own clock, a remote shared with the others.
-final class Replica: @unchecked Sendable {
+final class Replica: IssueFixtures, @unchecked Sendable {
   let name: String
   let time: TestTime
   let queue: DatabaseQueue
@@ -221,28 +221,12 @@ final class Replica: @unchecked Sendable {
 
   func dump() throws -> String { try queue.read { try $0.canonicalDump() } }
 
-  @discardableResult
-  func tag(_ name: String, id: UUID = UUID()) throws -> DocketCore.Tag {
-    try queue.write { try $0.createTag(named: name, id: id).tag }
-  }
-
-  @discardableResult
-  func issue(_ title: String, id: UUID = UUID(), tags: [DocketCore.Tag] = []) throws
-    -> DocketCore.Issue
-  {
-    let issue = DocketCore.Issue(
-      id: id, title: title, detail: "", priority: .low, completed: false, created: time.now,
-      tags: tags)
-    try queue.write { try $0.insertIssue(issue) }
-    return issue
-  }
-
-  func fetch(_ id: UUID) throws -> DocketCore.Issue? {
-    try queue.read { try $0.fetchIssue(id: id) }
-  }
+  var now: Date { time.now }
+  /// Ids at random: replicas of a test share their ids' space, as devices do.
+  func nextID() -> UUID { UUID() }
 
   func edit(_ id: UUID, _ change: (inout DocketCore.Issue) -> Void) throws {
-    guard var issue = try fetch(id) else { return }
+    guard var issue = try stored(id) else { return }
     change(&issue)
     try queue.write { try $0.saveIssue(issue) }
   }

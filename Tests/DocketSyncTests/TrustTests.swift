@@ -103,7 +103,7 @@ import Testing
       try db.execute("UPDATE issues SET created = 1e300, modified = -1e18 WHERE id = ?", [issue.id])
       try db.execute("UPDATE sync_clock SET applying = 0")
     }
-    let read = try #require(try a.fetch(issue.id))
+    let read = try #require(try a.stored(issue.id))
     #expect(!read.created.isKept && read.modified?.isKept == false)
     #expect(ISOTime.string(read.created) == ISOTime.unknown)
     #expect(LocalTime.minutes(read.created) == LocalTime.unknown)
@@ -134,20 +134,20 @@ import Testing
     let c = try Replica("C", remote: folder.path)
     for replica in [b, a, c, b, a] { try replica.sync() }
     for replica in [a, b, c] {
-      #expect(try replica.fetch(gone.id) == nil, "\(replica.name)")
-      #expect(try replica.fetch(kept.id) != nil, "\(replica.name)")
+      #expect(try replica.stored(gone.id) == nil, "\(replica.name)")
+      #expect(try replica.stored(kept.id) != nil, "\(replica.name)")
     }
     #expect(try a.dump() == b.dump() && b.dump() == c.dump())
     // Asked to, it brings them back everywhere: a restore later than the delete wins.
     b.time.advance(by: 10)
     #expect(try b.restore(backup, restoreDeleted: true).restoredIssues == 1)
     for replica in [b, a, c] { try replica.sync() }
-    for replica in [a, b, c] { #expect(try replica.fetch(gone.id)?.title == "Deleted later") }
+    for replica in [a, b, c] { #expect(try replica.stored(gone.id)?.title == "Deleted later") }
     // And its later edits reach everyone.
     b.time.advance(by: 10)
     try b.edit(gone.id) { $0.title = "Back, and edited" }
     for replica in [b, a, c] { try replica.sync() }
-    #expect(try a.fetch(gone.id)?.title == "Back, and edited")
+    #expect(try a.stored(gone.id)?.title == "Back, and edited")
     #expect(try a.dump() == b.dump() && b.dump() == c.dump())
   }
 
@@ -172,7 +172,7 @@ import Testing
     #expect(try copy.sync().newDevice == nil)
     for replica in [a, copy, b, a, copy] { try replica.sync() }
     for replica in [a, copy, b] {
-      #expect(try replica.fetch(issue.id)?.detail == "Edited on the original", "\(replica.name)")
+      #expect(try replica.stored(issue.id)?.detail == "Edited on the original", "\(replica.name)")
       #expect(
         try replica.queue.read {
           try $0.fetchOne(
@@ -223,7 +223,7 @@ import Testing
     try a.sync()
     let held = try b.sync()
     #expect(held.held.first?.name == "Laptop")
-    #expect(try b.fetch(issue.id)?.title == "Shared")
+    #expect(try b.stored(issue.id)?.title == "Shared")
     // Set right: the laptop retires the id whose clock ran ahead and makes its edit again.
     a.time.advance(by: -year + 60)
     b.time.advance(by: 60)
@@ -232,16 +232,16 @@ import Testing
     let released = try b.sync()
     #expect(released.held.isEmpty)
     try a.sync()
-    #expect(try b.fetch(issue.id)?.title == "Edited a year ahead")
+    #expect(try b.stored(issue.id)?.title == "Edited a year ahead")
     // Its tags as it left them too: one taken off, one put on.
-    #expect(try b.fetch(issue.id)?.tags.map(\.name) == ["Bug"])
+    #expect(try b.stored(issue.id)?.tags.map(\.name) == ["Bug"])
     #expect(try a.dump() == b.dump())
     // B's later edit wins again, everywhere.
     b.time.advance(by: 10)
     try b.edit(issue.id) { $0.title = "Later on B" }
     try b.sync()
     try a.sync()
-    #expect(try a.fetch(issue.id)?.title == "Later on B")
+    #expect(try a.stored(issue.id)?.title == "Later on B")
     // The year-ahead change is in both histories, as lost.
     for replica in [a, b] {
       let lost = try replica.queue.read { try $0.history(ofIssue: issue.id) }.filter(\.lost)
@@ -262,12 +262,12 @@ import Testing
     #expect(try a.queue.read { try $0.history(ofIssue: issue.id) }.last!.stamp > far)
     #expect(try a.sync().newDevice == .clockRepaired)
     try b.sync()
-    #expect(try b.fetch(issue.id)?.detail == "After the poison")
+    #expect(try b.stored(issue.id)?.detail == "After the poison")
     b.time.advance(by: 10)
     try b.edit(issue.id) { $0.detail = "B wins again" }
     try b.sync()
     try a.sync()
-    #expect(try a.fetch(issue.id)?.detail == "B wins again")
+    #expect(try a.stored(issue.id)?.detail == "B wins again")
     #expect(
       try a.queue.read { try $0.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) }! < far)
     #expect(try a.dump() == b.dump())
@@ -300,8 +300,8 @@ import Testing
     #expect(try b.sync().newDevice == .clockRepaired)
     for replica in [a, b, a] { try replica.sync() }
     for replica in [a, b] {
-      #expect(try replica.fetch(issue.id)?.detail == "A after the poison", "\(replica.name)")
-      #expect(try replica.fetch(other.id)?.detail == "B after the poison", "\(replica.name)")
+      #expect(try replica.stored(issue.id)?.detail == "A after the poison", "\(replica.name)")
+      #expect(try replica.stored(other.id)?.detail == "B after the poison", "\(replica.name)")
       #expect(
         try replica.queue.read { try $0.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) }!
           < far)
@@ -333,7 +333,7 @@ import Testing
     #expect(!repaired.clockLooksBehind)
     #expect(repaired.newDevice == .clockRepaired)
     try b.sync()
-    #expect(try b.fetch(issue.id)?.title == "Edited a year ahead")
+    #expect(try b.stored(issue.id)?.title == "Edited a year ahead")
   }
 
   /// Most devices ahead of this one: its own clock is the one that looks wrong.
@@ -371,7 +371,7 @@ import Testing
     for replica in [a, b, c] {
       let names = try replica.queue.read { try $0.fetchTags() }.map(\.name).sorted()
       #expect(names == ["old-ops", "ops"], "\(replica.name)")
-      #expect(try replica.fetch(x.id)?.tags.map(\.name) == ["ops"], "\(replica.name)")
+      #expect(try replica.stored(x.id)?.tags.map(\.name) == ["ops"], "\(replica.name)")
     }
     #expect(try a.dump() == b.dump() && b.dump() == c.dump())
   }
@@ -515,7 +515,7 @@ import Testing
         $0.problem
           == .package(.badChange(ChangeFormatError(line: 2, reason: .forged(claimed: a.device))))
       })
-    #expect(try a.fetch(issue.id)?.title == "Alice's")
+    #expect(try a.stored(issue.id)?.title == "Alice's")
     #expect(try a.queue.read { try $0.history(ofIssue: issue.id) }.allSatisfy { $0.what != .title })
   }
 
@@ -540,7 +540,7 @@ import Testing
     let told = try b.sync()
     try c.sync()
     #expect(told.twins == ["Mallory"])
-    #expect(try b.fetch(issue.id)?.title == c.fetch(issue.id)?.title)
+    #expect(try b.stored(issue.id)?.title == c.stored(issue.id)?.title)
     #expect(try b.dump() == c.dump())
   }
 
@@ -563,7 +563,7 @@ import Testing
     try b.sync(bulkFrom: 1)
     try c.sync(bulkFrom: 1)
     let id = try #require(UUID(uuidString: row))
-    let titles = try [b, c].map { try $0.fetch(id)?.title }
+    let titles = try [b, c].map { try $0.stored(id)?.title }
     #expect(titles[0] != nil && titles[0] == titles[1])
     #expect(try b.dump() == c.dump())
   }

@@ -1,4 +1,5 @@
 import DocketCore
+import DocketTestSupport
 import Foundation
 import HTTPServer
 import Locking
@@ -255,9 +256,8 @@ import Testing
   }
 
   @Test func theLiveWatcherSeesAnotherProcesssCommit() throws {
-    let folder = try temporaryFolder("docket-web-live")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("docket.sqlite").path
+    let folder = try TemporaryDirectory(prefix: "docket-web-live")
+    let path = folder.path("docket.sqlite")
     let queue = try DocketDatabase.open(path: path)
     let live = LiveChanges(path: path, interval: 0.02)
     live.start()
@@ -347,9 +347,8 @@ extension PageCacheTests {
 /// their own and kept while nothing changes, and a commit by another program seen at once.
 @Suite struct FileDatabaseTests {
   @Test func aCommitByAnotherProgramIsInTheNextPage() throws {
-    let folder = try temporaryFolder("docket-web-file")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("docket.sqlite").path
+    let folder = try TemporaryDirectory(prefix: "docket-web-file")
+    let path = folder.path("docket.sqlite")
     let queue = try DocketDatabase.open(path: path)
     let live = LiveChanges(path: path, interval: 60)  // the watcher's own look comes too late
     live.start()

@@ -7,17 +7,9 @@ import Locking
 
 @testable import DocketWeb
 
-/// A fresh folder of its own for a test's database file (the test removes it).
-func temporaryFolder(_ name: String) throws -> URL {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "\(name)-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  return folder
-}
-
 /// A web app on an in-memory database with a fixed clock and ids, and a browser's way to ask it
 /// things: signed in, from its own host and origin, unless a test says otherwise.
-struct WebTester {
+struct WebTester: IssueFixtures {
   static let token = "token-of-this-start"
   static let csrf = "csrf-of-this-start"
   static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -81,24 +73,9 @@ struct WebTester {
     get("/", location.parameters).text
   }
 
-  @discardableResult
-  func tag(_ name: String) throws -> Tag {
-    try queue.write { try $0.createTag(named: name, id: uuids.make()).tag }
-  }
-
-  @discardableResult
-  func issue(
-    _ title: String, detail: String = "", priority: Priority = .low, completed: Bool = false,
-    tags: [Tag] = []
-  ) throws -> Issue {
-    let issue = Issue(
-      id: uuids.make(), title: title, detail: detail, priority: priority, completed: completed,
-      created: Self.now.addingTimeInterval(-3600), tags: tags)
-    try queue.write { try $0.insertIssue(issue) }
-    return issue
-  }
-
-  func stored(_ id: UUID) throws -> Issue? { try queue.read { try $0.fetchIssue(id: id) } }
+  static let defaultAge: TimeInterval = 3600
+  var now: Date { Self.now }
+  func nextID() -> UUID { uuids.make() }
 
   func count() throws -> Int {
     try queue.read { try $0.fetchOne("SELECT count(*) FROM issues", as: Int.self) ?? 0 }

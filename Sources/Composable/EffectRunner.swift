@@ -134,6 +134,11 @@ package final class EffectRunner<Action: Sendable> {
 
   package var isIdle: Bool { inFlight.isEmpty }
 
+  /// Whether no effect put in `lane` is running or waiting to run.
+  package func isLaneIdle<Lane: Hashable & Sendable>(_ lane: Lane) -> Bool {
+    lanes[CancelID(lane)] == nil
+  }
+
   /// Returns once every effect put in `lane` so far, and any put there meanwhile, has finished.
   func waitForLane(_ lane: CancelID) async {
     while let last = lanes[lane] {

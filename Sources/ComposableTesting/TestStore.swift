@@ -232,6 +232,24 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     }
   }
 
+  /// Waits until every effect put in `lane` (`Effect.serial(in:)`) has finished, those queued
+  /// meanwhile included; fails if some still run after `timeout`. A test waits for a feature's
+  /// writes this way while its observations keep running.
+  public func finishEffects<Lane: Hashable & Sendable>(
+    in lane: Lane, timeout: Duration? = nil,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) async {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let limit = timeout ?? self.timeout
+    guard await waitUntil(limit, { self.runner.isLaneIdle(lane) }) else {
+      Issue.record(
+        Comment(rawValue: "Effects in the lane \(lane) are still running after \(limit)."),
+        sourceLocation: location)
+      return
+    }
+    await settle()
+  }
+
   /// Forgets the actions received and not yet asserted (their state changes stay).
   public func skipReceivedActions() async {
     await settle()

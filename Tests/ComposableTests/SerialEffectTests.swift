@@ -1,4 +1,5 @@
 import Composable
+import ComposableTesting
 import Foundation
 import Locking
 import Testing
@@ -51,6 +52,18 @@ import Testing
     for _ in 0..<500 where log.all.count < 8 { try await Task.sleep(for: .milliseconds(2)) }
     #expect(log.all.count == 8)
     #expect(log.all != Array(0..<8))
+  }
+
+  /// The test store waits for a lane the same way, while an effect outside it keeps running.
+  @Test func theTestStoreFinishesALaneAndLeavesTheRest() async {
+    let log = Log()
+    let store = TestStore(initialState: Writer.State()) { Writer(log: log) }
+    store.exhaustivity = .off
+    await store.send(.write(100, serial: false))
+    for number in 0..<4 { await store.send(.write(number, serial: true)) }
+    await store.finishEffects(in: "writes")
+    #expect(log.all.filter { $0 < 100 } == [0, 1, 2, 3])
+    await store.finish()
   }
 
   /// Waiting for a lane also waits for what is put in it meanwhile.

@@ -71,6 +71,22 @@ import Testing
       ])
   }
 
+  @Test func aLaneThatNeverFinishesFails() async {
+    let finishLine = #line + 5
+    let issues = await reportedIssues {
+      let store = TestStore(initialState: Stuck.State()) { Stuck() }
+      store.exhaustivity = .off
+      await store.send(.start)
+      await store.finishEffects(in: "stuck", timeout: .milliseconds(50))
+      await store.skipInFlightEffects()
+    }
+    #expect(
+      issues == [
+        ReportedIssue(
+          text: "Effects in the lane stuck are still running after 0.05 seconds.", line: finishLine)
+      ])
+  }
+
   @Test func aReceivedActionNotAssertedBeforeTheNextSendFails() async {
     let secondSendLine = #line + 4
     let issues = await reportedIssues {
@@ -202,5 +218,16 @@ import Testing
     // The search action is passed over; only the results and their field are asserted.
     await store.receive(.results(["apple"])) { $0.results = ["apple"] }
     #expect(store.state.searches == 1)
+  }
+}
+
+/// An effect in a lane that waits until it is cancelled (a minute at most).
+struct Stuck: Reducer {
+  struct State: Equatable {}
+  enum Action: Equatable, Sendable { case start }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    .run { _ in try? await Task.sleep(for: .seconds(60)) }
+      .serial(in: "stuck")
   }
 }

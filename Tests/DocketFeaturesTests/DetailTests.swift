@@ -89,11 +89,8 @@ import Testing
     await store.send(.editTapped)
     await store.send(.priorityChanged(.high))
     await store.send(.saveTapped)
-    await store.skipReceivedActions()
+    await store.finishEffects(in: WriteLane.database)
     await store.skipInFlightEffects()
-    for _ in 0..<200 where try fx.stored(padded.id)?.priority != .high {
-      try await Task.sleep(for: .milliseconds(10))
-    }
     #expect(try fx.stored(padded.id)?.priority == .high)
     #expect(try fx.stored(padded.id)?.title == "  Fix login  ")
   }

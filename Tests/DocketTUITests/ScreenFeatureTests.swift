@@ -42,6 +42,18 @@ import Testing
     for character in text { await store.send(.key(.character(character))) }
   }
 
+  /// Waits, as long as the test store's timeout at most, for the list's observation to bring a
+  /// page whose issues satisfy `isExpected`: the database is read and written off the main actor.
+  func receivePage(
+    _ store: TestStore<ScreenFeature.State, ScreenFeature.Action>,
+    where isExpected: @escaping ([Issue]) -> Bool
+  ) async {
+    await store.receive(where: { action in
+      guard case .app(.list(.loaded(let page))) = action else { return false }
+      return isExpected(page.issues)
+    })
+  }
+
   @Test func createSaveSearchAndComplete() async throws {
     let (store, queue, clock) = try makeStore()
     await store.send(.app(.task))
@@ -65,25 +77,18 @@ import Testing
     await type(store, "tag:e2e")
     await press(store, .enter)
     await clock.advance(by: .milliseconds(300))
-    // The new page comes from the database in the background: wait for it (bounded).
-    for _ in 0..<500 where store.state.app.list.issues.map(\.title) != ["Tmux test issue"] {
-      await store.skipReceivedActions()
-      try await Task.sleep(for: .milliseconds(10))
-    }
+    await receivePage(store) { $0.map(\.title) == ["Tmux test issue"] }
     #expect(store.state.app.list.issues.map(\.title) == ["Tmux test issue"])
     await press(store, .character("j"), .character("x"))
     await store.skipReceivedActions()
     #expect(store.state.announcement == "Issue closed: Tmux test issue")
-    // The close is written in the background: wait for it (bounded), then stop the observations.
-    func completedTitles() throws -> [String] {
-      try queue.read { try $0.fetchIssues(IssueRequest(filter: .completed, now: snapshotNow)) }
-        .map(\.title)
-    }
-    for _ in 0..<500 where try completedTitles().isEmpty {
-      try await Task.sleep(for: .milliseconds(10))
-    }
+    // Written in the background, in the database's lane.
+    await store.finishEffects(in: WriteLane.database)
     await store.skipInFlightEffects()
-    #expect(try completedTitles() == ["Tmux test issue"])
+    let completed = try queue.read {
+      try $0.fetchIssues(IssueRequest(filter: .completed, now: snapshotNow))
+    }
+    #expect(completed.map(\.title) == ["Tmux test issue"])
   }
 
   /// A new issue is titled "New issue", selected: saved as it is, it keeps that title; its
@@ -104,13 +109,7 @@ import Testing
     await press(store, .character("n"))
     await store.skipReceivedActions()
     await press(store, .control("s"))
-    await store.skipReceivedActions()
-    for _ in 0..<500
-    where try queue.read({ try $0.fetchIssues(IssueRequest(filter: .open, now: snapshotNow)) })
-      .count < 2
-    {
-      try await Task.sleep(for: .milliseconds(10))
-    }
+    await store.finishEffects(in: WriteLane.database)
     await store.skipInFlightEffects()
     let titles = try queue.read {
       try $0.fetchIssues(IssueRequest(filter: .open, now: snapshotNow)).map(\.title)

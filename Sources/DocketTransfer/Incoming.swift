@@ -30,28 +30,14 @@ public struct IncomingTag: Hashable, Sendable {
 public struct IncomingIssue: Equatable, Sendable {
   public var id: UUID
   public var title: String
-  public var detail: String
-  public var priority: Priority
-  public var completed: Bool
+  public var detail = ""
+  public var priority = Priority.low
+  public var completed = false
   public var created: Date
   public var modified: Date?
-  public var tags: [IncomingTag]
+  public var tags: [IncomingTag] = []
   /// The file says nothing of priority (GitHub): a new issue is low, a known one keeps its own.
   public var priorityUnsaid = false
-
-  public init(
-    id: UUID, title: String, detail: String = "", priority: Priority = .low,
-    completed: Bool = false, created: Date, modified: Date? = nil, tags: [IncomingTag] = []
-  ) {
-    self.id = id
-    self.title = title
-    self.detail = detail
-    self.priority = priority
-    self.completed = completed
-    self.created = created
-    self.modified = modified
-    self.tags = tags
-  }
 }
 
 /// Why a record of a file was left out on purpose.

@@ -1,9 +1,9 @@
 import Composable
 import ComposableTesting
-import DocketCore
 import Foundation
 import Testing
 
+@testable import DocketCore
 @testable import DocketFeatures
 
 @MainActor

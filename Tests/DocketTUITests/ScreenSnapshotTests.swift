@@ -1,9 +1,9 @@
-import DocketCore
 import DocketFeatures
 import Foundation
 import Terminal
 import Testing
 
+@testable import DocketCore
 @testable import DocketTUI
 
 /// Every pane and state drawn at three sizes and compared with recorded screens.

@@ -19,12 +19,6 @@ public struct TagSummary: Identifiable, Equatable, Hashable, Sendable {
   /// All issues with this tag.
   public var total: Int
 
-  public init(tag: Tag, open: Int, total: Int) {
-    self.tag = tag
-    self.open = open
-    self.total = total
-  }
-
   public var id: UUID { tag.id }
 
   /// The badge count: all issues when completed ones are shown, else the open ones.

@@ -15,12 +15,6 @@ public struct SearchSuggestion: Equatable, Hashable, Sendable {
   /// The search token it becomes (`tag:"UI Design"`, `priority:high`, `is:open`).
   public var token: String
 
-  public init(kind: Kind, label: String, token: String) {
-    self.kind = kind
-    self.label = label
-    self.token = token
-  }
-
   /// Tags (by name), then priorities, then statuses, whose name contains `fragment` (ignoring
   /// case and accents, in the label or the English token), leaving out tokens already chosen.
   public static func suggestions(

@@ -79,15 +79,9 @@ public enum SyncMessages {
     ISOTime.local(entry.when) + "  " + device(entry, l10n) + "  " + change(entry, l10n)
   }
 
-  /// A field's name in the reader's language.
+  /// A field's name in the reader's language: the catalog's `history.field.` and its JSON name.
   static func fieldLabel(_ what: HistoryEntry.What, _ l10n: Localizer) -> String {
-    switch what {
-    case .title: l10n("history.field.title")
-    case .detail: l10n("history.field.detail")
-    case .priority: l10n("history.field.priority")
-    case .completed: l10n("history.field.completed")
-    default: l10n("history.field.created")
-    }
+    l10n("history.field.\(fieldName(what))")
   }
 
   /// A field's name in JSON.

@@ -1,9 +1,10 @@
 import Database
 import DocketCore
-import DocketSync
 import DocketTestSupport
 import Foundation
 import Testing
+
+@testable import DocketSync
 
 /// A device that reaches no remote itself (a browser paired with `docket serve`) hands its
 /// changes to a database, which sends them on with its own sync, as that device's.

@@ -9,11 +9,6 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
   public var hlc: Int64
   public var device: String
 
-  public init(hlc: Int64, device: String) {
-    self.hlc = hlc
-    self.device = device
-  }
-
   public static func < (lhs: Stamp, rhs: Stamp) -> Bool {
     lhs.hlc != rhs.hlc ? lhs.hlc < rhs.hlc : lhs.device < rhs.device
   }

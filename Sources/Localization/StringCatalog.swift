@@ -82,7 +82,8 @@ public struct StringCatalog: Sendable {
       try reader.forEachMember { name, reader in
         guard name == "strings", reader.peek() == UInt8(ascii: "{") else {
           let value = try reader.readValue()
-          if name == "sourceLanguage", let language = value.string { source = language }
+          // As the whole reading does: the last member of a repeated key counts.
+          if name == "sourceLanguage" { source = value.string ?? "en" }
           return
         }
         // The entries are found, not kept: each is read again when first asked for.
@@ -93,7 +94,7 @@ public struct StringCatalog: Sendable {
           ranges[key] = start..<reader.byteOffset
         }
       }
-      guard reader.isAtEnd else { throw reader.unexpected("the end of the text") }
+      guard reader.isAtEnd else { throw reader.unexpected("the end of the file") }
     } catch {
       throw FormatError(description: "the string catalog is not valid JSON: \(error)")
     }

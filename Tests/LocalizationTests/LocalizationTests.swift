@@ -145,6 +145,20 @@ import Testing
     #expect(Set(strings?.keys ?? [:].keys) == Set(catalog.entries.keys))
   }
 
+  /// The outline and the whole reading take a repeated key the same way: the last one counts.
+  @Test func bothReadingsAgreeOnARepeatedSourceLanguage() throws {
+    for text in [
+      #"{"sourceLanguage":"de","sourceLanguage":0,"strings":{"k":{"localizations":{"de":{"stringUnit":{"value":"D"}}}}}}"#,
+      #"{"sourceLanguage":0,"sourceLanguage":"de","strings":{"k":{"localizations":{"de":{"stringUnit":{"value":"D"}}}}}}"#,
+    ] {
+      let whole = try StringCatalog(bytes: Array(text.utf8))
+      let outlined = try StringCatalog.outlined(bytes: Array(text.utf8))
+      #expect(whole.sourceLanguage == outlined.sourceLanguage, "\(text)")
+      #expect(
+        whole.string("k", language: "fr") == outlined.string("k", language: "fr"), "\(text)")
+    }
+  }
+
   @Test func malformedTextIsAClearErrorNamingWhere() {
     let cases: [(String, String)] = [
       ("", "the text ends too soon at line 1, column 1"),

@@ -204,9 +204,6 @@ func hostileAndJoiningTimings(
     samples: joins.map(\.milliseconds), budget: 500)
 }
 
-/// The benchmark's database is made as of its own moment (`now`, in 2027): its stamps are moved
-/// to a day ago, as a database used up to yesterday has them, or its first sync would find its
-/// clock ahead and repair it (what `TrustTests` measure, not this).
 /// Writes a Docket export of new low-priority issues with these titles (each a change to sync).
 func writeNewIssues(to path: String, titles: [String]) {
   var lines = ["{\"format\":\"docket\",\"version\":1,\"tags\":[],\"issues\":["]
@@ -221,6 +218,9 @@ func writeNewIssues(to path: String, titles: [String]) {
   try? lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
 }
 
+/// The benchmark's database is made as of its own moment (`now`, in 2027): its stamps are moved
+/// to a day ago, as a database used up to yesterday has them, or its first sync would find its
+/// clock ahead and repair it (what `TrustTests` measure, not this).
 func shiftStamps(_ path: String) {
   do {
     let db = try DocketDatabase.connection(path: path)

@@ -131,7 +131,7 @@ let package = Package(
         "DocketTestSupport",
       ]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Locking"]),
-    .testTarget(name: "LibraryLoaderTests", dependencies: ["CLibraryLoader"]),
+    .testTarget(name: "CLibraryLoaderTests", dependencies: ["CLibraryLoader"]),
     .testTarget(
       name: "DocketWebTests",
       dependencies: [

@@ -24,7 +24,7 @@ static size_t candidates(const struct docket_library *library, char names[3][256
 static void load(struct docket_library *library) {
   char names[3][256];
   size_t count = candidates(library, names);
-  char reason[256] = "not found";
+  char reason[512] = "not found";
   void *handle = NULL;
   for (size_t index = 0; index < count && !handle; index++) {
     handle = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);

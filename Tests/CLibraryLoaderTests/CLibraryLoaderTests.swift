@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `docket_load` against the C library every process has, and against one no machine has.
-@Suite struct LibraryLoaderTests {
+@Suite struct CLibraryLoaderTests {
   #if os(macOS)
     static let systemLibrary = "libSystem.B.dylib"
   #else

@@ -26,7 +26,7 @@ struct docket_library {
   size_t symbol_count;
   /// Set by the first `docket_load`: whether it was tried, and why it failed (empty if it did not).
   int tried;
-  char failure[512];
+  char failure[1024];
 };
 
 /// Loads `library` and every one of its symbols, once; later calls answer as the first did.

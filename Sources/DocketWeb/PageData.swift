@@ -44,7 +44,7 @@ struct PageData: Sendable {
     let summaries = try db.tagSummaries()
     let tags = settings.tagSort.sorted(summaries, showCompleted: showCompleted)
     let allTags = NaturalOrder.sorted(summaries.map(\.tag), by: \.name)
-    var field = SearchField(text: location.query)
+    var field = location.search
     var searchError: String?
     var issues: [Issue] = []
     var hasMore = false

@@ -84,7 +84,7 @@ struct PageRenderer {
 
   func filterLink(_ filter: IssueFilter, name: String) -> HTML {
     let target = WebLocation(
-      filter: filter, query: location.query, sort: location.sort,
+      filter: filter, chips: location.chips, query: location.query, sort: location.sort,
       showCompleted: location.showCompleted)
     let current = filter == location.filter
     return """
@@ -102,7 +102,7 @@ struct PageRenderer {
       rows = "<p class=\"problem\" role=\"alert\">\(error)</p>"
     } else if data.issues.isEmpty {
       let empty =
-        location.query.isEmpty && location.filter == .open && data.counts.open == 0
+        location.search.isEmpty && location.filter == .open && data.counts.open == 0
         ? l10n("web.empty.none") : l10n("web.empty.noMatch")
       rows = "<p class=\"quiet\">\(empty)</p>"
     } else {
@@ -182,18 +182,19 @@ struct PageRenderer {
   }
 
   func searchForm() -> HTML {
-    var hidden = hiddenFields(of: location, leaving: ["q", "n", "issue", "mode", "pane"])
+    var hidden = hiddenFields(of: location, leaving: ["q", "chip", "n", "issue", "mode", "pane"])
     if let issue = location.issue, location.mode == .view {
       hidden += "<input type=\"hidden\" name=\"issue\" value=\"\(issue.uuidString.lowercased())\">"
     }
     var suggestions: HTML = .empty
     if !data.suggestions.isEmpty {
-      // The `#fragment` being typed becomes the token, where it was typed.
-      let typed = SearchField(text: location.query).textWithoutFragment
+      // The `#fragment` being typed becomes a chip; the text before it stays.
+      let typed = location.search.textWithoutFragment
       var items: [HTML] = []
       for suggestion in data.suggestions.prefix(12) {
         let chosen = location.with {
-          $0.query = (typed.isEmpty ? "" : typed + " ") + suggestion.token + " "
+          $0.chips.append(suggestion.token)
+          $0.query = typed.isEmpty ? "" : typed + " "
           $0.shown = WebLocation.pageSize
         }
         items.append(
@@ -206,11 +207,36 @@ struct PageRenderer {
     return """
       <form class="search" role="search" action="/" method="get">\(hidden)\
       <label for="q">\(l10n("web.search.label"))</label>\
-      <input id="q" name="q" type="search" value="\(location.query)" \
-      aria-describedby="q-help" aria-controls="issue-list" data-key="/">\
-      <button type="submit" class="without-script">\(l10n("web.search.button"))</button>\
+      <div class="search-field">\(chips())<input id="q" name="q" type="search" \
+      value="\(location.query)" aria-describedby="q-help" aria-controls="issue-list" \
+      data-key="/"></div>\
+      <button type="submit" name="enter" value="1" class="without-script">\
+      \(l10n("web.search.button"))</button>\
       <p id="q-help" class="quiet small">\(l10n("web.search.help"))</p>\(suggestions)</form>
       """
+  }
+
+  /// The search's chips, before the text: each sends its token with the form, and taken away
+  /// (a tap, or Backspace at the start of the text) leaves the rest of the search.
+  func chips() -> HTML {
+    guard !location.chips.isEmpty else { return .empty }
+    var items: [HTML] = []
+    for (index, chip) in location.chips.enumerated() {
+      let without = location.with {
+        $0.chips.remove(at: index)
+        $0.shown = WebLocation.pageSize
+      }
+      let label = l10n.chipLabel(chip)
+      items.append(
+        """
+        <li><input type="hidden" name="chip" value="\(chip)">\
+        <a class="chip" href="\(without.url)" title="\(chip)" \
+        aria-label="\(l10n("web.chip.remove", .string(label)))">\
+        <span class="chip-label">\(label)</span>\
+        <span class="chip-x" aria-hidden="true">×</span></a></li>
+        """)
+    }
+    return "<ul class=\"chips\" id=\"chips\" aria-label=\"\(l10n("web.chips"))\">\(items)</ul>"
   }
 
   func sortForm() -> HTML {

@@ -180,6 +180,20 @@ public final class WebApp: Sendable {
     let said = saidMessage(request, l10n)
     do {
       switch request.path {
+      case "/" where request.queryValue("enter") != nil:
+        // A search sent with Enter: what was typed besides plain words (tokens, exclusions)
+        // joins the chips, as in the terminal app; the page is then the search's own address.
+        let location = WebLocation(query: request.query)
+        let field = location.search.submitted()
+        // A chip the address could not carry stays text, so nothing typed is lost.
+        let kept = Array(
+          field.chips.filter { $0.count <= WebLocation.longestChip }.prefix(WebLocation.mostChips))
+        let target = location.with {
+          $0.chips = kept
+          $0.query = (field.chips.filter { !kept.contains($0) } + [field.text])
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        return HTTPResponse(status: 303, headers: [("Location", target.url)])
       case "/":
         // The version first: a change committed after it makes the page count as older.
         let version = live.currentVersion()

@@ -101,10 +101,11 @@ struct WebDocument {
       ("waitingOne", "web.copy.waitingOne"),
       ("sent", "web.copy.sent"), ("refused", "web.copy.refused"),
       ("notOffline", "web.copy.notOffline"),
+      ("chips", "web.chips"), ("chipRemove", "web.chip.remove"),
     ]
     // A text's value is `%@` in it, for the script to put in; a count, 1234567 (as the
     // language writes that number).
-    let withText: Set = ["rowPriority", "rowTags", "rowChanged", "refused"]
+    let withText: Set = ["rowPriority", "rowTags", "rowChanged", "refused", "chipRemove"]
     var members: [(String, JSON)] = keys.map { name, key in
       (name, .string(withText.contains(name) ? l10n(key, .string("%@")) : l10n(key)))
     }

@@ -16,7 +16,10 @@ public struct WebLocation: Equatable, Sendable {
   }
 
   public var filter: IssueFilter = .open
-  /// The search as typed, in the search syntax.
+  /// The search's tokens shown as chips (`tag:"UI Design"`, `priority:high`, `-crash`), each a
+  /// `chip` parameter, before the text typed after them.
+  public var chips: [String] = []
+  /// The search's text as typed after the chips, in the search syntax.
   public var query: String = ""
   /// Nil: the sort this device remembers.
   public var sort: IssueSort?
@@ -30,15 +33,20 @@ public struct WebLocation: Equatable, Sendable {
   public var shown: Int = WebLocation.pageSize
 
   public static let pageSize = 50
+  /// At most this many chips, each at most `longestChip` characters: more is not a search anyone
+  /// types.
+  public static let mostChips = 20
+  public static let longestChip = 200
   /// A list never shows more than this in one page, however the URL asks.
   public static let largestPage = 1000
 
   public init(
-    filter: IssueFilter = .open, query: String = "", sort: IssueSort? = nil,
+    filter: IssueFilter = .open, chips: [String] = [], query: String = "", sort: IssueSort? = nil,
     showCompleted: Bool? = nil, issue: UUID? = nil, mode: Mode = .view, pane: Pane? = nil,
     shown: Int = WebLocation.pageSize
   ) {
     self.filter = filter
+    self.chips = chips
     self.query = query
     self.sort = sort
     self.showCompleted = showCompleted
@@ -54,6 +62,11 @@ public struct WebLocation: Equatable, Sendable {
     if let text = value("filter"), let filter = IssueFilter(storageValue: text) {
       self.filter = filter
     }
+    chips = Array(
+      parameters.lazy.filter { $0.name == "chip" }
+        .map { $0.value.trimmingCharacters(in: .whitespacesAndNewlines) }
+        .filter { !$0.isEmpty && $0.count <= Self.longestChip }
+        .prefix(Self.mostChips))
     query = String((value("q") ?? "").prefix(1000))
     sort = value("sort").flatMap(IssueSort.init(storageValue:))
     showCompleted = value("done").flatMap { $0 == "1" ? true : $0 == "0" ? false : nil }
@@ -66,6 +79,9 @@ public struct WebLocation: Equatable, Sendable {
     }
   }
 
+  /// The search: its chips and the text after them.
+  public var search: SearchField { SearchField(chips: chips, text: query) }
+
   /// The pane a phone shows: the one asked for, else the form or the issue when there is one,
   /// else the list.
   public var frontPane: Pane {
@@ -77,6 +93,7 @@ public struct WebLocation: Equatable, Sendable {
   public var parameters: [(String, String)] {
     var result: [(String, String)] = []
     if filter != .open { result.append(("filter", filter.storageValue)) }
+    for chip in chips { result.append(("chip", chip)) }
     if !query.isEmpty { result.append(("q", query)) }
     if let sort { result.append(("sort", sort.storageValue)) }
     if let showCompleted { result.append(("done", showCompleted ? "1" : "0")) }

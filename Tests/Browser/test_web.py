@@ -224,6 +224,17 @@ class WebAppTest(unittest.TestCase):
         driver.get(self.server.base + "/?filter=all&q=" + urllib.parse.quote(word.lower()))
         wait(driver, lambda d: titles[0] in self.titles_listed(d))
         self.assertTrue(all(word.lower() in title.lower() for title in self.titles_listed(driver)))
+        # A chip narrows offline as online, is drawn when the page had none, and a tap takes it
+        # away.
+        tag = sorted({name for issue in everything for name in issue["tags"]})[0]
+        tagged = sorted(issue["title"] for issue in everything if tag in issue["tags"])
+        driver.get(self.server.base + "/?filter=all&chip=" + urllib.parse.quote('tag:"%s"' % tag))
+        wait(driver, lambda d: sorted(self.titles_listed(d)) == tagged)
+        chip = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#chips a.chip"))[0]
+        self.assertEqual(chip.find_element(By.CSS_SELECTOR, ".chip-label").text, tag)
+        chip.click()
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#chips li"))
+        wait(driver, lambda d: len(self.titles_listed(d)) > len(tagged))
 
         # Offline: an issue created, one edited, one completed; each waits, said in the header.
         driver.get(self.server.base + "/?mode=new")
@@ -402,11 +413,42 @@ class WebAppTest(unittest.TestCase):
         self.audit(driver, "search suggestions")
         link.click()
         wait(driver, lambda d: self.titles_listed(d) == ["Browser made this"])
-        # The caret stands after the chosen token, where typing goes on.
-        wait(driver, lambda d: d.execute_script(
-            "var q = document.getElementById('q'); return document.activeElement === q"
-            " && q.selectionStart === q.value.length && q.value.length > 0"))
-        self.assertIn("tag%3AWeb", driver.current_url)
+        # The token is a chip, in words, and the caret stands after it, where typing goes on.
+        chip = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#chips a.chip"))[0]
+        self.assertEqual(chip.find_element(By.CSS_SELECTOR, ".chip-label").text, "Web")
+        self.assertEqual(chip.accessible_name, "Remove Web from the search")
+        wait(driver, lambda d: d.execute_script("""
+            var q = document.getElementById('q');
+            var chip = document.querySelector('#chips li:last-child').getBoundingClientRect();
+            var field = q.getBoundingClientRect();
+            return document.activeElement === q && q.value === '' && q.selectionStart === 0 &&
+              (field.left >= chip.right - 1 || field.top >= chip.bottom - 1);"""))
+        self.assertIn("chip=tag%3AWeb", driver.current_url)
+        self.audit(driver, "search with a chip")
+        # Typing goes on after it: both narrow the list. (The field is drawn anew as the list
+        # follows the typing: it is found again each time.)
+        driver.switch_to.active_element.send_keys("nothing like it")
+        wait(driver, lambda d: self.titles_listed(d) == [] and "q=nothing" in d.current_url)
+        # Backspace at the start of the text takes the chip back; the text stays.
+        driver.execute_script("var q = document.getElementById('q'); q.setSelectionRange(0, 0)")
+        driver.switch_to.active_element.send_keys(Keys.BACKSPACE)
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#chips li"))
+        wait(driver, lambda d: "chip=" not in d.current_url and "q=nothing" in d.current_url)
+        self.assertEqual(driver.find_element(By.ID, "q").get_attribute("value"), "nothing like it")
+        # A token typed by hand becomes a chip with Enter; the words stay text.
+        driver.execute_script("document.getElementById('q').value = ''")
+        driver.switch_to.active_element.send_keys("tag:Web browser")
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(driver, lambda d: [c.text for c in d.find_elements(By.CSS_SELECTOR, "#chips .chip-label")]
+             == ["Web"])
+        wait(driver, lambda d: d.find_element(By.ID, "q").get_attribute("value") == "browser")
+        wait(driver, lambda d: self.titles_listed(d) == ["Browser made this"])
+        # A tap on the chip takes it away.
+        driver.find_element(By.CSS_SELECTOR, "#chips a.chip").click()
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#chips li"))
+        wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "q")
+        driver.get(self.server.base + "/?chip=tag%3AWeb")
+        wait(driver, lambda d: self.titles_listed(d) == ["Browser made this"])
         # Complete it with x, then edit it with e.
         driver.find_element(By.TAG_NAME, "body").send_keys("j")
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list a[aria-current]"))
@@ -515,6 +557,14 @@ class WebAppTest(unittest.TestCase):
         self.assertFalse(driver.find_element(By.ID, "filters").is_displayed())
         self.check_targets(driver)
         self.shot(driver, "phone")
+        # A search's chips are targets a finger can take too.
+        driver.get(self.server.base + "/?chip=tag%3ABug&chip=priority%3Ahigh&q=login")
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#chips a.chip")) == 2)
+        self.check_targets(driver)
+        self.audit(driver, "phone search with chips")
+        driver.find_element(By.ID, "q").click()
+        self.shot(driver, "phone-search")
+        driver.get(self.server.base + "/")
         driver.find_elements(By.CSS_SELECTOR, "#issue-list a")[0].click()
         wait(driver, lambda d: d.find_element(By.ID, "detail").is_displayed())
         self.assertFalse(driver.find_element(By.ID, "list").is_displayed())
@@ -757,7 +807,7 @@ class WebAppTest(unittest.TestCase):
     def check_targets(self, driver):
         small = driver.execute_script("""
             return Array.from(document.querySelectorAll(
-                '.pane a.button, .pane button, .pane input:not([type=hidden]), .pane select, #issue-list a, .filters a'))
+                '.pane a.button, .pane button, .pane input:not([type=hidden]), .pane select, #issue-list a, .filters a, a.chip'))
               .filter(e => e.offsetParent !== null)
               .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
               .filter(p => p[1] < 44 && !p[0].includes('type="checkbox"'));""")
@@ -805,10 +855,18 @@ class WebAppTest(unittest.TestCase):
         driver.get(self.server.base + "/")
         driver.find_element(By.ID, "q").send_keys("tag:Feature")
         driver.find_element(By.CSS_SELECTOR, "form.search button").click()
-        wait(driver, lambda d: "q=tag%3AFeature" in d.current_url)
+        # The token typed became a chip, as Enter makes it with the script.
+        wait(driver, lambda d: "chip=tag%3AFeature" in d.current_url)
         self.assertTrue(driver.find_elements(By.CSS_SELECTOR, "#issue-list li"))
         self.assertTrue(all("Feature" in row.text for row in
                             driver.find_elements(By.CSS_SELECTOR, "#issue-list li")))
+        # Words typed after a chip are sent with it; the chip, a link, takes itself away.
+        driver.find_element(By.ID, "q").send_keys("dark")
+        driver.find_element(By.CSS_SELECTOR, "form.search button").click()
+        wait(driver, lambda d: "chip=tag%3AFeature&q=dark" in d.current_url)
+        driver.find_element(By.CSS_SELECTOR, "#chips a.chip").click()
+        wait(driver, lambda d: "chip=" not in d.current_url and "q=dark" in d.current_url)
+        driver.get(self.server.base + "/?chip=tag%3AFeature")
         def folded(text):
             return "".join(c for c in unicodedata.normalize("NFD", text.casefold())
                            if not unicodedata.combining(c))

@@ -110,12 +110,62 @@ import Testing
     let bad = web.page(WebLocation(query: "priority:urgent"))
     #expect(bad.contains("class=\"problem\" role=\"alert\""))
     #expect(bad.contains("urgent"))
-    // A # being typed offers the tags and values it could be, as links that choose them.
+    // A # being typed offers the tags and values it could be, as links that make them chips,
+    // the text before it kept.
     let suggesting = web.page(WebLocation(query: "dark #fea"))
     #expect(suggesting.contains("id=\"suggestions\""))
     #expect(
-      suggesting.contains("href=\"/?q=dark%20tag%3AFeature%20\" data-token=\"tag:Feature\">Feature")
-    )
+      suggesting.contains(
+        "href=\"/?chip=tag%3AFeature&amp;q=dark%20\" data-token=\"tag:Feature\">Feature"))
+  }
+
+  /// A search's tokens are chips before its text: in words, each sent with the form, each a
+  /// link to the same search without it; the text field holds only the text.
+  @Test func chipsShowTheSearchsTokensInWordsAndEachTakesItselfAway() throws {
+    let web = try WebTester()
+    let feature = try web.tag("UI Design")
+    try web.issue("Dark mode", priority: .high, tags: [feature])
+    try web.issue("Dark theme", priority: .low, tags: [feature])
+    try web.issue("Crash", priority: .high)
+    let location = WebLocation(
+      chips: ["tag:\"UI Design\"", "priority:high", "-crash"], query: "dark")
+    let html = web.page(location)
+    #expect(html.contains("Dark mode") && !html.contains("Dark theme") && !html.contains(">Crash<"))
+    #expect(html.contains("<ul class=\"chips\" id=\"chips\" aria-label=\"In the search\">"))
+    #expect(
+      html.contains("<input type=\"hidden\" name=\"chip\" value=\"tag:&quot;UI Design&quot;\">"))
+    #expect(html.contains("<span class=\"chip-label\">UI Design</span>"))
+    #expect(html.contains("<span class=\"chip-label\">High priority</span>"))
+    #expect(html.contains("<span class=\"chip-label\">not “crash”</span>"))
+    #expect(html.contains("aria-label=\"Remove High priority from the search\""))
+    #expect(
+      html.contains(
+        "href=\"/?chip=tag%3A%22UI%20Design%22&amp;chip=-crash&amp;q=dark\" title=\"priority:high\""
+      ))
+    #expect(html.contains("<input id=\"q\" name=\"q\" type=\"search\" value=\"dark\""))
+    // In German.
+    let german = web.get("/", location.parameters, headers: ["accept-language": "de"]).text
+    #expect(german.contains("<span class=\"chip-label\">Priorität Hoch</span>"))
+    #expect(german.contains("<span class=\"chip-label\">nicht „crash“</span>"))
+  }
+
+  /// Enter in the search (`enter=1`, the no-script button's too) makes the tokens typed by hand
+  /// chips and leaves the plain words as text, at the search's own address.
+  @Test func enterMakesTypedTokensChips() throws {
+    let web = try WebTester()
+    let answer = web.get(
+      "/", [("chip", "is:open"), ("q", "fix tag:Bug -priority:low login"), ("enter", "1")])
+    #expect(answer.status == 303)
+    #expect(
+      answer.location
+        == "/?chip=is%3Aopen&chip=tag%3ABug&chip=-priority%3Alow&q=fix%20login")
+    // Text that does not parse stays as it was, for its message to be read.
+    let bad = web.get("/", [("q", "priority:urgent"), ("enter", "1")])
+    #expect(bad.location == "/?q=priority%3Aurgent")
+    // A chip too long for an address stays text.
+    let long = "-\"" + String(repeating: "a", count: 250) + "\""
+    let kept = web.get("/", [("q", long), ("enter", "1")])
+    #expect(kept.location?.contains("chip=") == false)
   }
 
   @Test func theFormsCarryTheCSRFTokenAndTheirLabels() throws {

@@ -173,6 +173,8 @@
   // Shows the page at `address` in place. `how`: 'push' or 'replace' (search as you type) for
   // the history, 'pop' after Back or Forward, 'none' for a live refresh of the page shown.
   function load(address, how, focus) {
+    // Going somewhere else: a search still waiting for the typing to pause would undo it.
+    if (how === 'push' || how === 'pop') window.clearTimeout(typing);
     var state = window.history.state;
     var y = window.scrollY;
     var mine = how === 'none' ? generation : ++generation;
@@ -302,7 +304,7 @@
     }
     var focus = '#detail-heading';
     if (link.closest('#filters') || link.closest('.pane-head')) focus = '#list-heading';
-    if (link.closest('#suggestions')) focus = '#q';
+    if (link.closest('#suggestions') || link.closest('#chips')) focus = '#q';
     if (link.search.indexOf('pane=filters') >= 0) focus = '#filters-heading';
     // A new issue and an edit start in the title, ready to type.
     if (/[?&]mode=(new|edit)(&|$)/.test(link.search)) focus = '#f-title';
@@ -314,9 +316,10 @@
     if (form.method.toLowerCase() === 'get' && form.getAttribute('action') === '/' &&
         window.location.pathname === '/') {
       event.preventDefault();
-      var url = new URL('/', window.location.href);
-      new FormData(form).forEach(function (value, name) { url.searchParams.append(name, value); });
-      load(url.pathname + url.search, 'push', '#list-heading');
+      var address = formAddress(form);
+      // Enter in the search: the server makes the tokens typed by hand chips.
+      if (form.classList.contains('search')) address += (address.indexOf('?') < 0 ? '?' : '&') + 'enter=1';
+      load(address, 'push', '#list-heading');
     } else if (form.hasAttribute('data-inplace') || form.classList.contains('confirm')) {
       event.preventDefault();
       submitInPlace(form);
@@ -423,18 +426,31 @@
     }, true);
   })();
 
+  // The address a form of the tracker's page asks for (a search: its chips and its text).
+  function formAddress(form) {
+    var url = new URL('/', window.location.href);
+    new FormData(form).forEach(function (value, name) { url.searchParams.append(name, value); });
+    return url.pathname + url.search;
+  }
+
   // Search as you type, and a new sort as soon as it is chosen.
   var typing = null;
   document.addEventListener('input', function (event) {
     if (event.target.id !== 'q') return;
     window.clearTimeout(typing);
-    typing = window.setTimeout(function () {
-      var form = event.target.form;
-      var url = new URL('/', window.location.href);
-      new FormData(form).forEach(function (value, name) { url.searchParams.append(name, value); });
-      load(url.pathname + url.search, 'replace');
-    }, 200);
+    typing = window.setTimeout(function () { load(formAddress(event.target.form), 'replace'); }, 200);
   });
+
+  // Backspace at the start of the search's text takes back the last chip, as in the terminal.
+  function removeLastChip(field) {
+    var chips = $$('#chips li');
+    if (!chips.length) return false;
+    chips[chips.length - 1].remove();
+    if (!$$('#chips li').length) $('#chips').remove();
+    window.clearTimeout(typing);
+    load(formAddress(field.form), 'replace');
+    return true;
+  }
   document.addEventListener('change', function (event) {
     if (event.target.id === 'sort' && event.target.form) event.target.form.requestSubmit();
   });
@@ -464,6 +480,8 @@
     var field = event.target.closest('input, textarea, select');
     if (field) {
       if (event.key === 'Escape' && field.id === 'q') { field.blur(); event.preventDefault(); }
+      if (event.key === 'Backspace' && field.id === 'q' && field.selectionStart === 0 &&
+          field.selectionEnd === 0 && removeLastChip(field)) event.preventDefault();
       if (event.key === 'ArrowDown' && field.id === 'q') {
         var first = $('#suggestions a');
         if (first) { first.focus(); event.preventDefault(); }

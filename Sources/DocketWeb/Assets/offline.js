@@ -506,13 +506,24 @@
 
   // MARK: The first screen
 
+  // The search an address asks for: its chips, then its text without a `#word` still being
+  // typed (a suggestion in the making, as the server reads it).
+  function searchOf(params) {
+    var text = params.get('q') || '';
+    var hash = text.lastIndexOf('#');
+    if (hash >= 0 && !/\s/.test(text.slice(hash + 1)) && (hash === 0 || /\s/.test(text.charAt(hash - 1)))) {
+      text = text.slice(0, hash);
+    }
+    return params.getAll('chip').concat([text.trim()]).filter(Boolean).join(' ');
+  }
+
   // The place an address shows: its filter, search, sort and whether completed issues show
   // (else as the page was drawn), at this time.
   function placeOf(params) {
     var sortField = $('#sort');
     var completedSwitch = $('#filters a[aria-pressed]');
     return {
-      filter: params.get('filter') || 'open', q: params.get('q') || '',
+      filter: params.get('filter') || 'open', q: searchOf(params),
       sort: params.get('sort') || (sortField ? sortField.value : 'priority:desc'),
       done: params.get('done') === '1' ? true : params.get('done') === '0' ? false
         : !completedSwitch || completedSwitch.getAttribute('aria-pressed') === 'true',
@@ -709,12 +720,55 @@
     var counted = $('#list-count');
     if (counted) counted.textContent = shown.error ? '' : count(shown.total);
     var search = $('#q');
-    if (search && document.activeElement !== search) search.value = place.q;
+    if (search && document.activeElement !== search) search.value = params.get('q') || '';
+    // Chips are added by the server (a suggestion, Enter); taken away here too.
+    drawChips(params);
     // The sidebar: each filter's count, and which is chosen.
     drawCounts(copy.screen ? copy.counts : Copy.counts(copy, place), place);
     var heading = $('#list-heading');
     var chosen = $('#filters a[aria-current] .name');
     if (heading && chosen) heading.textContent = chosen.textContent;
+  }
+
+  // The search's chips as the address has them: the ones the page shows are kept (the server
+  // put them in words), one it does not show is drawn here (a tag by its name), and each takes
+  // itself away from this address.
+  function drawChips(params) {
+    var field = $('.search-field');
+    if (!field) return;
+    var chips = params.getAll('chip');
+    var shown = {};
+    $$('#chips li').forEach(function (item) {
+      var token = $('input[name="chip"]', item);
+      if (token && chips.indexOf(token.value) >= 0) shown[token.value] = item;
+      else item.remove();
+    });
+    var list = $('#chips');
+    if (!chips.length) { if (list) list.remove(); return; }
+    if (!list) {
+      list = document.createElement('ul');
+      list.className = 'chips';
+      list.id = 'chips';
+      list.setAttribute('aria-label', word('chips'));
+      field.insertBefore(list, field.firstChild);
+    }
+    chips.forEach(function (chip, at) {
+      var item = shown[chip];
+      if (!item) {
+        var query = Copy.parseSearch(chip);
+        var label = query.tags.length === 1 && !query.text.length ? query.tags[0] : chip;
+        item = document.createElement('li');
+        item.innerHTML = hidden('chip', chip) + '<a class="chip" title="' + escape(chip) +
+          '" aria-label="' + escape(fill(word('chipRemove'), label)) + '"><span class="chip-label">' +
+          escape(label) + '</span><span class="chip-x" aria-hidden="true">×</span></a>';
+      }
+      list.appendChild(item);
+      $('a', item).href = address(params, function (p) {
+        p.delete('chip');
+        chips.forEach(function (other, index) { if (index !== at) p.append('chip', other); });
+        p.delete('n');
+      });
+    });
   }
 
   function drawCounts(counts, place) {

@@ -101,11 +101,13 @@ struct WebDocument {
       ("waitingOne", "web.copy.waitingOne"),
       ("sent", "web.copy.sent"), ("refused", "web.copy.refused"),
       ("notOffline", "web.copy.notOffline"),
-      ("chips", "web.chips"), ("chipRemove", "web.chip.remove"),
+      ("chips", "web.chips"), ("chipRemove", "web.chip.remove"), ("rowMenu", "web.row.menu"),
     ]
     // A text's value is `%@` in it, for the script to put in; a count, 1234567 (as the
     // language writes that number).
-    let withText: Set = ["rowPriority", "rowTags", "rowChanged", "refused", "chipRemove"]
+    let withText: Set = [
+      "rowPriority", "rowTags", "rowChanged", "refused", "chipRemove", "rowMenu",
+    ]
     var members: [(String, JSON)] = keys.map { name, key in
       (name, .string(withText.contains(name) ? l10n(key, .string("%@")) : l10n(key)))
     }
@@ -137,6 +139,7 @@ struct WebDocument {
       ("j / k", l10n("web.keys.move")), ("n", l10n("web.keys.new")),
       ("/", l10n("web.keys.search")), ("e", l10n("web.keys.edit")),
       ("x", l10n("web.keys.complete")), ("d", l10n("web.keys.delete")),
+      (". / ⇧F10", l10n("web.keys.menu")),
       ("Esc", l10n("web.keys.back")), ("?", l10n("web.keys.help")),
     ]
     var rows: [HTML] = []

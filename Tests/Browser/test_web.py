@@ -547,8 +547,56 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: [i for i in self.server.issues()
                                 if i["title"] == "Made on a tablet"][0]["completed"])
 
+    def test_a_rows_menu_by_mouse_and_by_keyboard(self):
+        driver = self.open()
+        def row(title):
+            return [e for e in driver.find_elements(By.CSS_SELECTOR, "#issue-list li")
+                    if e.find_element(By.CSS_SELECTOR, ".title").text == title][0]
+        def state(title):
+            return [i for i in self.server.issues() if i["title"] == title][0]
+        first, second = self.titles_listed(driver)[:2]
+        # The button at the row's end opens the row's menu; a choice acts on that row.
+        button = wait(driver, lambda d: row(first).find_elements(By.CSS_SELECTOR, ".row-menu-button"))[0]
+        self.assertEqual(button.accessible_name, "Actions for " + first)
+        self.assertGreaterEqual(button.rect["height"], 44)
+        button.click()
+        menu = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".row-menu[role=menu]"))[0]
+        self.assertEqual([e.text for e in menu.find_elements(By.CSS_SELECTOR, "[role=menuitem]")],
+                         ["Complete", "Edit", "Delete"])
+        self.assertEqual(driver.switch_to.active_element.text, "Complete")
+        self.audit(driver, "a row's menu")
+        driver.find_element(By.CSS_SELECTOR, ".row-menu [role=menuitem]").send_keys(Keys.ENTER)
+        wait(driver, lambda d: state(first)["completed"])
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".row-menu"))
+        # A right click opens it where the pointer is; Escape closes it and nothing changes.
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(driver).context_click(row(second).find_element(By.CSS_SELECTOR, "a")).perform()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".row-menu"))
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".row-menu"))
+        self.assertFalse(state(second)["completed"])
+        # By keyboard: `.` on the row in focus, down to Edit, Enter: the form, in its title.
+        link = row(second).find_element(By.CSS_SELECTOR, "a")
+        driver.execute_script("arguments[0].focus()", link)
+        driver.switch_to.active_element.send_keys(".")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".row-menu"))
+        driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        self.assertEqual(driver.switch_to.active_element.text, "Edit")
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "f-title")
+        self.assertEqual(driver.find_element(By.ID, "f-title").get_attribute("value"), second)
+        # Delete from the menu asks first, as everywhere.
+        driver.get(self.server.base + "/")
+        button = wait(driver, lambda d: row(second).find_elements(By.CSS_SELECTOR, ".row-menu-button"))[0]
+        button.click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".row-menu [role=menuitem].danger"))[0].click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "form.confirm button"))
+        self.assertIn(second, [i["title"] for i in self.server.issues()])
+
     def test_phone_shows_one_pane_at_a_time_with_back_and_large_targets(self):
         driver = self.open(phone=True)
+        # A touch screen swipes a row: no menu button on it.
+        self.assertFalse(driver.find_element(By.CSS_SELECTOR, "#issue-list .row-menu-button").is_displayed())
         # A touch screen has no keys to list; the menu sorts by itself.
         self.assertFalse(driver.find_element(By.CSS_SELECTOR, ".keys-button").is_displayed())
         self.assertFalse(driver.find_element(By.CSS_SELECTOR, "form.sort button").is_displayed())

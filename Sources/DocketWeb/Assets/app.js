@@ -426,6 +426,169 @@
     }, true);
   })();
 
+  // Mouse and keyboard: each row's menu (complete or reopen, edit, delete), from the button at
+  // the row's end, a right click on the row, or `.` (or Shift-F10, or the menu key) on a row in
+  // focus. One menu for the page, made when it opens; a touch screen swipes instead.
+  (function () {
+    var menu = null;
+    var opener = null;
+    var anchor = null;
+    var words = null;
+    // Puts the menu beside where it opened, inside the window; a row gone from the list or out
+    // of sight takes its menu with it.
+    function place() {
+      if (!menu) return;
+      var row = anchor.item.getBoundingClientRect();
+      if (!anchor.item.isConnected || row.bottom < 0 || row.top > window.innerHeight) {
+        close(false);
+        return;
+      }
+      var width = menu.offsetWidth, height = menu.offsetHeight;
+      var left = Math.min(row.left + anchor.right - width, window.innerWidth - width - 8);
+      var below = row.top + anchor.bottom;
+      var top = below + height + 8 > window.innerHeight ? row.top + anchor.top - height : below;
+      menu.style.left = Math.max(8, left) + 'px';
+      menu.style.top = Math.max(8, top) + 'px';
+    }
+    function word(key) {
+      if (!words) {
+        var element = document.getElementById('copy-words');
+        try { words = element ? JSON.parse(element.textContent) : {}; } catch (ignored) { words = {}; }
+      }
+      return words[key] || '';
+    }
+    function rowOf(element) {
+      var item = element && element.closest('#issue-list[data-swipe-delete] li.issue');
+      return item && $('a', item) ? item : null;
+    }
+    function titleOf(item) { return ($('.title', item) || {}).textContent || ''; }
+    // A button at the end of each row, for the mouse; added as rows come (a page drawn in place,
+    // a live update, the list drawn from the copy).
+    function decorate() {
+      $$('#issue-list[data-swipe-delete] li.issue').forEach(function (item) {
+        if ($('.row-menu-button', item)) return;
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'row-menu-button';
+        button.tabIndex = -1;
+        button.setAttribute('aria-haspopup', 'menu');
+        button.setAttribute('aria-label', word('rowMenu').replace('%@', titleOf(item)));
+        button.textContent = '⋯';
+        item.appendChild(button);
+      });
+    }
+    new MutationObserver(decorate).observe(document.body, { childList: true, subtree: true });
+    decorate();
+
+    function close(refocus) {
+      if (!menu) return;
+      var back = opener;
+      menu.remove();
+      menu = null;
+      opener = null;
+      anchor = null;
+      $$('.row-menu-button[aria-expanded]').forEach(function (button) {
+        button.removeAttribute('aria-expanded');
+      });
+      if (refocus && back && back.isConnected) back.focus();
+    }
+    function choose(item, what) {
+      var link = $('a', item);
+      var address = new URL(link.href);
+      var id = address.searchParams.get('issue');
+      close(false);
+      if (!id) return;
+      if (what === 'complete') {
+        var body = new URLSearchParams();
+        body.set('csrf', $('meta[name="csrf"]').content);
+        body.set('back', clean(window.location.href));
+        body.set('completed', item.classList.contains('done') ? '0' : '1');
+        post('/issues/' + id + '/complete', body, '#list-heading');
+        return;
+      }
+      address.searchParams.set('mode', what);
+      load(address.pathname + address.search, 'push', what === 'edit' ? '#f-title' : '#detail-heading');
+    }
+    // Opens the menu of `item` beside `at` (a point, or the row's button).
+    function open(item, at) {
+      close(false);
+      opener = $('a', item);
+      menu = document.createElement('div');
+      menu.className = 'row-menu';
+      menu.setAttribute('role', 'menu');
+      menu.setAttribute('aria-label', word('rowMenu').replace('%@', titleOf(item)));
+      [['complete', item.classList.contains('done') ? 'reopen' : 'complete'], ['edit', 'edit'],
+        ['delete', 'delete']].forEach(function (entry) {
+        var choice = document.createElement('button');
+        choice.type = 'button';
+        choice.setAttribute('role', 'menuitem');
+        choice.tabIndex = -1;
+        choice.dataset.act = entry[0];
+        choice.textContent = word(entry[1]);
+        if (entry[0] === 'delete') choice.className = 'danger';
+        menu.appendChild(choice);
+      });
+      document.body.appendChild(menu);
+      // Where it opened, from the row's corner: it follows the row as the list scrolls.
+      var row = item.getBoundingClientRect();
+      var spot = at.getBoundingClientRect ? at.getBoundingClientRect()
+        : { left: at.x, right: at.x, top: at.y, bottom: at.y };
+      anchor = { item: item, left: spot.left - row.left, right: spot.right - row.left,
+        top: spot.top - row.top, bottom: spot.bottom - row.top };
+      place();
+      var button = $('.row-menu-button', item);
+      if (button) button.setAttribute('aria-expanded', 'true');
+      menu.addEventListener('click', function (event) {
+        var choice = event.target.closest('[role=menuitem]');
+        if (choice) choose(item, choice.dataset.act);
+      });
+      menu.addEventListener('keydown', function (event) {
+        var items = $$('[role=menuitem]', menu);
+        var at = items.indexOf(document.activeElement);
+        var step = { ArrowDown: 1, ArrowUp: -1, Home: -at, End: items.length - 1 - at }[event.key];
+        if (step !== undefined) {
+          items[(at + step + items.length) % items.length].focus();
+        } else if (event.key === 'Escape' || event.key === 'Tab') {
+          close(true);
+        } else {
+          // Enter and Space choose (the item's click); the page's own keys wait.
+          event.stopPropagation();
+          return;
+        }
+        event.preventDefault();
+        event.stopPropagation();
+      });
+      $('[role=menuitem]', menu).focus();
+    }
+    document.addEventListener('click', function (event) {
+      var button = event.target.closest('.row-menu-button');
+      if (button) {
+        event.preventDefault();
+        if (menu && button.getAttribute('aria-expanded')) close(false);
+        else open(button.closest('li'), button);
+        return;
+      }
+      if (menu && !event.target.closest('.row-menu')) close(false);
+    });
+    document.addEventListener('contextmenu', function (event) {
+      var item = rowOf(event.target);
+      if (!item) return;
+      event.preventDefault();
+      open(item, { x: event.clientX, y: event.clientY });
+    });
+    document.addEventListener('keydown', function (event) {
+      var item = rowOf(event.target);
+      if (!item || event.target !== $('a', item)) return;
+      if (event.key === '.' || event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+        event.preventDefault();
+        event.stopPropagation();
+        open(item, $('.row-menu-button', item) || event.target);
+      }
+    }, true);
+    window.addEventListener('resize', place);
+    document.addEventListener('scroll', place, true);
+  })();
+
   // The address a form of the tracker's page asks for (a search: its chips and its text).
   function formAddress(form) {
     var url = new URL('/', window.location.href);

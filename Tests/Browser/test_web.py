@@ -243,6 +243,14 @@ class WebAppTest(unittest.TestCase):
         driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
         wait(driver, lambda d: "Made on the train" in self.titles_listed(d))
         wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
+        # On a phone it takes a line under the sections, which stay on one line.
+        tops = driver.execute_script(
+            "return Array.from(document.querySelectorAll('header nav a'))"
+            ".map(a => Math.round(a.getBoundingClientRect().top))")
+        self.assertEqual(len(set(tops)), 1, tops)
+        self.assertGreaterEqual(
+            driver.find_element(By.ID, "waiting").rect["y"],
+            driver.find_element(By.CSS_SELECTOR, "header nav").rect["y"] + 44)
         # (Said a moment after the page is drawn.)
         wait(driver, lambda d: "Kept in this browser" in d.find_element(By.ID, "announce").text)
         edited, finished = by_title[titles[0]], by_title[titles[1]]

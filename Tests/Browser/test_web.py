@@ -260,9 +260,13 @@ class WebAppTest(unittest.TestCase):
         field.send_keys("Edited offline")
         driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
         wait(driver, lambda d: d.find_element(By.ID, "detail-heading").text == "Edited offline")
+        # The focus is where the page puts it after a save, not lost with the form.
+        wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "detail-heading")
         driver.get(self.server.base + "/?issue=" + finished["id"])
         wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-key=x]")).click()
         wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "3 changes waiting")
+        # ... and after completing, as the server's page puts it.
+        wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "detail-heading")
         self.assertNotIn(finished["title"], self.titles_listed(driver))
         # Opened again: the list as the changes that wait left it, whichever way it is drawn.
         wait(driver, self.screens_kept, seconds=10)

@@ -278,7 +278,7 @@
         // not made twice). One that needs the server stays in its form, to be sent again by
         // hand.
         generation += 1;
-        var kept = offline() ? offline().record(action, body) : Promise.resolve(false);
+        var kept = offline() ? offline().record(action, body, focus) : Promise.resolve(false);
         kept.then(function (recorded) {
           if (!recorded) announce(document.body.dataset.offline, true);
         }, function () { announce(document.body.dataset.offline, true); });

@@ -404,7 +404,7 @@
   // Keeps the change a form asks for (`action`, its fields `body`) as this device's changes,
   // to be sent when the server answers, and shows the page the form goes back to. Resolves
   // false for a change that needs the server (the tags' page, a sort's is this page's alone).
-  function record(action, body) {
+  function record(action, body, focus) {
     var parts = new URL(action, window.location.href).pathname.split('/').filter(Boolean);
     if (parts[0] !== 'issues' || parts.length > 3) return Promise.resolve(false);
     // Nothing is changed through a read-only server; a new tag is the server's to make.
@@ -496,7 +496,8 @@
         if (added) { copy.waiting += lines.length; copy.last = added.result; }
         return showWaiting();
       }).then(function () {
-        return show(back.pathname + back.search, 'push', parts.length === 1 ? '#detail-heading' : null);
+        return show(back.pathname + back.search, 'push',
+          focus || (parts.length <= 2 ? '#detail-heading' : null));
       }).then(function () {
         if (lines.length) page().announce(word('kept'));
         return true;
@@ -880,6 +881,12 @@
     var source = held ? Promise.resolve(held) : screenFor(place, limitOf(params), asked).then(function (screen) {
       return screen || loadCopy();
     });
+    // Where the focus was, to find again in what is drawn (a button by its key, a field by its
+    // id), when the caller names no place for it.
+    var active = document.activeElement;
+    var again = focus || (how === 'none' || !active || active === document.body ? null
+      : active.id ? '#' + active.id
+        : active.dataset && active.dataset.key ? '[data-key="' + active.dataset.key + '"]' : null);
     return source.then(function (copy) {
       if (!copy.state.database) return false;
       var tagsByID = {};
@@ -904,9 +911,10 @@
       } else if (how === 'replace') {
         window.history.replaceState(null, '', target);
       }
-      if (focus) {
-        var element = $(focus);
+      if (again && document.activeElement !== active || focus) {
+        var element = again && $$(again).filter(function (each) { return each.offsetParent !== null; })[0];
         if (element) element.focus();
+        else if (!focus && !active.isConnected) ($('#detail-heading') || $('#list-heading') || {focus: function () {}}).focus();
       }
       if (window.performance && performance.mark) performance.mark('docket-drawn-from-copy');
       if (copy.screen) {

@@ -134,10 +134,11 @@ enum BrowserChanges {
   /// device's clock may run. A line that fails is refused alone (`refused`, why, by line): the
   /// others are kept, so that one bad change never costs the page the rest it waited with.
   static func parse(_ text: String, device: String, now: Date) throws
-    -> (changes: [Change], refused: [String])
+    -> (changes: [Change], refused: [String], ahead: [Int])
   {
     var changes: [Change] = []
     var refused: [String] = []
+    var ahead: [Int] = []
     let bound = HybridClock.bound(wall: now)
     // Lines end at LF alone (by byte: CR LF is one Character), as U+2028 and the like may
     // stand unescaped inside a JSON string.
@@ -167,16 +168,18 @@ enum BrowserChanges {
       } else if change.stamp.hlc > bound {
         // Its clock is wrong: taken, it would wait unseen until the time came.
         refused.append("line \(number): stamped ahead of this server's clock")
+        ahead.append(number)
       } else if let modified = change.modified,
         modified > now.timeIntervalSince1970 + HybridClock.maxDrift
       {
         // Taken, it would stand first in every list by date for as long as it said.
         refused.append("line \(number): modified ahead of this server's clock")
+        ahead.append(number)
       } else {
         changes.append(change)
       }
     }
-    return (changes, refused)
+    return (changes, refused, ahead)
   }
 
   /// The fields of an issue the page changes: it makes, edits, completes and deletes issues and
@@ -205,13 +208,33 @@ extension WebApp {
         status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
         body: .bytes(Array(JSONWriter.text(.object(members)).utf8)))
     }
+    let now = now()
+    // Lines refused only for a clock ahead (the page's clock put right since): the page stamps
+    // them again by `now` and sends them again.
+    // With them, the latest stamp taken from this browser, which the new ones must pass.
+    func timing(_ ahead: [Int]) -> [(String, JSON)] {
+      guard !ahead.isEmpty else { return [] }
+      let latest: Int64? = try? database.read { db in
+        try db.fetchOne(
+          """
+          SELECT max(hlc) FROM changes
+          WHERE device = (SELECT seq FROM sync_devices WHERE id = ?) AND hlc <= ?
+          """, [device, HybridClock.bound(wall: now)], as: Int64.self)
+      }
+      return [
+        ("ahead", .array(ahead.map { .number(Double($0)) })),
+        ("now", .number(now.timeIntervalSince1970)),
+        ("latest", .string(String(latest ?? 0))),
+      ]
+    }
     do {
-      let (changes, refused) = try BrowserChanges.parse(
-        request.formValue("changes") ?? "", device: device, now: now())
+      let (changes, refused, ahead) = try BrowserChanges.parse(
+        request.formValue("changes") ?? "", device: device, now: now)
       if changes.isEmpty {
         return answer(
           refused.isEmpty ? 200 : 422,
-          [("received", .number(0)), ("refused", .array(refused.map { .string($0) }))])
+          [("received", .number(0)), ("refused", .array(refused.map { .string($0) }))]
+            + timing(ahead))
       }
       let summary = try database.write { db in
         // Its changes go on to the other devices with this one's next sync.
@@ -227,7 +250,7 @@ extension WebApp {
           ("received", .number(Double(changes.count))),
           ("refused", .array(refused.map { .string($0) })),
           ("latest", .string(String(summary.latest))),
-        ])
+        ] + timing(ahead))
     } catch let refused as RefusedChanges {
       return answer(422, [("error", .string(refused.reason))])
     } catch {

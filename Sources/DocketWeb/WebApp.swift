@@ -132,7 +132,10 @@ public final class WebApp: Sendable {
       }
       if request.path == "/language" { return chooseLanguage(request) }
       guard !readOnly else {
-        return problem(403, l10n, "web.refused.heading", "web.readOnly")
+        // Said in a header too, for the page's changes made offline: they wait, and it says why.
+        var refusal = problem(403, l10n, "web.refused.heading", "web.readOnly")
+        refusal.headers.append((name: "X-Docket-Read-Only", value: "1"))
+        return refusal
       }
       if request.path == "/changes" { return receiveChanges(request, from: browser) }
       return post(request, l10n)

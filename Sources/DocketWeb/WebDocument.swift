@@ -102,6 +102,7 @@ struct WebDocument {
       ("sent", "web.copy.sent"), ("refused", "web.copy.refused"),
       ("notOffline", "web.copy.notOffline"),
       ("chips", "web.chips"), ("chipRemove", "web.chip.remove"), ("rowMenu", "web.row.menu"),
+      ("tooLarge", "web.copy.tooLarge"), ("readOnlyWaiting", "web.copy.readOnly"),
     ]
     // A text's value is `%@` in it, for the script to put in; a count, 1234567 (as the
     // language writes that number).

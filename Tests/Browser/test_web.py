@@ -697,6 +697,75 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: not d.find_element(By.ID, "waiting").is_displayed(), seconds=15)
         self.assertTrue(next(i for i in self.server.issues() if i["title"] == title)["completed"])
 
+    def outbox(self, driver):
+        """How many changes wait in the page's outbox."""
+        return driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const open = indexedDB.open('docket', 2);
+            open.onupgradeneeded = () => open.transaction.abort();
+            open.onerror = () => done(-1);
+            open.onsuccess = () => {
+              const count = open.result.transaction('outbox').objectStore('outbox').count();
+              count.onsuccess = () => { open.result.close(); done(count.result); };
+            };
+        """)
+
+    # What the outbox cannot send is said, not lost: a change too large for a request is refused
+    # while its form is on screen; changes stamped by a clock that ran ahead are stamped again
+    # by the server's time and land; a server restarted read-only keeps them waiting, and says so.
+    def test_the_outbox_refuses_too_large_restamps_a_clock_ahead_and_says_read_only(self):
+        driver = self.open()
+        driver.execute_async_script(
+            "navigator.serviceWorker.ready.then(() => arguments[arguments.length - 1]())")
+        driver.refresh()
+        wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        first, second = self.server.issues()[:2]
+        self.server.stop()
+        # Too large: a detail of 300 000 euro signs is within the limit of a detail, but no
+        # request of the page could carry it.
+        driver.get(self.server.base + "/?issue=" + first["id"] + "&mode=edit")
+        wait(driver, lambda d: d.find_element(By.ID, "f-detail"))
+        driver.execute_script("document.getElementById('f-detail').value = '€'.repeat(300000)")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: d.find_element(By.ID, "announce").text.startswith("Too large to keep"))
+        self.assertEqual(self.outbox(driver), 0)
+        self.assertTrue(driver.find_element(By.ID, "f-detail").is_displayed())
+        self.assertEqual(driver.switch_to.active_element.get_attribute("id"), "f-detail")
+        # A clock three days ahead: the page's changes are stamped ahead of the server's.
+        driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const open = indexedDB.open('docket', 2);
+            open.onsuccess = () => {
+              const t = open.result.transaction('meta', 'readwrite');
+              const meta = t.objectStore('meta');
+              const state = meta.get('state');
+              state.onsuccess = () => { state.result.offset += 3 * 86400000; meta.put(state.result, 'state'); };
+              t.oncomplete = () => { open.result.close(); done(); };
+            };
+        """)
+        driver.get(self.server.base + "/?issue=" + second["id"])
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#detail [data-key='x']")).click()
+        wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
+        # The server answers: refused for the clock, stamped again, taken.
+        self.server.start(str(self.server.port))
+        wait(driver, lambda d: not d.find_element(By.ID, "waiting").is_displayed(), seconds=15)
+        self.assertTrue(next(i for i in self.server.issues() if i["id"] == second["id"])["completed"])
+        self.assertNotIn("Not taken", driver.find_element(By.ID, "announce").text)
+        # The change is dated now, not three days on.
+        self.assertEqual(
+            next(i for i in self.server.issues() if i["id"] == second["id"])["modified"][:10],
+            time.strftime("%Y-%m-%d", time.gmtime()))
+        # Read-only after a restart: the change made meanwhile waits, and the page says why.
+        self.server.stop()
+        driver.find_element(By.CSS_SELECTOR, "#detail [data-key='x']").click()
+        wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
+        self.server.arguments = ("--read-only",)
+        self.server.start(str(self.server.port))
+        wait(driver, lambda d: "read-only now" in d.find_element(By.ID, "announce").text, seconds=15)
+        self.assertEqual(self.outbox(driver), 1)
+        self.assertTrue(driver.find_element(By.ID, "waiting").is_displayed())
+
     def screens_kept(self, driver):
         """Whether the page's first screens are kept for its copy as it is now."""
         return driver.execute_async_script("""

@@ -196,6 +196,17 @@ import Testing
       #expect(refused.count == 1 && refused[0].contains(why), "\(refused)")
       #expect(try json(answer)["received"] as? Int == 1)
       #expect(try web.stored(crash.id)?.title == title)
+      // Refused for a clock ahead alone: named by line, with the server's time and the latest
+      // stamp it took from this browser, for the page to stamp it again.
+      let ahead = try json(answer)["ahead"] as? [Int]
+      if why.contains("ahead of this server's clock") {
+        #expect(ahead == [2], "\(why)")
+        #expect(try json(answer)["now"] as? Double == at)
+        let latest = HybridClock.stamp(Date(timeIntervalSince1970: at + Double(index + 1)))
+        #expect(try json(answer)["latest"] as? String == String(latest))
+      } else {
+        #expect(ahead == nil, "\(why)")
+      }
     }
     // Nothing good in it: refused whole, and said.
     let none = web.post("/changes", [("changes", "not json\nnor this")])
@@ -209,7 +220,10 @@ import Testing
     let readOnly = try WebTester(readOnly: true)
     let kept = try readOnly.issue("Kept")
     let other = try line(kept.id, "title", "Not taken", at: at + 100)
-    #expect(readOnly.post("/changes", [("changes", other)]).status == 403)
+    let refusal = readOnly.post("/changes", [("changes", other)])
+    #expect(refusal.status == 403)
+    // Said in a header too, for the page to say why its changes wait.
+    #expect(refusal.header("X-Docket-Read-Only") == "1")
     #expect(try readOnly.stored(kept.id)?.title == "Kept")
   }
 

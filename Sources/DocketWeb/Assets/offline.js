@@ -302,6 +302,15 @@
   // MARK: Sending what waits
 
   var flushing = null;
+  // A change as sent: JSON, with U+2028, U+2029 and NEL escaped (JSON leaves them as they are),
+  // so that no line holds a line break.
+  function lineText(line) {
+    return JSON.stringify(line).replace(/[\u0085\u2028\u2029]/g, function (character) {
+      return '\\u' + character.charCodeAt(0).toString(16).padStart(4, '0');
+    });
+  }
+  // Its size in a request (URL-encoded, with the line break between).
+  function sentSize(line) { return encodeURIComponent(lineText(line)).length + 3; }
   // The most a request carries, as sent (URL-encoded: a letter beyond ASCII takes up to
   // twelve bytes), well within the server's limit for a request's body.
   var MOST_BYTES = 800000;
@@ -313,6 +322,9 @@
     var sent = 0;
     var refused = [];
     var most = 500;
+    // Changes stamped again this time (refused for a clock ahead): a second refusal lets them go.
+    var stampedAgain = {};
+    var readOnly = false;
     function next() {
       return within(['outbox'], 'readonly', function (transaction) {
         var outbox = transaction.objectStore('outbox');
@@ -320,12 +332,7 @@
       }).then(function (found) {
         var keys = found[0];
         if (!keys.length) return null;
-        // JSON leaves U+2028, U+2029 and NEL as they are; escaped, no line holds a line break.
-        var lines = found[1].map(function (line) {
-          return JSON.stringify(line).replace(/[\u0085\u2028\u2029]/g, function (character) {
-            return '\\u' + character.charCodeAt(0).toString(16).padStart(4, '0');
-          });
-        });
+        var lines = found[1].map(lineText);
         var size = 0;
         var take = 0;
         while (take < lines.length) {
@@ -342,11 +349,16 @@
           .then(function (response) {
             if (response.ok || response.status === 422) {
               return response.json().catch(function () { return {}; }).then(function (answer) {
-                if (Array.isArray(answer.refused)) refused = refused.concat(answer.refused);
-                if (response.ok) sent += take - (Array.isArray(answer.refused) ? answer.refused.length : 0);
+                var again = restampable(answer, keys.slice(0, take), found[1].slice(0, take), stampedAgain);
+                var refusedHere = Array.isArray(answer.refused) ? answer.refused.length : 0;
+                refused = refused.concat((answer.refused || []).slice(0, refusedHere - again.keys.length));
+                if (response.ok) sent += take - refusedHere;
                 // Taken: full batches again (one too large made them smaller).
                 most = 500;
-                return remove(keys.slice(0, take)).then(next);
+                var gone = keys.slice(0, take).filter(function (key) { return again.keys.indexOf(key) < 0; });
+                return remove(gone).then(function () {
+                  return again.keys.length ? restamp(again, answer) : null;
+                }).then(next);
               });
             }
             // Too large to take: smaller batches, down to one change, which is let go.
@@ -355,7 +367,8 @@
               refused.push(String(response.status));
               return remove(keys.slice(0, 1)).then(next);
             }
-            // Not paired, read-only, or out of reach: they wait.
+            // Not paired, read-only, or out of reach: they wait (read-only, it says so).
+            if (response.headers.get('X-Docket-Read-Only')) readOnly = true;
             return null;
           });
       });
@@ -363,10 +376,49 @@
     flushing = next().catch(function () { /* out of reach: they wait */ }).then(function () {
       flushing = null;
       if (refused.length) page().announce(fill(word('refused'), String(refused.length)), true);
+      else if (readOnly) page().announce(word('readOnlyWaiting'), true);
       else if (sent) page().announce(word('sent'));
       return refresh();
     }).then(showWaiting);
     return flushing;
+  }
+  // The lines of a batch the server refused only because they were stamped (or dated) ahead of
+  // its clock, each once (`once` holds the keys stamped again already): the page's clock was
+  // wrong when they were made and is put right by the server's time now. Made later than they
+  // were, they are not lost.
+  function restampable(answer, keys, lines, once) {
+    var result = { keys: [], lines: [] };
+    if (!Array.isArray(answer.ahead) || typeof answer.now !== 'number') return result;
+    answer.ahead.forEach(function (number) {
+      var key = keys[number - 1];
+      if (key === undefined || once[key]) return;
+      once[key] = true;
+      result.keys.push(key);
+      result.lines.push(lines[number - 1]);
+    });
+    return result;
+  }
+  function restamp(again, answer) {
+    var nowMs = answer.now * 1000;
+    return within(['outbox', 'meta'], 'readwrite', function (transaction) {
+      var outbox = transaction.objectStore('outbox');
+      var meta = transaction.objectStore('meta');
+      return done(meta.get('state')).then(function (state) {
+        state = state || {};
+        // The clock starts again from the server's time, past every stamp the server took from
+        // this browser; the stamps ahead of it were never taken, and are all stamped again.
+        var clock = /^[0-9]+$/.test(answer.latest || '') ? answer.latest : '0';
+        again.lines.forEach(function (line, index) {
+          clock = Copy.nextStamp(clock, nowMs);
+          var fresh = Object.assign({}, line, { h: clock });
+          if (typeof fresh.m === 'number' && fresh.m > answer.now) fresh.m = answer.now;
+          outbox.put(fresh, again.keys[index]);
+        });
+        state.clock = clock;
+        state.offset = nowMs - Date.now();
+        meta.put(state, 'state');
+      });
+    }).then(letGo);
   }
   function remove(keys) {
     return within(['outbox'], 'readwrite', function (transaction) {
@@ -481,6 +533,14 @@
         add('issue', issue.id, 'delete', Copy.createValue(issue), null);
       } else {
         return false;
+      }
+      // A change one request could not carry (a detail of many pages, or the delete of an issue
+      // with one) is refused now, while its form is still on screen, not lost later.
+      if (lines.some(function (line) { return sentSize(line) > MOST_BYTES; })) {
+        page().announce(word('tooLarge'), true);
+        var large = $('#f-detail');
+        if (large) large.focus();
+        return true;
       }
       var keeping = lines.length
         ? within(['outbox', 'meta'], 'readwrite', function (transaction) {

@@ -25,6 +25,7 @@ import PackagePlugin
       let files = [
         ("embeddedScript", folder.appending(path: "Assets/app.js")),
         ("embeddedCopyScript", folder.appending(path: "Assets/copy.js")),
+        ("embeddedWordsScript", folder.appending(path: "Assets/words.js")),
         ("embeddedOfflineScript", folder.appending(path: "Assets/offline.js")),
         ("embeddedStyle", folder.appending(path: "Assets/app.css")),
         ("embeddedServiceWorker", folder.appending(path: "Assets/sw.js")),

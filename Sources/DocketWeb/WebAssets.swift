@@ -8,6 +8,8 @@ enum WebAssets {
   static let script = Array(embeddedScript.utf8)
   /// The core's rules for the browser's own copy, and the copy kept and shown offline.
   static let copyScript = Array(embeddedCopyScript.utf8)
+  /// How the full-text index cuts and folds words, for the copy's search (scripts/make-word-table.py).
+  static let wordsScript = Array(embeddedWordsScript.utf8)
   static let offlineScript = Array(embeddedOfflineScript.utf8)
   static let style = Array(embeddedStyle.utf8)
   static let serviceWorker = Array(embeddedServiceWorker.utf8)
@@ -36,6 +38,7 @@ enum WebAssets {
     switch path {
     case "/static/app.js": return text(script, type: "text/javascript")
     case "/static/copy.js": return text(copyScript, type: "text/javascript")
+    case "/static/words.js": return text(wordsScript, type: "text/javascript")
     case "/static/offline.js": return text(offlineScript, type: "text/javascript")
     case "/static/app.css": return text(style, type: "text/css")
     // From the root, so that it may keep every page of the app.

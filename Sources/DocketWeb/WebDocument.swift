@@ -61,7 +61,7 @@ struct WebDocument {
       <link rel="icon" type="image/png" sizes="32x32" href="/static/icons/favicon-32.png">\
       \(liveVersion.map { "<meta name=\"live-version\" content=\"\(String($0))\">" as HTML } ?? .empty)\
       <title>\(title)</title><link rel="stylesheet" href="/static/app.css">\
-      <script src="/static/copy.js" defer></script>\
+      <script src="/static/words.js" defer></script><script src="/static/copy.js" defer></script>\
       <script src="/static/offline.js" defer></script>\
       <script src="/static/app.js" defer></script></head>\
       <body data-offline="\(l10n("web.offline"))" data-load-failed="\(l10n("web.loadFailed"))" \

@@ -13,6 +13,7 @@ import Testing
   @Test(arguments: [
     ("app.js", "/static/app.js", "text/javascript"), ("app.css", "/static/app.css", "text/css"),
     ("sw.js", "/sw.js", "text/javascript"), ("copy.js", "/static/copy.js", "text/javascript"),
+    ("words.js", "/static/words.js", "text/javascript"),
     ("offline.js", "/static/offline.js", "text/javascript"),
   ])
   func theServedFileIsTheFileInTheTree(name: String, path: String, type: String) throws {

@@ -369,8 +369,8 @@ import Testing
     // server's files, and the one element of data (the words the offline copy draws with) is
     // never run, and holds no `<` to end it early.
     let html = web.get("/").text
-    #expect(html.occurrences(of: "<script") == 4)
-    for name in ["copy", "offline", "app"] {
+    #expect(html.occurrences(of: "<script") == 5)
+    for name in ["words", "copy", "offline", "app"] {
       #expect(html.contains("<script src=\"/static/\(name).js\" defer></script>"))
     }
     let data = try #require(

@@ -4,27 +4,84 @@
 // Swift core's tests run too (Tests/Vectors/search.json).
 (function (root, make) {
   'use strict';
-  if (typeof module === 'object' && module.exports) module.exports = make();
-  else root.DocketCopy = make();
-})(typeof self !== 'undefined' ? self : this, function () {
+  if (typeof module === 'object' && module.exports) module.exports = make(require('./words.js'));
+  else root.DocketCopy = make(root.DocketWords);
+})(typeof self !== 'undefined' ? self : this, function (wordTable) {
   'use strict';
 
   var RECENT_SECONDS = 7 * 24 * 60 * 60;
   var PRIORITIES = { low: 0, l: 0, medium: 1, m: 1, med: 1, high: 2, h: 2 };
   var PRIORITY_NAMES = ['low', 'medium', 'high'];
 
-  // Letters and digits, as the full-text index cuts words; marks stay with the letter before.
-  var WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
   var MARKS = /\p{M}/gu;
+  // eslint-disable-next-line no-control-regex
+  var ASCII = /^[\x00-\x7f]*$/;
+  // In ASCII the index's words are letters and digits, lower case.
+  var ASCII_WORD = /[A-Za-z0-9]+/g;
 
-  var LATIN_MARKS = /(\p{Script=Latin})\p{M}+/gu;
-  // A word as the index keeps it (SQLite's unicode61, diacritics removed): lower case, and
-  // the marks taken off Latin letters only (ё, ά and 각 stay as they are); every sigma one.
+  // The index's own rules for text beyond ASCII (words.js, made from SQLite's unicode61 with
+  // diacritics removed): which code points end a word, and the form each keeps in one. Read
+  // into a table when first wanted.
+  var rules = null;
+  function wordRules() {
+    if (rules) return rules;
+    var separates = new Uint8Array(0x10000);
+    var beyond = [];
+    var end = 0;
+    wordTable.separators.split(',').forEach(function (run) {
+      var parts = run.split('.');
+      var start = end + parseInt(parts[0], 36);
+      end = start + parseInt(parts[1], 36);
+      for (var point = start; point < Math.min(end, 0x10000); point++) separates[point] = 1;
+      if (end > 0x10000) beyond.push([Math.max(start, 0x10000), end]);
+    });
+    var folds = new Map();
+    var last = 0;
+    wordTable.folds.split(',').forEach(function (entry) {
+      var parts = entry.split('.');
+      last += parseInt(parts[0], 36);
+      folds.set(last, parts[1] ? String.fromCodePoint(parseInt(parts[1], 36)) : '');
+    });
+    rules = {
+      separates: function (point) {
+        if (point < 0x10000) return separates[point] === 1;
+        return beyond.some(function (run) { return point >= run[0] && point < run[1]; });
+      },
+      folds: folds,
+    };
+    return rules;
+  }
+
+  // Text cut into the index's words, each as the index keeps it.
+  function words(text) {
+    if (ASCII.test(text)) return (text.match(ASCII_WORD) || []).map(function (word) { return word.toLowerCase(); });
+    var table = wordRules();
+    var result = [];
+    var word = '';
+    for (var character of text) {
+      var point = character.codePointAt(0);
+      if (table.separates(point)) {
+        if (word) result.push(word);
+        word = '';
+      } else {
+        var kept = table.folds.get(point);
+        word += kept === undefined ? character : kept;
+      }
+    }
+    if (word) result.push(word);
+    return result;
+  }
+
+  // A word as the index keeps it, its characters folded one by one.
   function fold(text) {
-    // eslint-disable-next-line no-control-regex
-    if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
-    return text.normalize('NFD').replace(LATIN_MARKS, '$1').normalize('NFC').toLowerCase()
-      .replace(/ς/g, 'σ');
+    if (ASCII.test(text)) return text.toLowerCase();
+    var folds = wordRules().folds;
+    var result = '';
+    for (var character of text) {
+      var kept = folds.get(character.codePointAt(0));
+      result += kept === undefined ? character : kept;
+    }
+    return result;
   }
 
   // Every diacritic gone, as Foundation's folding for titles' order.
@@ -32,7 +89,6 @@
     return text.normalize('NFD').replace(MARKS, '').toLowerCase();
   }
 
-  function words(text) { return (text.match(WORD) || []).map(fold); }
 
   // A tag name as names compare: its words joined by one space, in any case.
   function tagKey(name) {

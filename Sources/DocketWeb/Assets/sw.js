@@ -4,9 +4,9 @@
 // server does not.
 "use strict";
 
-const CACHE = "docket-pages-2";
+const CACHE = "docket-pages-3";
 const SHELL = [
-  "/static/app.css", "/static/copy.js", "/static/offline.js", "/static/app.js",
+  "/static/app.css", "/static/words.js", "/static/copy.js", "/static/offline.js", "/static/app.js",
   "/static/icons/icon-192.png",
 ];
 // Pages kept, the most recently opened; older ones are let go.

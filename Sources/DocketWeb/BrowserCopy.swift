@@ -25,7 +25,15 @@ extension Connection {
     let clock = try fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0
     let database =
       try fetchOne("SELECT value FROM settings WHERE key = 'device_id'", as: String.self) ?? ""
-    let full = since == nil || since! > latest || since! < 0
+    // A device retired since (its clock ran ahead) makes this database recompute issues in
+    // place, with no change of their own to name them: the browser takes the whole copy again.
+    let retired =
+      try since.map {
+        try fetchOne(
+          "SELECT 1 FROM changes WHERE seq > ? AND seq <= ? AND entity = 'device' LIMIT 1",
+          [$0, latest], as: Int.self) != nil
+      } ?? false
+    let full = since == nil || since! > latest || since! < 0 || retired
     var output = OutputBytes.record()
     output.append("{\"version\":1,\"database\":")
     JSONWriter.appendQuoted(database, to: &output)
@@ -45,6 +53,19 @@ extension Connection {
         case "tag": tagIDs.append(id)
         case "issue", "link": issueIDs.append(id)
         default: break
+        }
+      }
+      // A tag deleted, or merged into another, takes its links with it (and moves them) without
+      // a change of each issue's: the issues it was ever linked to come along.
+      var seen = Set(issueIDs)
+      for start in stride(from: 0, to: tagIDs.count, by: 500) {
+        let chunk = Array(tagIDs[start..<min(start + 500, tagIDs.count)])
+        let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+        try forEachRow(
+          "SELECT DISTINCT row_id FROM changes WHERE entity = 'link' AND field IN (\(marks))", chunk
+        ) { row in
+          let id = try row.get(0, as: String.self)
+          if seen.insert(id).inserted { issueIDs.append(id) }
         }
       }
     }

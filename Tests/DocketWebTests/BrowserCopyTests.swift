@@ -80,6 +80,47 @@ import Testing
     #expect(web.get("/copy", cookies: [:]).status == 403)
   }
 
+  /// A tag deleted, or merged into another, changes the links of its issues without a change of
+  /// theirs: those issues come with what changed, as they are now. A device retired since makes
+  /// this database recompute issues in place: the whole copy again.
+  @Test func theIssuesATagLeftOrMovedComeWithWhatChanged() throws {
+    let web = try WebTester()
+    let bug = try web.tag("Bug")
+    let ui = try web.tag("UI")
+    let old = try web.tag("Old")
+    let crash = try web.issue("Crash", tags: [bug, old])
+    let layout = try web.issue("Layout", tags: [ui])
+    let alsoBug = try web.issue("Also a bug", tags: [bug])
+    try web.issue("No tag")
+    let seq = try #require(try json(web.get("/copy"))["seq"] as? Int)
+    let kept = try web.queue.write { db in
+      _ = try db.deleteTag(id: old.id)
+      return try db.mergeTag(id: ui.id, into: bug.id)
+    }
+    let later = try json(web.get("/copy", [("since", String(seq))]))
+    #expect(later["full"] as? Bool == false)
+    // Each issue of the three tags (the kept one was renamed in the merge), and no other.
+    #expect(ids(later["issues"]) == [crash.id.lower, layout.id.lower, alsoBug.id.lower].sorted())
+    let rows = try #require(later["issues"] as? [[String: Any]])
+    for row in rows {
+      #expect(row["tags"] as? [String] == [kept.id.lower], "\(row)")
+    }
+    let gone = Set((later["goneTags"] as? [String]) ?? [])
+    #expect(gone.contains(old.id.lower))
+    // A device retired (its change recorded as it arrives): the copy starts again.
+    let now = try #require(try json(web.get("/copy"))["seq"] as? Int)
+    try web.queue.write { db in
+      try db.execute("UPDATE sync_clock SET applying = 1")
+      try db.execute(
+        """
+        INSERT INTO changes (hlc, device, entity, row_id, field, new_value)
+        SELECT hlc + 1, device, 'device', 'a-retired-device', 'retire', '1' FROM sync_clock
+        """)
+      try db.execute("UPDATE sync_clock SET applying = 0")
+    }
+    #expect(try json(web.get("/copy", [("since", String(now))]))["full"] as? Bool == true)
+  }
+
   /// Made offline: a new issue, an edit, a completion and a tag; they land as the browser's,
   /// and the history names it.
   @Test func changesMadeOfflineLandAsTheBrowsersOwn() throws {

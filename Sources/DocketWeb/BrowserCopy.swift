@@ -56,16 +56,32 @@ extension Connection {
         }
       }
       // A tag deleted, or merged into another, takes its links with it (and moves them) without
-      // a change of each issue's: the issues it was ever linked to come along.
+      // a change of each issue's: the issues ever linked to it, or to an id it is one with, come
+      // along.
       var seen = Set(issueIDs)
-      for start in stride(from: 0, to: tagIDs.count, by: 500) {
-        let chunk = Array(tagIDs[start..<min(start + 500, tagIDs.count)])
+      for start in stride(from: 0, to: tagIDs.count, by: 300) {
+        let chunk = Array(tagIDs[start..<min(start + 300, tagIDs.count)])
         let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+        var ids = Set(chunk)
+        // The ids of one name are one tag (the sync rules).
         try forEachRow(
-          "SELECT DISTINCT row_id FROM changes WHERE entity = 'link' AND field IN (\(marks))", chunk
-        ) { row in
-          let id = try row.get(0, as: String.self)
-          if seen.insert(id).inserted { issueIDs.append(id) }
+          """
+          SELECT other.id FROM sync_tag_names one
+            JOIN sync_tag_names other ON other.name_key = one.name_key
+          WHERE one.id IN (\(marks))
+          """, chunk
+        ) { ids.insert(try $0.get(0, as: String.self)) }
+        let all = Array(ids)
+        for part in stride(from: 0, to: all.count, by: 500) {
+          let slice = Array(all[part..<min(part + 500, all.count)])
+          let places = Array(repeating: "?", count: slice.count).joined(separator: ",")
+          try forEachRow(
+            "SELECT DISTINCT row_id FROM changes WHERE entity = 'link' AND field IN (\(places))",
+            slice
+          ) { row in
+            let id = try row.get(0, as: String.self)
+            if seen.insert(id).inserted { issueIDs.append(id) }
+          }
         }
       }
     }

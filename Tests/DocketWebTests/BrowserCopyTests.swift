@@ -1,10 +1,10 @@
 import Database
 import DocketCore
-import DocketSync
 import Foundation
 import HTTPServer
 import Testing
 
+@testable import DocketSync
 @testable import DocketWeb
 
 /// The copy a browser keeps (`GET /copy`) and the changes it made offline (`POST /changes`).
@@ -107,6 +107,26 @@ import Testing
     }
     let gone = Set((later["goneTags"] as? [String]) ?? [])
     #expect(gone.contains(old.id.lower))
+    // Another device made a tag of a name this one has: the two are made one by the sync rules,
+    // the links moved to the id that stays, with no change of their own.
+    let feature = try web.tag("Feature")
+    let planned = try web.issue("Planned", tags: [feature])
+    let before = try #require(try json(web.get("/copy"))["seq"] as? Int)
+    let theirs = UUID(uuidString: "00000000-0000-4000-8000-0000000000fe")!
+    let stamp = Stamp(
+      hlc: HybridClock.stamp(WebTester.now) + 7, device: "0000d000-0000-4000-8000-0000000000d1")
+    try web.queue.write { db in
+      _ = try db.applyChanges([
+        Change(
+          stamp: stamp, entity: .tag, row: theirs.lowercasedText, field: "create",
+          new: .text(#"{"name":"Feature","key":"feature"}"#))
+      ])
+    }
+    let merged = try json(web.get("/copy", [("since", String(before))]))
+    let moved = try #require(
+      (merged["issues"] as? [[String: Any]])?.first { $0["id"] as? String == planned.id.lower })
+    let stays = try web.queue.read { db in try db.fetchTags().first { $0.name == "Feature" } }
+    #expect(moved["tags"] as? [String] == [try #require(stays).id.lower])
     // A device retired (its change recorded as it arrives): the copy starts again.
     let now = try #require(try json(web.get("/copy"))["seq"] as? Int)
     try web.queue.write { db in

@@ -697,6 +697,32 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: not d.find_element(By.ID, "waiting").is_displayed(), seconds=15)
         self.assertTrue(next(i for i in self.server.issues() if i["title"] == title)["completed"])
 
+    # Two tabs of the tracker share the copy and what waits: a change kept in one is counted,
+    # and drawn, in the other.
+    def test_a_change_kept_in_one_tab_shows_in_the_other(self):
+        driver = self.open()
+        driver.execute_async_script(
+            "navigator.serviceWorker.ready.then(() => arguments[arguments.length - 1]())")
+        driver.refresh()
+        wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        second = driver.current_window_handle
+        driver.get(self.server.base + "/?filter=all")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#issue-list li"))
+        self.server.stop()
+        driver.refresh()
+        wait(driver, lambda d: d.execute_script("return document.documentElement.dataset.fromCopy === '1'"))
+        driver.switch_to.window(first)
+        driver.get(self.server.base + "/?mode=new")
+        wait(driver, lambda d: d.find_element(By.ID, "f-title")).send_keys("Made in the other tab")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
+        driver.switch_to.window(second)
+        wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
+        wait(driver, lambda d: "Made in the other tab" in self.titles_listed(d))
+
     def outbox(self, driver):
         """How many changes wait in the page's outbox."""
         return driver.execute_async_script("""

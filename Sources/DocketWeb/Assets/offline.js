@@ -141,6 +141,19 @@
   }
   function letGo() { memory = null; held = null; warming = null; }
 
+  // The other tabs of this tracker in this browser share its copy and what waits: a change kept,
+  // sent or stored here is said to them, and each reads the copy again (and draws it, if it
+  // shows the copy) and counts what waits.
+  var tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('docket-copy') : null;
+  function tellTabs() { if (tabs) tabs.postMessage('changed'); }
+  if (tabs) {
+    tabs.onmessage = function () {
+      letGo();
+      showWaiting();
+      if (document.documentElement.dataset.fromCopy === '1') show(window.location.href, 'none');
+    };
+  }
+
   // The server's changes (`copy`, as GET /copy sends them) made to the copy in memory, in
   // place: its index of words stays, and what it no longer holds is searched word by word.
   function follow(copy, state) {
@@ -296,7 +309,10 @@
     letGo();
     return within(['buckets', 'tags', 'meta', 'outbox'], 'readwrite', function (transaction) {
       ['buckets', 'tags', 'meta', 'outbox'].forEach(function (name) { transaction.objectStore(name).clear(); });
-    }).then(showWaiting);
+    }).then(function () {
+      tellTabs();
+      return showWaiting();
+    });
   }
 
   // MARK: Sending what waits
@@ -418,13 +434,19 @@
         state.offset = nowMs - Date.now();
         meta.put(state, 'state');
       });
-    }).then(letGo);
+    }).then(function () {
+      letGo();
+      tellTabs();
+    });
   }
   function remove(keys) {
     return within(['outbox'], 'readwrite', function (transaction) {
       var outbox = transaction.objectStore('outbox');
       keys.forEach(function (key) { outbox.delete(key); });
-    }).then(letGo);
+    }).then(function () {
+      letGo();
+      tellTabs();
+    });
   }
 
   // "3 changes waiting", in the header, while any do.
@@ -554,6 +576,7 @@
       return keeping.then(function (added) {
         lines.forEach(function (line) { Copy.applyToCopy(copy, line); });
         if (added) { copy.waiting += lines.length; copy.last = added.result; }
+        if (lines.length) tellTabs();
         return showWaiting();
       }).then(function () {
         return show(back.pathname + back.search, 'push',

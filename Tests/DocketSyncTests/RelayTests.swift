@@ -75,4 +75,37 @@ import Testing
     let lost = try other.queue.read { try $0.history(ofIssue: issue.id) }.filter(\.lost)
     #expect(lost.map(\.deviceName) == ["Safari on iPhone"])
   }
+
+  /// The files written for a browser go, as this device's own do, once a snapshot of this
+  /// database holds their changes; a device that comes later has them from the snapshot.
+  @Test func filesWrittenForABrowserGoOnceASnapshotHoldsThem() throws {
+    let folder = try TemporaryDirectory()
+    let server = try Replica("Server", remote: folder.path)
+    let issue = try server.issue("Crash")
+    try server.sync()
+    func browserFiles() throws -> [String] {
+      let path = folder.path(Self.browser)
+      return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+    for number in 1...3 {
+      server.time.advance(by: 60)
+      let at = server.time.now.timeIntervalSince1970
+      try server.queue.write { db in
+        try db.noteRelayed(device: Self.browser)
+        _ = try db.applyChanges(
+          [Self.titleEdit(issue.id, "Edit \(number)", at: at)],
+          deviceNames: [Self.browser: "Safari on iPhone"], local: try db.localDeviceID())
+      }
+      try server.sync(compactAfter: 100)
+    }
+    #expect(try browserFiles().count == 3)
+    // Compacted: the snapshot holds the browser's changes, and its files go.
+    let report = try server.sync(compactAfter: 1)
+    #expect(report.wroteSnapshot)
+    #expect(try browserFiles().isEmpty)
+    let newcomer = try Replica("New", remote: folder.path)
+    try newcomer.sync()
+    #expect(try newcomer.stored(issue.id)?.title == "Edit 3")
+    #expect(try newcomer.dump() == server.dump())
+  }
 }

@@ -235,6 +235,10 @@ extension SyncEngine {
       try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
         read[try row.get(0, as: String.self)] = try row.get(1, as: Int64.self)
       }
+      // The files this database wrote for the devices it speaks for: their changes are here.
+      for (id, number) in try db.relayedFiles(remote: key) where id != device {
+        read[id] = max(read[id] ?? 0, number)
+      }
       return (
         changes, try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0,
         try db.latestChangeSeq(), read
@@ -303,6 +307,15 @@ extension SyncEngine {
     if pushedFiles > 0 { mine.formUnion((fileNumber - Int64(pushedFiles) + 1)...fileNumber) }
     for number in mine.sorted() where number <= compacted {
       try remote.remove(PackageName(device: device, kind: .changes, number: number))
+    }
+    // The files written for the devices this database speaks for, once its snapshot holds them.
+    let covered = try database.read { try $0.snapshotCovers() }
+    for (id, _) in try database.read({ try $0.relayedFiles(remote: key) }) where id != device {
+      let target = remote.forDevice(id)
+      for name in listing.packages
+      where name.device == id && name.kind == .changes && name.number <= covered[id] ?? 0 {
+        try target.remove(name)
+      }
     }
   }
 }

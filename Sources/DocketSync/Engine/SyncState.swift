@@ -51,6 +51,16 @@ extension Connection {
   }
 
   /// The devices this database speaks for, each with its name.
+  /// For each device this database speaks for, the last file it wrote for it to `remote`.
+  func relayedFiles(remote: String) throws -> [(id: String, number: Int64)] {
+    try relayedDevices().compactMap { device in
+      guard let kept = try setting(Self.relayPushedPrefix + remote + " " + device.id),
+        let number = kept.split(separator: " ").last.flatMap({ Int64($0) })
+      else { return nil }
+      return (device.id, number)
+    }
+  }
+
   func relayedDevices() throws -> [(id: String, name: String)] {
     try fetchAll(
       """

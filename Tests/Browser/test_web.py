@@ -1258,6 +1258,15 @@ https://tracker.test:{self.port} {{
             field.submit()
             wait(driver, lambda d: "From a browser far away" in d.find_element(By.ID, "issue-list").text)
             self.assertIn("From a browser far away", [issue["title"] for issue in self.server.issues()])
+            # The server stops behind the proxy, which answers 502 for the live stream: the page
+            # says it is offline. Started again, the stream opens again and changes come live.
+            self.server.stop()
+            wait(driver, lambda d: d.find_element(By.ID, "connection").is_displayed(), seconds=15)
+            self.server.start(str(self.server.port))
+            wait(driver, lambda d: not d.find_element(By.ID, "connection").is_displayed(), seconds=20)
+            self.server.docket("add", "Made while the page watched")
+            wait(driver, lambda d: "Made while the page watched" in d.find_element(By.ID, "issue-list").text,
+                 seconds=10)
         finally:
             driver.quit()
 

@@ -122,6 +122,26 @@ test('the first screen is the start of the list, without a kept order', () => {
   }
 });
 
+test('the first screen is the start of the list with an order kept and the words indexed', () => {
+  const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
+  while (!copy.indexWords(data, 4));
+  for (const vector of vectors.cases) {
+    // The first call keeps the sort's order (copy.list); the rest slice what it kept.
+    copy.list(data, { filter: 'all', q: '', sort: vector.sort, done: true, now: vectors.now });
+    for (const limit of [1, 3, 50]) {
+      const place = { filter: vector.filter, q: vector.q, sort: vector.sort, done: vector.done, now: vectors.now };
+      const shown = copy.first(data, place, limit);
+      if (vector.expected === null) {
+        assert.ok(shown.error, 'refused');
+        continue;
+      }
+      assert.deepStrictEqual(shown.issues.map((issue) => issue.id), vector.expected.slice(0, limit),
+        `${vector.q} ${vector.sort} ${limit}, kept and indexed`);
+      assert.strictEqual(shown.total, vector.expected.length);
+    }
+  }
+});
+
 test('search through the words\' index finds what a word-by-word search finds', () => {
   const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
   // Made a slice at a time, as the page makes it while idle.

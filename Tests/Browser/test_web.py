@@ -567,8 +567,13 @@ class WebAppTest(unittest.TestCase):
         def state(title):
             return [i for i in self.server.issues() if i["title"] == title][0]
         first, second = self.titles_listed(driver)[:2]
-        # The button at the row's end opens the row's menu; a choice acts on that row.
+        # The button at the row's end shows while the pointer is on the row (it takes no room
+        # from it), and opens the row's menu; a choice acts on that row.
+        from selenium.webdriver.common.action_chains import ActionChains
         button = wait(driver, lambda d: row(first).find_elements(By.CSS_SELECTOR, ".row-menu-button"))[0]
+        self.assertFalse(button.is_displayed())
+        ActionChains(driver).move_to_element(row(first)).perform()
+        wait(driver, lambda d: button.is_displayed())
         self.assertEqual(button.accessible_name, "Actions for " + first)
         self.assertGreaterEqual(button.rect["height"], 44)
         button.click()
@@ -581,7 +586,6 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: state(first)["completed"])
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".row-menu"))
         # A right click opens it where the pointer is; Escape closes it and nothing changes.
-        from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(driver).context_click(row(second).find_element(By.CSS_SELECTOR, "a")).perform()
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".row-menu"))
         driver.switch_to.active_element.send_keys(Keys.ESCAPE)

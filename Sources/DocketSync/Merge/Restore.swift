@@ -1,0 +1,74 @@
+import Database
+import DocketCore
+import Foundation
+
+extension Connection {
+  /// Brings back the deleted issue `id` as it was when it was deleted (its fields, and its tags
+  /// that still live), as a restore stamped now: it wins over the delete on every device, as any
+  /// restore stamped later does. Nil when no delete of it counts (it lives, or never was).
+  public func restoreDeletedIssue(id: UUID) throws -> Issue? {
+    let row = id.lowercasedText
+    return try transaction {
+      guard
+        try fetchOne(
+          "SELECT 1 FROM (SELECT ? AS row_id) c WHERE \(Connection.rowIsDeletedSQL)", [row],
+          as: Int.self) != nil
+      else { return nil }
+      // The delete that counts is the latest: it holds the fields as they were then.
+      guard
+        let (deleted, at) = try fetchOne(
+          """
+          SELECT c.old_value, c.hlc FROM changes c JOIN sync_devices d ON d.seq = c.device
+          WHERE c.row_id = ? AND c.entity = 'issue' AND c.field = 'delete' AND c.held = 0
+          ORDER BY c.hlc DESC, d.id DESC LIMIT 1
+          """, [row],
+          { row in (try row.get(0, as: DatabaseValue.self), try row.get(1, as: Int64.self)) })
+      else { return nil }
+      let values = try Merger(db: self).createValues(deleted)
+      func text(_ field: String) -> String {
+        if case .text(let value)? = values[field] { value } else { "" }
+      }
+      func number(_ field: String) -> Int64 {
+        if case .integer(let value)? = values[field] { value } else { 0 }
+      }
+      let created: Date
+      if case .real(let seconds)? = values["created"] {
+        created = Date(timeIntervalSince1970: seconds)
+      } else {
+        created = Date()
+      }
+      // Its tags then: each link's latest change up to the delete, where it was on; a tag since
+      // merged into another is found by its name.
+      var linked: [String: Bool] = [:]
+      try forEachRow(
+        """
+        SELECT field, CAST(new_value AS INTEGER) FROM changes
+        WHERE entity = 'link' AND row_id = ? AND hlc <= ? AND held = 0 AND lost = 0
+        ORDER BY hlc, seq
+        """, [row, at]
+      ) { link in linked[try link.get(0, as: String.self)] = try link.get(1, as: Int64.self) == 1 }
+      var tags: [Tag] = []
+      for (tagID, on) in linked where on {
+        guard let uuid = UUID(text: tagID) else { continue }
+        let live: Tag?
+        if let tag = try fetchTag(id: uuid) {
+          live = tag
+        } else if let name = try fetchOne(
+          "SELECT name FROM sync_tag_names WHERE id = ?", [tagID], as: String.self)
+        {
+          live = try fetchTag(named: name)
+        } else {
+          live = nil
+        }
+        if let live, !tags.contains(where: { $0.id == live.id }) { tags.append(live) }
+      }
+      try insertIssue(
+        Issue(
+          id: id, title: text("title"), detail: text("detail"),
+          priority: Priority(rawValue: Int(number("priority"))) ?? .low,
+          completed: number("completed") == 1, created: created, tags: tags))
+      try recordAsRestore(issue: id)
+      return try fetchIssue(id: id)
+    }
+  }
+}

@@ -1,4 +1,5 @@
 import DocketCore
+import DocketSync
 import Foundation
 import HTTPServer
 import Localization
@@ -26,6 +27,11 @@ extension WebApp {
         guard let id = UUID(uuidString: parts[1]) else { break }
         let deleted = try database.write { try $0.deleteIssues([id]) }
         return changedRedirect(back, said: deleted > 0 ? "deleted" : "gone")
+      case 3 where parts[0] == "issues" && parts[2] == "restore":
+        // The Undo of a delete: the issue back as it was, on every device.
+        guard let id = UUID(uuidString: parts[1]) else { break }
+        let restored = try database.write { try $0.restoreDeletedIssue(id: id) }
+        return changedRedirect(back, said: restored != nil ? "restored" : "unchanged")
       case 1 where parts[0] == "sort":
         guard let sort = request.formValue("sort").flatMap(IssueSort.init(storageValue:)) else {
           break

@@ -301,7 +301,7 @@ public final class WebApp: Sendable {
   private func saidMessage(_ request: HTTPRequest, _ l10n: Localizer) -> String? {
     guard let said = request.queryValue("said") else { return nil }
     switch said {
-    case "created", "saved", "completed", "reopened", "deleted", "gone", "unchanged",
+    case "created", "saved", "completed", "reopened", "deleted", "restored", "gone", "unchanged",
       "tagCreated", "tagExists", "tagRenamed", "tagDeleted", "tagsMerged":
       return l10n("web.said.\(said)")
     case "overwritten":

@@ -911,11 +911,22 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: not state(title)[0]["completed"])
         # Left: the question first, and nothing deleted until it is answered.
         self.swipe(driver, title, -260)
-        wait(driver, lambda d: "cannot be undone" in d.find_element(By.ID, "detail").text)
+        wait(driver, lambda d: "Delete this issue?" in d.find_element(By.ID, "detail").text)
         self.assertTrue(state(title))
+        before = state(title)[0]
         driver.find_element(By.CSS_SELECTOR, "#detail form.confirm button").click()
         wait(driver, lambda d: not state(title))
         self.audit(driver, "phone after a swipe")
+        # Deleted, said, with Undo: the issue back as it was, tags and all, in the list.
+        undo = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#announce button.undo"))[0]
+        self.assertIn("Issue deleted.", driver.find_element(By.ID, "announce").text)
+        undo.click()
+        wait(driver, lambda d: state(title))
+        after = state(title)[0]
+        for field in ("id", "title", "detail", "priority", "completed", "tags", "created"):
+            self.assertEqual(after[field], before[field], field)
+        wait(driver, lambda d: title in self.titles_listed(d))
+        wait(driver, lambda d: "Issue restored." in d.find_element(By.ID, "announce").text)
 
     def test_on_a_tablet_the_list_keeps_its_place_while_an_issue_opens_beside_it(self):
         for number in range(40):
@@ -1499,7 +1510,7 @@ class TextBrowserTest(unittest.TestCase):
             search("History")
             w3m.type("Escape", "Tab", "C-m")
             # The question, then its Delete button.
-            search("cannot be undone")
+            search("Delete this issue?")
             w3m.type("Tab", "C-m")
             self.until(lambda: not self.issue("Edited in w3m"), w3m)
         finally:

@@ -147,6 +147,12 @@ import Testing
     let gone = web.get("/", [("issue", issue.id.lower)])
     #expect(gone.status == 404)
     #expect(gone.text.contains("This issue no longer exists"))
+    // The Undo of the delete: back as it was, and said; twice, nothing more.
+    let restored = web.post(path + "/restore", [("back", "/?issue=\(issue.id.lower)")])
+    #expect(restored.location == "/?issue=\(issue.id.lower)&said=restored")
+    #expect(try web.stored(issue.id)?.title == "Task")
+    #expect(web.get("/", [("said", "restored")]).text.contains("Issue restored."))
+    #expect(web.post(path + "/restore", [("back", "/")]).location == "/?said=unchanged")
   }
 
   @Test func tagsAreMadeRenamedAndDeletedAndATakenNameAsksToMerge() throws {

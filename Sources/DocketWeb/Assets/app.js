@@ -228,9 +228,17 @@
       form.classList.contains('sort') ? '#sort' : '#detail-heading');
   }
 
-  // Completing or reopening can be taken back: the same change the other way, offered with
-  // the message that says it was made.
-  function undoFor(action, body) {
+  // Completing, reopening and deleting can be taken back, offered with the message that says
+  // it was done: the same change the other way, or the issue restored as it was.
+  function undoFor(action, body, said) {
+    if (said === 'deleted' && /\/delete$/.test(action)) {
+      return function () {
+        var restore = new URLSearchParams();
+        restore.set('csrf', body.get('csrf') || '');
+        restore.set('back', clean(window.location.href));
+        post(action.replace(/\/delete$/, '/restore'), restore, '#list-heading');
+      };
+    }
     if (!/\/complete$/.test(action) || !body.has('completed')) return null;
     return function () {
       var back = new URLSearchParams(body);
@@ -263,7 +271,8 @@
           // Undo only where something was changed (not "already so").
           var said = new URL(response.url).searchParams.get('said');
           announce(($('#announce', doc) || {}).textContent, false,
-            response.ok && (said === 'completed' || said === 'reopened') ? undoFor(action, body) : null);
+            response.ok && ['completed', 'reopened', 'deleted'].indexOf(said) >= 0
+              ? undoFor(action, body, said) : null);
           if (focus === null) return;
           if ($('#form-error')) focus = '#f-title';
           var target = $(focus) || $('#list-heading');

@@ -25,15 +25,26 @@ extension Connection {
     let clock = try fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0
     let database =
       try fetchOne("SELECT value FROM settings WHERE key = 'device_id'", as: String.self) ?? ""
-    // A device retired since (its clock ran ahead) makes this database recompute issues in
-    // place, with no change of their own to name them: the browser takes the whole copy again.
-    let retired =
+    // Rows changed in place, with no change of each row's own to name them, make the browser
+    // take the whole copy again: a device retired since (its clock ran ahead; this database
+    // recomputes issues), and a tag renamed, deleted or made one with another (its links leave
+    // or move; tags that bear one name go by one id, which may change). A tag made anew is sent
+    // as it is.
+    let inPlace =
       try since.map {
         try fetchOne(
-          "SELECT 1 FROM changes WHERE seq > ? AND seq <= ? AND entity = 'device' LIMIT 1",
-          [$0, latest], as: Int.self) != nil
+          """
+          SELECT 1 FROM changes c WHERE c.seq > ? AND c.seq <= ? AND (c.entity = 'device'
+            OR (c.entity = 'tag' AND (c.field != 'create'
+              OR NOT EXISTS (SELECT 1 FROM tags t WHERE t.id = c.row_id)
+              OR EXISTS (
+                SELECT 1 FROM sync_tag_names one JOIN sync_tag_names other
+                  ON other.name_key = one.name_key AND other.id != one.id
+                WHERE one.id = c.row_id))))
+          LIMIT 1
+          """, [$0, latest], as: Int.self) != nil
       } ?? false
-    let full = since == nil || since! > latest || since! < 0 || retired
+    let full = since == nil || since! > latest || since! < 0 || inPlace
     var output = OutputBytes.record()
     output.append("{\"version\":1,\"database\":")
     JSONWriter.appendQuoted(database, to: &output)
@@ -53,35 +64,6 @@ extension Connection {
         case "tag": tagIDs.append(id)
         case "issue", "link": issueIDs.append(id)
         default: break
-        }
-      }
-      // A tag deleted, or merged into another, takes its links with it (and moves them) without
-      // a change of each issue's: the issues ever linked to it, or to an id it is one with, come
-      // along.
-      var seen = Set(issueIDs)
-      for start in stride(from: 0, to: tagIDs.count, by: 300) {
-        let chunk = Array(tagIDs[start..<min(start + 300, tagIDs.count)])
-        let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-        var ids = Set(chunk)
-        // The ids of one name are one tag (the sync rules).
-        try forEachRow(
-          """
-          SELECT other.id FROM sync_tag_names one
-            JOIN sync_tag_names other ON other.name_key = one.name_key
-          WHERE one.id IN (\(marks))
-          """, chunk
-        ) { ids.insert(try $0.get(0, as: String.self)) }
-        let all = Array(ids)
-        for part in stride(from: 0, to: all.count, by: 500) {
-          let slice = Array(all[part..<min(part + 500, all.count)])
-          let places = Array(repeating: "?", count: slice.count).joined(separator: ",")
-          try forEachRow(
-            "SELECT DISTINCT row_id FROM changes WHERE entity = 'link' AND field IN (\(places))",
-            slice
-          ) { row in
-            let id = try row.get(0, as: String.self)
-            if seen.insert(id).inserted { issueIDs.append(id) }
-          }
         }
       }
     }

@@ -108,4 +108,45 @@ import Testing
     #expect(try newcomer.stored(issue.id)?.title == "Edit 3")
     #expect(try newcomer.dump() == server.dump())
   }
+
+  /// A copy of the database that relays a browser takes a new id: it sends the browser's changes
+  /// again in files of its own numbered after the original's, claims in its snapshots only the
+  /// files it has read or wrote, and the browser's changes still reach a device that comes later.
+  @Test func aCopyOfARelayingDatabaseNumbersItsOwnFilesForTheBrowser() throws {
+    let folder = try TemporaryDirectory()
+    let server = try Replica("Server", remote: folder.path)
+    let issue = try server.issue("Crash")
+    try server.sync()
+    server.time.advance(by: 60)
+    let at = server.time.now.timeIntervalSince1970
+    try server.queue.write { db in
+      try db.noteRelayed(device: Self.browser)
+      _ = try db.applyChanges(
+        [Self.titleEdit(issue.id, "From the browser", at: at)],
+        deviceNames: [Self.browser: "Safari on iPhone"], local: try db.localDeviceID())
+    }
+    try server.sync(compactAfter: 100)
+    #expect(
+      FileManager.default.fileExists(
+        atPath: folder.path + "/"
+          + PackageName(device: Self.browser, kind: .changes, number: 1).description))
+    let copy = try Replica(copying: server, name: "Server copy")
+    // The original goes on, and the copy finds files of its id it did not write.
+    server.time.advance(by: 5)
+    try server.edit(issue.id) { $0.detail = "On the original" }
+    try server.sync(compactAfter: 100)
+    copy.time.advance(by: 10)
+    #expect(try copy.sync(compactAfter: 100).newDevice == .copied)
+    // It relays the browser's changes again, in files numbered after the original's.
+    let cursor = try copy.queue.read {
+      try $0.fetchOne(
+        "SELECT value FROM settings WHERE key LIKE 'sync_relay_pushed:%'", as: String.self)
+    }
+    #expect(cursor?.split(separator: " ").last == "2")
+    let compacted = try copy.sync(compactAfter: 1)
+    #expect(compacted.wroteSnapshot)
+    let newcomer = try Replica("New", remote: folder.path)
+    try newcomer.sync()
+    #expect(try newcomer.stored(issue.id)?.title == "From the browser")
+  }
 }

@@ -50,6 +50,11 @@ extension Connection {
     try setSetting(Self.fileNumberKey, nil)
     try setSetting(Self.compactedKey, nil)
     try execute("DELETE FROM sync_own_files")
+    // The files written for the devices this database speaks for were the old device's: the
+    // new one numbers its own, and claims in a snapshot only those.
+    try execute(
+      "DELETE FROM settings WHERE key >= ? AND key < ?",
+      [Self.relayPushedPrefix, Self.relayPushedPrefix + "\u{10FFFF}"])
     if let key, ownThrough > 0 {
       try execute(
         """

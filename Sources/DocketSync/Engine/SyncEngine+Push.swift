@@ -184,12 +184,14 @@ extension SyncEngine {
   ) throws {
     for (id, name) in try database.read({ try $0.relayedDevices() }) where id != device {
       let cursorKey = Connection.relayPushedPrefix + key + " " + id
-      let kept = try database.read { try $0.setting(cursorKey) }?.split(separator: " ")
-      var after = kept?.first.flatMap { Int64($0) } ?? 0
+      let kept = (try database.read { try $0.setting(cursorKey) } ?? "").split(separator: " ")
+        .compactMap { Int64($0) }
+      var after = kept.first ?? 0
       var number = max(
-        kept?.last.flatMap { Int64($0) } ?? 0,
+        kept.count >= 2 ? kept[1] : 0,
         listing.packages.filter { $0.device == id && $0.kind == .changes }.map(\.number).max()
           ?? 0)
+      var first = kept.count >= 3 ? kept[2] : nil
       let target = remote.forDevice(id)
       while true {
         let batch = Self.cut(
@@ -204,7 +206,8 @@ extension SyncEngine {
             deviceName: name, changes: batch.map(\.change)))
         report.pushed += batch.count
         after = last.seq
-        try database.write { try $0.setSetting(cursorKey, "\(after) \(number)") }
+        if first == nil { first = number }
+        try database.write { try $0.setSetting(cursorKey, "\(after) \(number) \(first ?? number)") }
       }
     }
   }
@@ -235,9 +238,12 @@ extension SyncEngine {
       try db.forEachRow("SELECT device, through FROM sync_covered WHERE remote = ?", [key]) { row in
         read[try row.get(0, as: String.self)] = try row.get(1, as: Int64.self)
       }
-      // The files this database wrote for the devices it speaks for: their changes are here.
-      for (id, number) in try db.relayedFiles(remote: key) where id != device {
-        read[id] = max(read[id] ?? 0, number)
+      // The files this database wrote for the devices it speaks for: their changes are here,
+      // and those before them too when it has read them all (another copy of this database
+      // may have written some).
+      for (id, first, last) in try db.relayedFiles(remote: key)
+      where id != device && (read[id] ?? 0) >= first - 1 {
+        read[id] = max(read[id] ?? 0, last)
       }
       return (
         changes, try db.fetchOne("SELECT hlc FROM sync_clock", as: Int64.self) ?? 0,
@@ -310,7 +316,7 @@ extension SyncEngine {
     }
     // The files written for the devices this database speaks for, once its snapshot holds them.
     let covered = try database.read { try $0.snapshotCovers() }
-    for (id, _) in try database.read({ try $0.relayedFiles(remote: key) }) where id != device {
+    for (id, _, _) in try database.read({ try $0.relayedFiles(remote: key) }) where id != device {
       let target = remote.forDevice(id)
       for name in listing.packages
       where name.device == id && name.kind == .changes && name.number <= covered[id] ?? 0 {

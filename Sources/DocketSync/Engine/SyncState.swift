@@ -41,7 +41,8 @@ extension Connection {
   /// The devices this database speaks for in sync: `<prefix><device id>`.
   static let relayPrefix = "sync_relay:"
   /// How far each one's changes were pushed to a remote: `<prefix><remote> <device id>`, the
-  /// value `<change row> <file number>`.
+  /// value `<change row> <file number> <first file number>` (the last and the first file this
+  /// database wrote for it since it became the device it is).
   static let relayPushedPrefix = "sync_relay_pushed:"
 
   /// Notes that this database speaks for the device `id` in sync (a browser that reaches no
@@ -50,17 +51,19 @@ extension Connection {
     try setSetting(Self.relayPrefix + id.lowercased(), "1")
   }
 
-  /// The devices this database speaks for, each with its name.
-  /// For each device this database speaks for, the last file it wrote for it to `remote`.
-  func relayedFiles(remote: String) throws -> [(id: String, number: Int64)] {
+  /// For each device this database speaks for, the first and the last file it wrote for it to
+  /// `remote`.
+  func relayedFiles(remote: String) throws -> [(id: String, first: Int64, last: Int64)] {
     try relayedDevices().compactMap { device in
-      guard let kept = try setting(Self.relayPushedPrefix + remote + " " + device.id),
-        let number = kept.split(separator: " ").last.flatMap({ Int64($0) })
+      guard let kept = try setting(Self.relayPushedPrefix + remote + " " + device.id)
       else { return nil }
-      return (device.id, number)
+      let parts = kept.split(separator: " ").compactMap { Int64($0) }
+      guard parts.count >= 2 else { return nil }
+      return (device.id, parts.count >= 3 ? parts[2] : 1, parts[1])
     }
   }
 
+  /// The devices this database speaks for, each with its name.
   func relayedDevices() throws -> [(id: String, name: String)] {
     try fetchAll(
       """

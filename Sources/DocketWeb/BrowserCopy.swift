@@ -230,20 +230,25 @@ extension WebApp {
     let now = now()
     // Lines refused only for a clock ahead (the page's clock put right since): the page stamps
     // them again by `now` and sends them again.
-    // With them, the latest stamp taken from this browser, which the new ones must pass.
+    // With them: the stamp the new ones must pass (this server's clock, which has passed every
+    // change it holds, this browser's among them, within the bound), and the bound itself, past
+    // which the page's waiting changes were stamped by the same wrong clock.
     func timing(_ ahead: [Int]) -> [(String, JSON)] {
       guard !ahead.isEmpty else { return [] }
-      let latest: Int64? = try? database.read { db in
+      let bound = HybridClock.bound(wall: now)
+      let clock: Int64? = try? database.read { db in
         try db.fetchOne(
           """
-          SELECT max(hlc) FROM changes
-          WHERE device = (SELECT seq FROM sync_devices WHERE id = ?) AND hlc <= ?
-          """, [device, HybridClock.bound(wall: now)], as: Int64.self)
+          SELECT max(coalesce((SELECT hlc FROM sync_clock), 0), coalesce((
+            SELECT max(hlc) FROM changes
+            WHERE device = (SELECT seq FROM sync_devices WHERE id = ?) AND hlc <= ?), 0))
+          """, [device, bound], as: Int64.self)
       }
       return [
         ("ahead", .array(ahead.map { .number(Double($0)) })),
         ("now", .number(now.timeIntervalSince1970)),
-        ("latest", .string(String(latest ?? 0))),
+        ("after", .string(String(min(clock ?? 0, bound)))),
+        ("bound", .string(String(bound))),
       ]
     }
     do {

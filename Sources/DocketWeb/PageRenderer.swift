@@ -187,7 +187,8 @@ struct PageRenderer {
       hidden += "<input type=\"hidden\" name=\"issue\" value=\"\(issue.uuidString.lowercased())\">"
     }
     var suggestions: HTML = .empty
-    if !data.suggestions.isEmpty {
+    // (None once the search holds as many chips as an address carries: one more would be lost.)
+    if !data.suggestions.isEmpty, location.chips.count < WebLocation.mostChips {
       // The `#fragment` being typed becomes a chip; the text before it stays.
       let typed = location.search.textWithoutFragment
       var items: [HTML] = []

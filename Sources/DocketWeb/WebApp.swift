@@ -190,7 +190,8 @@ public final class WebApp: Sendable {
         let field = location.search.submitted()
         // A chip the address could not carry stays text, so nothing typed is lost.
         let kept = Array(
-          field.chips.filter { $0.count <= WebLocation.longestChip }.prefix(WebLocation.mostChips))
+          field.chips.filter { $0.utf8.count <= WebLocation.longestChip }.prefix(
+            WebLocation.mostChips))
         let target = location.with {
           $0.chips = kept
           $0.query = (field.chips.filter { !kept.contains($0) } + [field.text])

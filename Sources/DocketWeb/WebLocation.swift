@@ -33,10 +33,10 @@ public struct WebLocation: Equatable, Sendable {
   public var shown: Int = WebLocation.pageSize
 
   public static let pageSize = 50
-  /// At most this many chips, each at most `longestChip` characters: more is not a search anyone
-  /// types.
+  /// At most this many chips, each at most `longestChip` bytes of UTF-8 (a tag's name of the
+  /// longest, quoted, fits): more is not a search anyone types.
   public static let mostChips = 20
-  public static let longestChip = 200
+  public static let longestChip = 1024
   /// A list never shows more than this in one page, however the URL asks.
   public static let largestPage = 1000
 
@@ -65,7 +65,7 @@ public struct WebLocation: Equatable, Sendable {
     chips = Array(
       parameters.lazy.filter { $0.name == "chip" }
         .map { $0.value.trimmingCharacters(in: .whitespacesAndNewlines) }
-        .filter { !$0.isEmpty && $0.count <= Self.longestChip }
+        .filter { !$0.isEmpty && $0.utf8.count <= Self.longestChip }
         .prefix(Self.mostChips))
     query = String((value("q") ?? "").prefix(1000))
     sort = value("sort").flatMap(IssueSort.init(storageValue:))

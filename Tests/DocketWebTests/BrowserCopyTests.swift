@@ -256,8 +256,13 @@ import Testing
       if why.contains("ahead of this server's clock") {
         #expect(ahead == [2], "\(why)")
         #expect(try json(answer)["now"] as? Double == at)
-        let latest = HybridClock.stamp(Date(timeIntervalSince1970: at + Double(index + 1)))
-        #expect(try json(answer)["latest"] as? String == String(latest))
+        // After every stamp the server holds (the line just taken among them), within the bound.
+        let taken = HybridClock.stamp(Date(timeIntervalSince1970: at + Double(index + 1)))
+        let text = try json(answer)["after"] as? String
+        let after = try #require(text.flatMap { Int64($0) })
+        let bound = HybridClock.bound(wall: WebTester.now)
+        #expect(after >= taken && after <= bound)
+        #expect(try json(answer)["bound"] as? String == String(bound))
       } else {
         #expect(ahead == nil, "\(why)")
       }

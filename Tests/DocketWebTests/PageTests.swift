@@ -117,6 +117,10 @@ import Testing
     #expect(
       suggesting.contains(
         "href=\"/?chip=tag%3AFeature&amp;q=dark%20\" data-token=\"tag:Feature\">Feature"))
+    // A search as full of chips as an address carries offers none more (it would be lost).
+    let full = WebLocation(
+      chips: (1...WebLocation.mostChips).map { "-word\($0)" }, query: "dark #fea")
+    #expect(!web.page(full).contains("id=\"suggestions\""))
   }
 
   /// A search's tokens are chips before its text: in words, each sent with the form, each a
@@ -163,7 +167,7 @@ import Testing
     let bad = web.get("/", [("q", "priority:urgent"), ("enter", "1")])
     #expect(bad.location == "/?q=priority%3Aurgent")
     // A chip too long for an address stays text.
-    let long = "-\"" + String(repeating: "a", count: 250) + "\""
+    let long = "-\"" + String(repeating: "é", count: 600) + "\""
     let kept = web.get("/", [("q", long), ("enter", "1")])
     #expect(kept.location?.contains("chip=") == false)
   }

@@ -25,6 +25,8 @@ extension Connection {
           { row in (try row.get(0, as: DatabaseValue.self), try row.get(1, as: Int64.self)) })
       else { return nil }
       let values = try Merger(db: self).createValues(deleted)
+      // A delete that kept nothing of the issue (not one Docket writes): nothing to bring back.
+      guard case .text(let title)? = values["title"], !title.isEmpty else { return nil }
       func text(_ field: String) -> String {
         if case .text(let value)? = values[field] { value } else { "" }
       }

@@ -481,12 +481,16 @@
         button.className = 'row-menu-button';
         button.tabIndex = -1;
         button.setAttribute('aria-haspopup', 'menu');
-        button.setAttribute('aria-label', word('rowMenu').replace('%@', titleOf(item)));
+        button.setAttribute('aria-label', word('rowMenu').replace('%@', function () { return titleOf(item); }));
         button.textContent = '⋯';
         item.appendChild(button);
       });
     }
-    new MutationObserver(decorate).observe(document.body, { childList: true, subtree: true });
+    new MutationObserver(function () {
+      decorate();
+      // The row drawn again (a live update): its menu would act on what it was.
+      if (menu && !anchor.item.isConnected) close(false);
+    }).observe(document.body, { childList: true, subtree: true });
     decorate();
 
     function close(refocus) {
@@ -525,7 +529,7 @@
       menu = document.createElement('div');
       menu.className = 'row-menu';
       menu.setAttribute('role', 'menu');
-      menu.setAttribute('aria-label', word('rowMenu').replace('%@', titleOf(item)));
+      menu.setAttribute('aria-label', word('rowMenu').replace('%@', function () { return titleOf(item); }));
       [['complete', item.classList.contains('done') ? 'reopen' : 'complete'], ['edit', 'edit'],
         ['delete', 'delete']].forEach(function (entry) {
         var choice = document.createElement('button');
@@ -591,7 +595,9 @@
       if (event.key === '.' || event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
         event.preventDefault();
         event.stopPropagation();
-        open(item, $('.row-menu-button', item) || event.target);
+        // Beside its button where the button shows (not on a touch screen), else the row.
+        var button = $('.row-menu-button', item);
+        open(item, button && button.offsetParent !== null ? button : event.target);
       }
     }, true);
     window.addEventListener('resize', place);

@@ -150,7 +150,10 @@
     tabs.onmessage = function () {
       letGo();
       showWaiting();
-      if (document.documentElement.dataset.fromCopy === '1') show(window.location.href, 'none');
+      // Drawn again from the copy, unless a form is open: what is typed in it stays.
+      if (document.documentElement.dataset.fromCopy === '1' && !$('#detail form.issue-form')) {
+        show(window.location.href, 'none');
+      }
     };
   }
 
@@ -325,8 +328,9 @@
       return '\\u' + character.charCodeAt(0).toString(16).padStart(4, '0');
     });
   }
-  // Its size in a request (URL-encoded, with the line break between).
-  function sentSize(line) { return encodeURIComponent(lineText(line)).length + 3; }
+  // Its size in a request's body, as the form encodes it, with the line break between.
+  function encodedSize(text) { return new URLSearchParams([['', text]]).toString().length + 2; }
+  function sentSize(line) { return encodedSize(lineText(line)); }
   // The most a request carries, as sent (URL-encoded: a letter beyond ASCII takes up to
   // twelve bytes), well within the server's limit for a request's body.
   var MOST_BYTES = 800000;
@@ -352,7 +356,7 @@
         var size = 0;
         var take = 0;
         while (take < lines.length) {
-          var bytes = encodeURIComponent(lines[take]).length + 3;
+          var bytes = encodedSize(lines[take]);
           if (take > 0 && size + bytes > MOST_BYTES) break;
           size += bytes;
           take += 1;
@@ -416,24 +420,49 @@
   }
   function restamp(again, answer) {
     var nowMs = answer.now * 1000;
+    var bound = /^[0-9]+$/.test(answer.bound || '') ? BigInt(answer.bound) : null;
+    var refused = {};
+    again.keys.forEach(function (key, index) { refused[key] = again.lines[index].h; });
     return within(['outbox', 'meta'], 'readwrite', function (transaction) {
       var outbox = transaction.objectStore('outbox');
       var meta = transaction.objectStore('meta');
-      return done(meta.get('state')).then(function (state) {
-        state = state || {};
-        // The clock starts again from the server's time, past every stamp the server took from
-        // this browser; the stamps ahead of it were never taken, and are all stamped again.
-        var clock = /^[0-9]+$/.test(answer.latest || '') ? answer.latest : '0';
-        again.lines.forEach(function (line, index) {
-          clock = Copy.nextStamp(clock, nowMs);
-          var fresh = Object.assign({}, line, { h: clock });
-          if (typeof fresh.m === 'number' && fresh.m > answer.now) fresh.m = answer.now;
-          outbox.put(fresh, again.keys[index]);
+      return Promise.all([done(outbox.getAllKeys()), done(outbox.getAll()), done(meta.get('state'))])
+        .then(function (found) {
+          var keys = found[0];
+          var state = found[2] || {};
+          // The clock starts again past every stamp the server holds. Stamped again, in the
+          // order they were made: the lines refused, if they wait still as they were sent (another
+          // tab may have sent them meanwhile), and every other line stamped past the server's
+          // bound, by the same clock.
+          var clock = /^[0-9]+$/.test(answer.after || '') ? answer.after : '0';
+          var kept = '0';
+          found[1].forEach(function (line, index) {
+            var key = keys[index];
+            var ahead = bound !== null && BigInt(line.h) > bound;
+            if (refused[key] !== line.h && !ahead) {
+              kept = later(kept, line.h);
+              return;
+            }
+            clock = Copy.nextStamp(clock, nowMs);
+            var fresh = Object.assign({}, line, { h: clock });
+            if (typeof fresh.m === 'number' && fresh.m > answer.now) fresh.m = answer.now;
+            // A new issue made by that clock: made now, not days on.
+            if (fresh.e === 'issue' && fresh.f === 'create' && typeof fresh.n === 'string') {
+              try {
+                var values = JSON.parse(fresh.n);
+                if (Number(values.created) > answer.now) {
+                  values.created = String(answer.now);
+                  fresh.n = JSON.stringify(values);
+                }
+              } catch (ignored) { /* sent as it is; the server says what is wrong */ }
+            }
+            outbox.put(fresh, key);
+          });
+          // Never behind a line that waits, nor the server's stamps; the wrong clock is dropped.
+          state.clock = later(clock, kept);
+          state.offset = nowMs - Date.now();
+          meta.put(state, 'state');
         });
-        state.clock = clock;
-        state.offset = nowMs - Date.now();
-        meta.put(state, 'state');
-      });
     }).then(function () {
       letGo();
       tellTabs();
@@ -480,7 +509,8 @@
   // false for a change that needs the server (the tags' page, a sort's is this page's alone).
   function record(action, body, focus) {
     var parts = new URL(action, window.location.href).pathname.split('/').filter(Boolean);
-    if (parts[0] !== 'issues' || parts.length > 3) return Promise.resolve(false);
+    // A restore needs the server, which keeps what was deleted.
+    if (parts[0] !== 'issues' || parts.length > 3 || parts[2] === 'restore') return Promise.resolve(false);
     // Nothing is changed through a read-only server; a new tag is the server's to make.
     if (setting('readOnly', false) || (body.get('new_tags') || '').trim()) return Promise.resolve(false);
     return loadCopy().then(function (copy) {
@@ -592,13 +622,22 @@
 
   // The search an address asks for: its chips, then its text without a `#word` still being
   // typed (a suggestion in the making, as the server reads it).
+  // The chips of an address, as the server reads them: trimmed, none empty or longer than it
+  // takes, at most as many.
+  var MOST_CHIPS = 20;
+  var LONGEST_CHIP = 1024;
+  function chipsOf(params) {
+    return params.getAll('chip').map(function (chip) { return chip.trim(); })
+      .filter(function (chip) { return chip && new TextEncoder().encode(chip).length <= LONGEST_CHIP; })
+      .slice(0, MOST_CHIPS);
+  }
   function searchOf(params) {
-    var text = params.get('q') || '';
+    var text = (params.get('q') || '').slice(0, 1000);
     var hash = text.lastIndexOf('#');
     if (hash >= 0 && !/\s/.test(text.slice(hash + 1)) && (hash === 0 || /\s/.test(text.charAt(hash - 1)))) {
       text = text.slice(0, hash);
     }
-    return params.getAll('chip').concat([text.trim()]).filter(Boolean).join(' ');
+    return chipsOf(params).concat([text.trim()]).filter(Boolean).join(' ');
   }
 
   // The place an address shows: its filter, search, sort and whether completed issues show
@@ -820,7 +859,7 @@
   function drawChips(params) {
     var field = $('.search-field');
     if (!field) return;
-    var chips = params.getAll('chip');
+    var chips = chipsOf(params);
     var shown = {};
     $$('#chips li').forEach(function (item) {
       var token = $('input[name="chip"]', item);

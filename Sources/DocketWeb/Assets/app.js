@@ -486,12 +486,16 @@
         item.appendChild(button);
       });
     }
-    new MutationObserver(function () {
+    // (A touch screen swipes: no buttons to make there, nor rows to watch for them.)
+    var touch = window.matchMedia && window.matchMedia('(pointer: coarse)').matches;
+    if (!touch) {
+      new MutationObserver(function () {
+        decorate();
+        // The row drawn again (a live update): its menu would act on what it was.
+        if (menu && !anchor.item.isConnected) close(false);
+      }).observe(document.querySelector('.panes') || document.body, { childList: true, subtree: true });
       decorate();
-      // The row drawn again (a live update): its menu would act on what it was.
-      if (menu && !anchor.item.isConnected) close(false);
-    }).observe(document.body, { childList: true, subtree: true });
-    decorate();
+    }
 
     function close(refocus) {
       if (!menu) return;

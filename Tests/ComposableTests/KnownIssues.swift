@@ -26,3 +26,12 @@ func reportedIssues(_ body: @MainActor () async -> Void) async -> [ReportedIssue
   }
   return log.withLock { $0 }
 }
+
+/// The body of an effect that must still be running when a test looks: it ends only when
+/// cancelled. A long sleep would not do, since on a busy machine a test can be kept waiting
+/// for longer than any sleep before it gets to look.
+func sleepUntilCancelled() async {
+  while !Task.isCancelled {
+    try? await Task.sleep(for: .seconds(1))
+  }
+}

@@ -21,7 +21,7 @@ import Testing
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch action {
       case .waitUntilCancelled:
-        return .run { _ in try? await Task.sleep(for: .seconds(60)) }
+        return .run { _ in await sleepUntilCancelled() }
       case .write(let number, let serial):
         let work = Effect<Action>.run { [log] _ in
           try await Task.sleep(for: .milliseconds(max(0, 8 - number)))

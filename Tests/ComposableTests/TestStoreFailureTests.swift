@@ -227,7 +227,7 @@ struct Stuck: Reducer {
   enum Action: Equatable, Sendable { case start }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    .run { _ in try? await Task.sleep(for: .seconds(60)) }
+    .run { _ in await sleepUntilCancelled() }
       .serial(in: "stuck")
   }
 }

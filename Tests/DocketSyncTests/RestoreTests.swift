@@ -1,9 +1,10 @@
 import Database
 import DocketCore
-import DocketSync
 import DocketTestSupport
 import Foundation
 import Testing
+
+@testable import DocketSync
 
 /// A deleted issue brought back (the web page's Undo of a delete): as it was when deleted, and
 /// on every device, since a restore stamped after a delete wins over it.
@@ -60,5 +61,73 @@ import Testing
       #expect(back.tags.map(\.name) == ["Bug"])
     }
     #expect(try a.dump() == b.dump())
+  }
+
+  @Test func recentlyDeletedListsEachDeletedIssueNewestFirstForThirtyDays() throws {
+    let folder = try TemporaryDirectory()
+    let a = try Replica("Laptop", remote: folder.path)
+    let first = try a.issue("First to go", priority: .high)
+    let second = try a.issue("Second to go")
+    let kept = try a.issue("Kept")
+    try a.queue.write { _ = try $0.deleteIssues([first.id]) }
+    a.time.advance(by: 60)
+    try a.queue.write { _ = try $0.deleteIssues([second.id]) }
+    let listed = try a.queue.read { try $0.recentlyDeletedIssues() }
+    #expect(listed.map(\.title) == ["Second to go", "First to go"])
+    #expect(listed.last?.priority == .high)
+    #expect(listed.allSatisfy { $0.deletedHere })
+    #expect(listed.first?.deleted == a.time.now)
+    #expect(!listed.contains { $0.id == kept.id })
+    let newest = try a.queue.read { try $0.recentlyDeletedIssues(limit: 1) }
+    #expect(newest.map(\.id) == [second.id])
+
+    // A restored issue leaves the list; deleted again, it is back with its newer date.
+    a.time.advance(by: 60)
+    _ = try a.queue.write { try $0.restoreDeletedIssue(id: first.id) }
+    #expect(try a.queue.read { try $0.recentlyDeletedIssues() }.map(\.id) == [second.id])
+    a.time.advance(by: 60)
+    try a.queue.write { _ = try $0.deleteIssues([first.id]) }
+    #expect(
+      try a.queue.read { try $0.recentlyDeletedIssues() }.map(\.id) == [first.id, second.id])
+
+    // Thirty days after its delete an issue is gone for good: not listed, not restorable.
+    a.time.advance(by: RecentlyDeleted.window - 60)
+    #expect(try a.queue.read { try $0.recentlyDeletedIssues() }.map(\.id) == [first.id])
+    #expect(try a.queue.write { try $0.restoreDeletedIssue(id: second.id) } == nil)
+    #expect(try a.stored(second.id) == nil)
+    #expect(try a.queue.write { try $0.restoreDeletedIssue(id: first.id) } != nil)
+  }
+
+  @Test func aDeleteSyncedFromAnotherDeviceIsListedWithItsName() throws {
+    let (folder, a, b) = try Replica.pair()
+    _ = folder
+    let issue = try a.issue("Crash")
+    try a.sync()
+    try b.sync()
+    a.time.advance(by: 60)
+    try a.queue.write { _ = try $0.deleteIssues([issue.id]) }
+    try a.sync()
+    b.time.advance(by: 60)
+    try b.sync()
+    let listed = try #require(try b.queue.read { try $0.recentlyDeletedIssues() }.first)
+    #expect(listed.id == issue.id)
+    #expect(!listed.deletedHere)
+    #expect(listed.deletedBy == a.name)
+    let references = try b.queue.read { try $0.references(forDeleted: [listed]) }
+    #expect(references[issue.id] == String(IssueReference.hex(issue.id).prefix(4)))
+    #expect(
+      try b.queue.read { try $0.recentlyDeletedIDs(withPrefix: references[issue.id]!, limit: 2) }
+        .map(\.id) == [issue.id])
+  }
+
+  @Test func theListReadsTheDeletesThroughTheirOwnIndex() throws {
+    let folder = try TemporaryDirectory()
+    let a = try Replica("Laptop", remote: folder.path)
+    let plan = try a.queue.read { db in
+      try db.fetchAll("EXPLAIN QUERY PLAN " + Connection.recentlyDeletedSQL, [0, -1]) {
+        try $0.get(3, as: String.self)
+      }
+    }
+    #expect(plan.contains { $0.contains("changes_issue_deletes") }, "\(plan)")
   }
 }

@@ -219,7 +219,7 @@ public enum IssueReference {
 
   /// How many hex digits two ids in text form share at their start (hyphens skipped, case
   /// ignored).
-  static func sharedHexDigits(
+  public static func sharedHexDigits(
     _ a: some Collection<UInt8>, _ b: some Collection<UInt8>
   ) -> Int {
     var shared = 0
@@ -283,7 +283,7 @@ extension Connection {
   }
 
   /// How many hex digits `neighbourReference` gives `id`.
-  func neighbourReferenceLength(for id: UUID) throws -> Int {
+  public func neighbourReferenceLength(for id: UUID) throws -> Int {
     let canonical = id.lowercasedText
     var length = IssueReference.minimumLength
     let own = Array(canonical.utf8)

@@ -1,7 +1,8 @@
 import Database
 
 /// Docket's schema, built by numbered migrations: v1–v4, v6 and v7 in this file in their order,
-/// v5 (sync) in `Schema+Sync.swift`, v8 (what sync trusts) in `Schema+Trust.swift`.
+/// v5 (sync) in `Schema+Sync.swift`, v8 (what sync trusts) in `Schema+Trust.swift`, v9 (the
+/// deletes Recently deleted lists) in `Schema+Deleted.swift`.
 ///
 /// Designed for sync from the start: rows are identified by UUIDs (the integer `seq` columns are
 /// local row numbers that only the full-text index refers to, never synced), and no UNIQUE
@@ -23,6 +24,7 @@ public enum Schema {
       Migration(version: 7, name: "sort indexes that end on the issue's tag rows", migrate: v7),
       Migration(
         version: 8, name: "held changes, tags one by name, what sync was told", migrate: v8),
+      Migration(version: 9, name: "issue deletes indexed for Recently deleted", migrate: v9),
     ])
 
   /// The day the activity of `row` (`new`, `old`, a table's alias) falls on, as

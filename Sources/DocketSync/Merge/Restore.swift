@@ -5,7 +5,8 @@ import Foundation
 extension Connection {
   /// Brings back the deleted issue `id` as it was when it was deleted (its fields, and its tags
   /// that still live), as a restore stamped now: it wins over the delete on every device, as any
-  /// restore stamped later does. Nil when no delete of it counts (it lives, or never was).
+  /// restore stamped later does. Nil when no delete of it counts (it lives, or never was) or
+  /// when it was deleted longer ago than `RecentlyDeleted.window`: it is gone for good.
   public func restoreDeletedIssue(id: UUID) throws -> Issue? {
     let row = id.lowercasedText
     return try transaction {
@@ -24,6 +25,7 @@ extension Connection {
           """, [row],
           { row in (try row.get(0, as: DatabaseValue.self), try row.get(1, as: Int64.self)) })
       else { return nil }
+      guard at >= RecentlyDeleted.earliestStamp(now: try deletionClock()) else { return nil }
       let values = try Merger(db: self).createValues(deleted)
       // A delete that kept nothing of the issue (not one Docket writes): nothing to bring back.
       guard case .text(let title)? = values["title"], !title.isEmpty else { return nil }

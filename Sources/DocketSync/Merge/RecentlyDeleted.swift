@@ -1,0 +1,118 @@
+import Database
+import DocketCore
+import Foundation
+
+/// An issue deleted within `RecentlyDeleted.window`, as it was when it was deleted: what the
+/// "Recently deleted" lists show and what a restore brings back.
+public struct DeletedIssue: Equatable, Sendable, Identifiable {
+  public let id: UUID
+  public let title: String
+  public let priority: Priority
+  public let completed: Bool
+  public let created: Date
+  /// When it was deleted: the wall time of the delete's stamp, which every device shares.
+  public let deleted: Date
+  /// The name of the device that deleted it; empty for this device or one without a name.
+  public let deletedBy: String
+  /// Whether this device made the delete.
+  public let deletedHere: Bool
+}
+
+/// How long a deleted issue can be brought back. The window runs from the delete's stamp, which
+/// every device holds the same, so every device agrees when an issue has gone for good.
+public enum RecentlyDeleted {
+  public static let window: TimeInterval = 30 * 24 * 60 * 60
+
+  /// The earliest delete stamp still in the window at `now`.
+  static func earliestStamp(now: Date) -> Int64 {
+    HybridClock.stamp(now.addingTimeInterval(-window))
+  }
+}
+
+extension Connection {
+  /// The latest delete of each issue that is deleted now and was deleted within the window,
+  /// newest first; at most `limit`.
+  public func recentlyDeletedIssues(limit: Int? = nil) throws -> [DeletedIssue] {
+    let now = try deletionClock()
+    let merger = Merger(db: self)
+    var issues: [DeletedIssue] = []
+    try forEachRow(
+      Self.recentlyDeletedSQL, [RecentlyDeleted.earliestStamp(now: now), Int64(limit ?? -1)]
+    ) { row in
+      guard let id = UUID(text: try row.get(0, as: String.self)),
+        !issues.contains(where: { $0.id == id })
+      else { return }
+      let values = try merger.createValues(try row.get(1, as: DatabaseValue.self))
+      // A delete that kept nothing of the issue (none Docket writes) has nothing to show.
+      guard case .text(let title)? = values["title"], !title.isEmpty else { return }
+      var priority = Priority.low
+      if case .integer(let number)? = values["priority"] {
+        priority = Priority(rawValue: Int(number)) ?? .low
+      }
+      var completed = false
+      if case .integer(let number)? = values["completed"] { completed = number == 1 }
+      var created = Date(timeIntervalSince1970: 0)
+      if case .real(let seconds)? = values["created"] {
+        created = Date(timeIntervalSince1970: seconds)
+      }
+      issues.append(
+        DeletedIssue(
+          id: id, title: title, priority: priority, completed: completed, created: created,
+          deleted: HybridClock.date(try row.get(2, as: Int64.self)),
+          deletedBy: try row.get(3, as: String.self),
+          deletedHere: try row.get(4, as: Int64.self) == 1))
+    }
+    return issues
+  }
+
+  /// The latest delete of each row deleted now, from the window's earliest stamp (`?1`), at
+  /// most `?2` rows (-1: all).
+  static let recentlyDeletedSQL = """
+    SELECT c.row_id, c.old_value, c.hlc, d.name, c.device = (SELECT device FROM sync_clock)
+    FROM changes c JOIN sync_devices d ON d.seq = c.device
+    WHERE c.entity = 'issue' AND c.field = 'delete' AND c.held = 0 AND c.hlc >= ?
+      AND c.hlc = (
+        SELECT max(hlc) FROM changes
+        WHERE row_id = c.row_id AND field = 'delete' AND held = 0)
+      AND \(Connection.rowIsDeletedSQL)
+    ORDER BY c.hlc DESC, c.row_id
+    LIMIT ?
+    """
+
+  /// How many issues `recentlyDeletedIssues` lists.
+  public func recentlyDeletedCount() throws -> Int {
+    try recentlyDeletedIssues().count
+  }
+
+  /// The ids among the recently deleted whose hex digits start with `prefix` (hyphens and case
+  /// ignored), at most `limit`: a reference typed for a deleted issue.
+  public func recentlyDeletedIDs(withPrefix prefix: String, limit: Int) throws -> [DeletedIssue] {
+    let digits = prefix.lowercased().filter { $0 != "-" }
+    return Array(
+      try recentlyDeletedIssues().filter { IssueReference.hex($0.id).hasPrefix(digits) }
+        .prefix(limit))
+  }
+
+  /// The shortest reference of each recently deleted issue that tells it from the others and
+  /// from every living issue, `IssueReference.minimumLength` digits at least.
+  public func references(forDeleted deleted: [DeletedIssue]) throws -> [UUID: String] {
+    let all = try recentlyDeletedIssues().map { Array(IssueReference.hex($0.id).utf8) }
+    var result: [UUID: String] = [:]
+    for issue in deleted {
+      let own = Array(IssueReference.hex(issue.id).utf8)
+      var length = IssueReference.minimumLength
+      for other in all where other != own {
+        length = max(length, IssueReference.sharedHexDigits(own, other) + 1)
+      }
+      // A living issue with the same first digits would take the reference for itself.
+      length = max(length, try neighbourReferenceLength(for: issue.id))
+      result[issue.id] = String(decoding: own.prefix(length), as: UTF8.self)
+    }
+    return result
+  }
+
+  /// The injected clock's time (`docket_now`), which tests move.
+  func deletionClock() throws -> Date {
+    Date(timeIntervalSince1970: try fetchOne("SELECT docket_now()", as: Double.self) ?? 0)
+  }
+}

@@ -25,6 +25,10 @@ struct ListCommand {
       }
       return number
     }
+    if arguments.value("filter")?.lowercased() == "deleted" {
+      try DeletedListing(context: context).run(words: arguments.arguments, limit: limit)
+      return
+    }
     let query: SearchQuery
     do {
       query = try SearchParser.parse(arguments.arguments.joined(separator: " "))
@@ -197,7 +201,7 @@ struct ListCommand {
     text.flush()
   }
 
-  /// `open`, `completed`, `recent`, `all` or `tag:NAME`.
+  /// `open`, `completed`, `recent`, `all` or `tag:NAME` (`deleted` is read by `DeletedListing`).
   static func filter(_ text: String?, db: Connection, l10n: Localizer) throws -> IssueFilter {
     guard let text else { return .open }
     switch text.lowercased() {
@@ -210,7 +214,8 @@ struct ListCommand {
         throw CommandFailure.usage(
           UsageText.message(
             for: .badValue(
-              option: "--filter", value: text, allowed: "open, completed, recent, all, tag:NAME"),
+              option: "--filter", value: text,
+              allowed: "open, completed, recent, all, deleted, tag:NAME"),
             l10n))
       }
       let name = String(text.dropFirst(4)).trimmingCharacters(

@@ -156,11 +156,11 @@ extension CommandSpec {
     CommandSpec(
       name: "list", summary: "command.list.summary",
       usage:
-        "docket list [QUERY...] [--filter open|completed|recent|all|tag:NAME] [--sort priority|date|title] [--asc|--desc] [--remember] [--show-completed|--hide-completed] [--limit N]",
+        "docket list [QUERY...] [--filter open|completed|recent|all|deleted|tag:NAME] [--sort priority|date|title] [--asc|--desc] [--remember] [--show-completed|--hide-completed] [--limit N]",
       options: [
         OptionSpec(
           name: "filter", short: "f", kind: .value(name: "FILTER"), help: "option.filter",
-          choices: ["open", "completed", "recent", "all"], values: .filter),
+          choices: ["open", "completed", "recent", "all", "deleted"], values: .filter),
         OptionSpec(
           name: "sort", short: "s", kind: .value(name: "priority|date|title"), help: "option.sort",
           choices: IssueSort.Field.allCases.map(\.rawValue), onlyChoices: true),
@@ -203,6 +203,11 @@ extension CommandSpec {
       name: "delete", summary: "command.delete.summary", usage: "docket delete REF... [--yes]",
       options: [yes], minimumArguments: 1, maximumArguments: nil,
       run: { try DeleteCommand(context: $0).run() }),
+    CommandSpec(
+      name: "restore", summary: "command.restore.summary", usage: "docket restore REF...",
+      options: [json], minimumArguments: 1, maximumArguments: nil,
+      examples: "command.restore.examples",
+      run: { try RestoreCommand(context: $0).run() }),
     CommandSpec(
       name: "tag", summary: "command.tag.summary", usage: "docket tag list|add|rename|delete",
       subcommands: [

@@ -29,6 +29,8 @@ struct PageData: Sendable {
   var now: Date
   /// Each tag's count as the filter pane shows it (looked up once per tag drawn).
   var tagCounts: [UUID: Int] = [:]
+  /// How many issues can still be restored (`DeletedPage`); the pane links there when some can.
+  var deletedCount = 0
 
   static var countLimit: Int { IssueRequest.shownCountLimit }
 
@@ -85,7 +87,8 @@ struct PageData: Sendable {
       suggestions: suggestions, now: now,
       tagCounts: Dictionary(
         tags.map { ($0.tag.id, $0.visibleCount(showCompleted: showCompleted)) },
-        uniquingKeysWith: { first, _ in first }))
+        uniquingKeysWith: { first, _ in first }),
+      deletedCount: try db.recentlyDeletedCount())
   }
 
   /// How many issues a smart filter or a tag shows in the filter pane.

@@ -53,6 +53,13 @@ struct PageRenderer {
     for filter in [IssueFilter.open, .completed, .recent] {
       items.append(filterLink(filter, name: l10n.filterName(filter, tags: data.allTags)))
     }
+    if data.deletedCount > 0 {
+      items.append(
+        """
+        <li><a href="/deleted"><span class="name">\(l10n("filter.deleted"))</span> \
+        <span class="count">\(data.deletedCount)</span></a></li>
+        """)
+    }
     var tagItems: [HTML] = []
     for summary in data.tags {
       tagItems.append(filterLink(.tag(summary.tag.id), name: summary.tag.name))

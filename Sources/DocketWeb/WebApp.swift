@@ -227,6 +227,14 @@ public final class WebApp: Sendable {
             tags: tags, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said,
             confirming: confirming, liveVersion: version
           ).render())
+      case "/deleted":
+        let version = live.version
+        let issues = try read { try $0.recentlyDeletedIssues() }
+        return page(
+          DeletedPage(
+            issues: issues, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said,
+            now: now(), liveVersion: version
+          ).render())
       case "/awards":
         let version = live.version
         let counts = try read { try $0.awardCounts() }

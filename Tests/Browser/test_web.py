@@ -928,6 +928,37 @@ class WebAppTest(unittest.TestCase):
         wait(driver, lambda d: title in self.titles_listed(d))
         wait(driver, lambda d: "Issue restored." in d.find_element(By.ID, "announce").text)
 
+    def test_recently_deleted_lists_a_deleted_issue_and_restores_it_on_a_phone(self):
+        driver = self.open(phone=True)
+        def state(title):
+            return [i for i in self.server.issues() if i["title"] == title]
+        title = driver.find_elements(By.CSS_SELECTOR, "#issue-list a .title")[0].text
+        before = state(title)[0]
+        self.server.docket("delete", before["ref"], "--yes")
+        # The filters pane offers the page once there is something to bring back.
+        driver.get(self.server.base + "/?pane=filters")
+        link = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#filters a[href='/deleted']"))[0]
+        self.assertIn("Recently deleted", link.text)
+        self.assertGreaterEqual(link.size["height"], 44)
+        link.click()
+        wait(driver, lambda d: d.find_elements(By.ID, "deleted-heading"))
+        row = driver.find_element(By.CSS_SELECTOR, ".deleted-rows li")
+        self.assertIn(title, row.text)
+        self.assertIn("this device", row.text)
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(width, driver.execute_script("return window.innerWidth"))
+        button = row.find_element(By.CSS_SELECTOR, "button")
+        self.assertGreaterEqual(button.size["height"], 44)
+        self.audit(driver, "phone recently deleted")
+        self.shot(driver, "phone-deleted")
+        button.click()
+        wait(driver, lambda d: state(title))
+        after = state(title)[0]
+        for field in ("id", "title", "detail", "priority", "completed", "tags", "created"):
+            self.assertEqual(after[field], before[field], field)
+        wait(driver, lambda d: "Issue restored." in d.find_element(By.TAG_NAME, "body").text)
+        self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".deleted-rows li"), [])
+
     def test_on_a_tablet_the_list_keeps_its_place_while_an_issue_opens_beside_it(self):
         for number in range(40):
             self.server.docket("add", f"Row {number:02d} of a long list")
@@ -985,7 +1016,7 @@ class WebAppTest(unittest.TestCase):
 
     def test_no_sideways_scrolling_at_320_pixels_or_at_200_percent_zoom(self):
         driver = self.open(size=(320, 700))
-        for path in ["/", "/?mode=new", "/tags", "/awards"]:
+        for path in ["/", "/?mode=new", "/tags", "/awards", "/deleted"]:
             driver.get(self.server.base + path)
             width = driver.execute_script("return document.documentElement.scrollWidth")
             self.assertLessEqual(width, driver.execute_script("return window.innerWidth"), path)
@@ -994,7 +1025,7 @@ class WebAppTest(unittest.TestCase):
         zoomed = self.open(size=DESKTOP)
         zoomed.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": 700, "height": 450, "deviceScaleFactor": 2, "mobile": False})
-        for path in ["/", "/?mode=new", "/tags", "/awards"]:
+        for path in ["/", "/?mode=new", "/tags", "/awards", "/deleted"]:
             zoomed.get(self.server.base + path)
             self.assertLessEqual(
                 zoomed.execute_script("return document.documentElement.scrollWidth"),

@@ -155,6 +155,40 @@ import Testing
     #expect(web.post(path + "/restore", [("back", "/")]).location == "/?said=unchanged")
   }
 
+  @Test func recentlyDeletedListsWhatCanComeBackAndRestoresIt() throws {
+    let web = try WebTester()
+    // Nothing deleted: the filter pane does not offer the page, which says so.
+    #expect(!web.get("/").text.contains("href=\"/deleted\""))
+    #expect(web.get("/deleted").text.contains("Nothing was deleted in the last 30 days."))
+    let issue = try web.issue("Crash <on> start", priority: .high)
+    try web.issue("Still open")
+    _ = web.post("/issues/\(issue.id.lower)/delete", [("back", "/")])
+    let list = web.get("/").text
+    #expect(list.contains("<a href=\"/deleted\"><span class=\"name\">Recently deleted</span>"))
+    #expect(list.contains("<span class=\"count\">1</span></a></li>"))
+    let page = web.get("/deleted")
+    #expect(page.status == 200)
+    #expect(page.text.contains("Crash &lt;on&gt; start"))
+    #expect(page.text.contains("on this device"))
+    #expect(!page.text.contains("Still open"))
+    #expect(page.text.contains("action=\"/issues/\(issue.id.lower)/restore\""))
+    let restored = web.post("/issues/\(issue.id.lower)/restore", [("back", "/deleted")])
+    #expect(restored.location == "/deleted?said=restored")
+    #expect(try web.stored(issue.id)?.priority == .high)
+    let after = web.get("/deleted", [("said", "restored")]).text
+    #expect(after.contains("Issue restored."))
+    #expect(!after.contains("Crash"))
+    // Read-only, the page lists without a button to press; in German, in its words.
+    let reader = try WebTester(readOnly: true)
+    let other = try reader.issue("Gone")
+    try reader.queue.write { _ = try $0.deleteIssues([other.id]) }
+    let shown = reader.get("/deleted").text
+    #expect(shown.contains("Gone"))
+    #expect(!shown.contains("/restore"))
+    let german = reader.get("/deleted", headers: ["accept-language": "de"]).text
+    #expect(german.contains("Zuletzt gelöscht"))
+  }
+
   @Test func tagsAreMadeRenamedAndDeletedAndATakenNameAsksToMerge() throws {
     let web = try WebTester()
     let bug = try web.tag("Bug")

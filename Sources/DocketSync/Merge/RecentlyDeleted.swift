@@ -79,9 +79,19 @@ extension Connection {
     LIMIT ?
     """
 
-  /// How many issues `recentlyDeletedIssues` lists.
+  /// How many issues `recentlyDeletedIssues` lists, counted without reading them (the filter
+  /// panes show it on every page).
   public func recentlyDeletedCount() throws -> Int {
-    try recentlyDeletedIssues().count
+    try fetchOne(
+      """
+      SELECT count(DISTINCT c.row_id) FROM changes c
+      WHERE c.entity = 'issue' AND c.field = 'delete' AND c.held = 0 AND c.hlc >= ?
+        AND c.hlc = (
+          SELECT max(hlc) FROM changes
+          WHERE row_id = c.row_id AND field = 'delete' AND held = 0)
+        AND json_valid(c.old_value) AND json_extract(c.old_value, '$.title') != ''
+        AND \(Connection.rowIsDeletedSQL)
+      """, [RecentlyDeleted.earliestStamp(now: try deletionClock())], as: Int.self) ?? 0
   }
 
   /// The ids among the recently deleted whose hex digits start with `prefix` (hyphens and case

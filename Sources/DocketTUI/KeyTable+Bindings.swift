@@ -36,6 +36,8 @@ extension KeyTable {
     KeyBinding(
       scope: .everywhere, commands: [.character("a"): .awards], name: "awards"),
     KeyBinding(
+      scope: .everywhere, commands: [.character("R"): .recentlyDeleted], name: "recentlyDeleted"),
+    KeyBinding(
       scope: .everywhere, commands: [.character("S"): .sync], name: "sync"),
     KeyBinding(
       scope: .everywhere, commands: [.character("E"): .externalEditor],
@@ -146,6 +148,23 @@ extension KeyTable {
         .enter: .closeAwards,
       ],
       name: "close", hintIn: [.awards], hintLabel: "Esc"),
+
+    KeyBinding(
+      scope: .deleted,
+      commands: [
+        .up: .deletedUp, .down: .deletedDown, .character("k"): .deletedUp,
+        .character("j"): .deletedDown,
+      ],
+      name: "chooseDeleted", hintIn: [.deleted], hintLabel: "↑↓"),
+    KeyBinding(
+      scope: .deleted, commands: [.character("r"): .restoreDeleted, .enter: .restoreDeleted],
+      name: "restoreDeleted", hintIn: [.deleted], hintLabel: "r"),
+    KeyBinding(
+      scope: .deleted,
+      commands: [
+        .escape: .closeDeleted, .character("q"): .closeDeleted, .character("R"): .closeDeleted,
+      ],
+      name: "close", hintIn: [.deleted], hintLabel: "Esc"),
 
     KeyBinding(
       scope: .confirm, commands: [.character("y"): .confirmYes, .enter: .confirmYes],

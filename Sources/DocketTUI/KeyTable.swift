@@ -5,6 +5,7 @@ import Terminal
 enum KeyCommand: Equatable, Sendable {
   // Browsing the panes.
   case quit, help, nextPane, previousPane, search, newIssue, awards, showCompleted, sync, back
+  case recentlyDeleted
   case suspend, redraw
   case filterDown, filterUp, chooseFilter, tagSortMenu, newTag, renameTag, deleteTag
   case issueDown, issueUp, pageDown, pageUp, firstIssue, lastIssue, openIssue
@@ -12,6 +13,7 @@ enum KeyCommand: Equatable, Sendable {
   // The help, the awards, questions and menus.
   case helpLineDown, helpLineUp, helpPageDown, helpPageUp, closeHelp
   case awardLeft, awardRight, awardUp, awardDown, closeAwards
+  case deletedUp, deletedDown, restoreDeleted, closeDeleted
   case confirmYes, confirmNo
   case sortByPriority, sortByDate, sortByTitle, tagSortByName, tagSortByCount, closeMenu
   // The edit form.
@@ -29,7 +31,7 @@ struct KeyBinding: Equatable, Sendable {
   /// Where keys work: a pane while browsing, or a mode that takes the keys while it lasts.
   enum Scope: String, Equatable, Sendable, CaseIterable {
     case everywhere, list, detail, filters
-    case help, awards, confirm, sortMenu, tagSortMenu
+    case help, awards, deleted, confirm, sortMenu, tagSortMenu
     case form, formTitle, formPriority, formCompleted, formTags, formDetail
     case typing, suggestions, typingTitle, typingDetail
     /// Keys that work whatever else has the keys (Ctrl-C quits, even while typing).
@@ -146,6 +148,7 @@ extension ScreenFeature.State {
   var keyScopes: [KeyBinding.Scope] {
     if mode == .help { return [.help] }
     if app.awards != nil { return [.awards] }
+    if app.deleted != nil { return [.deleted] }
     if app.sidebar.confirmingDelete != nil || app.sidebar.confirmingMerge != nil
       || app.detail?.confirmingDelete == true
     {

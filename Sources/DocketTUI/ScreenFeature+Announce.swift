@@ -29,6 +29,14 @@ extension ScreenFeature {
         "tui.announce.tagsMerged", .string(source.name), .string(target.name))
     case .sidebar(.delegate(.tagRenamed(let tag))):
       state.announcement = localizer("tui.announce.tagRenamed", .string(tag.name))
+    case .deleted(.delegate(.restored(let title))):
+      state.announcement = localizer("tui.announce.restored", .string(title))
+    case .deleted(.delegate(.notRestored(let title))):
+      state.announcement = localizer("tui.announce.notRestored", .string(title))
+    case .deleted(.failed(let message)):
+      state.announcement = message
+    case .deletedRequested:
+      state.announcement = localizer("tui.announce.deletedOpened")
     case .list(.delegate(.newIssueRequested)):
       state.announcement = localizer("tui.announce.newIssue")
     case .detail(.deleteTapped), .list(.delegate(.deleteRequested)):

@@ -23,6 +23,8 @@ extension ScreenFeature {
       return .send(.app(.list(.newIssueTapped)))
     case .awards:
       return .send(.app(.sidebar(.awardsTapped)))
+    case .recentlyDeleted:
+      return .send(.app(.deletedRequested))
     case .showCompleted:
       guard state.app.sidebar.offersShowCompleted else {
         state.announcement = localizer("tui.showCompleted.notHere")
@@ -77,7 +79,8 @@ extension ScreenFeature {
     case .showFilters:
       if state.paneCount < 3 { state.focus = .filters }
     case .helpLineDown, .helpLineUp, .helpPageDown, .helpPageUp, .closeHelp, .awardLeft,
-      .awardRight, .awardUp, .awardDown, .closeAwards, .confirmYes, .confirmNo, .sortByPriority,
+      .awardRight, .awardUp, .awardDown, .closeAwards, .deletedUp, .deletedDown,
+      .restoreDeleted, .closeDeleted, .confirmYes, .confirmNo, .sortByPriority,
       .sortByDate, .sortByTitle, .tagSortByName, .tagSortByCount, .closeMenu:
       return performInOverlay(command, &state)
     case .saveForm, .cancelForm, .nextField, .previousField, .editFieldOrSave, .priorityLower,

@@ -19,7 +19,8 @@ extension ScreenFeature {
       }
       return .none
     }
-    guard state.app.awards == nil, state.app.sidebar.confirmingDelete == nil,
+    guard state.app.awards == nil, state.app.deleted == nil,
+      state.app.sidebar.confirmingDelete == nil,
       state.app.sidebar.confirmingMerge == nil,
       state.app.detail?.confirmingDelete != true, state.mode == .browsing,
       state.app.detail?.isEditing != true

@@ -34,6 +34,12 @@ extension ScreenFeature {
       return .send(.app(.awards(.selectionMoved(by: step))))
     case .closeAwards:
       return .send(.app(.awards(.closeTapped)))
+    case .deletedUp, .deletedDown:
+      return .send(.app(.deleted(.selectionMoved(by: command == .deletedUp ? -1 : 1))))
+    case .restoreDeleted:
+      return .send(.app(.deleted(.restoreTapped)))
+    case .closeDeleted:
+      return .send(.app(.deleted(.closeTapped)))
     case .confirmYes, .confirmNo:
       let yes = command == .confirmYes
       if state.app.sidebar.confirmingDelete != nil {

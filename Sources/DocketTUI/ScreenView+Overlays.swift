@@ -4,7 +4,7 @@ import Foundation
 import Localization
 import Terminal
 
-/// What shows over the panes: prompts, questions and the awards.
+/// What shows over the panes: prompts, questions, the awards and Recently deleted.
 extension ScreenView {
   // MARK: Overlays
 
@@ -24,6 +24,7 @@ extension ScreenView {
         ])
     }
     if let awards = state.app.awards { drawAwards(&buffer, area, awards) }
+    if let deleted = state.app.deleted { drawDeleted(&buffer, area, deleted) }
     if state.mode == .help { drawHelp(&buffer, area) }
   }
 }

@@ -109,6 +109,12 @@ import Testing
   }
 
   @Test(arguments: Snapshot.sizes)
+  func recentlyDeleted(columns: Int, rows: Int) throws {
+    Snapshot.check(
+      try ScreenFixture().deletedState(columns: columns, rows: rows), named: "deleted")
+  }
+
+  @Test(arguments: Snapshot.sizes)
   func theHelp(columns: Int, rows: Int) throws {
     var state = try ScreenFixture().state(columns: columns, rows: rows)
     state.mode = .help
@@ -142,9 +148,11 @@ import Testing
     let issue = formState.app.detail?.issue
     formState.app.detail?.draft = issue
     formState.editField = .priority
+    let deletedState = try ScreenFixture().deletedState(columns: columns, rows: rows)
     let overlays = [
       (awardsState, "awards"), (helpState, "help"), (deleteState, "delete"),
       (promptState, "prompt"), (sortState, "sort"), (formState, "form"),
+      (deletedState, "deleted"),
     ]
     for (state, name) in overlays {
       Snapshot.check(state, named: name + "-de", language: "de")

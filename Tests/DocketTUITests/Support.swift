@@ -3,6 +3,7 @@ import ComposableTesting
 import Database
 import DocketCore
 import DocketFeatures
+import DocketSync
 import Foundation
 import Localization
 import Terminal
@@ -49,6 +50,27 @@ struct ScreenFixture {
             created: snapshotNow.addingTimeInterval(-7200)))
       }
     }
+  }
+
+  /// Recently deleted open over the panes, after two of the sample's issues were deleted, the
+  /// second selected.
+  func deletedState(columns: Int, rows: Int) throws -> ScreenFeature.State {
+    try queue.write { db in
+      for title in ["Export to CSV", "Fix login layout on narrow screens"] {
+        let id = try db.fetchIssues(
+          IssueRequest(filter: .all, search: try SearchParser.parse(title), now: snapshotNow),
+          limit: 1
+        ).first?.id
+        _ = try db.deleteIssues(id.map { [$0] } ?? [])
+      }
+    }
+    var state = try self.state(columns: columns, rows: rows)
+    var deleted = DeletedFeature.State()
+    deleted.issues = try queue.read { try $0.recentlyDeletedIssues() }
+    deleted.loaded = true
+    deleted.selected = 1
+    state.app.deleted = deleted
+    return state
   }
 
   /// The state after loading, with `select` (a title) selected and shown in the detail.

@@ -11,6 +11,8 @@ public struct AppFeature: Reducer {
     public var list: IssueListFeature.State
     public var detail: DetailFeature.State?
     public var awards: AwardsFeature.State?
+    /// Recently deleted, shown over the panes while it is open.
+    public var deleted: DeletedFeature.State?
     public var sync = SyncFeature.State()
 
     /// The panes as the device settings left them.
@@ -33,6 +35,9 @@ public struct AppFeature: Reducer {
     case list(IssueListFeature.Action)
     case detail(DetailFeature.Action)
     case awards(AwardsFeature.Action)
+    case deleted(DeletedFeature.Action)
+    /// Opens Recently deleted (or leaves it open).
+    case deletedRequested
     case sync(SyncFeature.Action)
     case failed(String)
 
@@ -47,6 +52,9 @@ public struct AppFeature: Reducer {
     }
     public static let awardsCase = ActionCase(embed: Action.awards) {
       if case .awards(let action) = $0 { action } else { nil }
+    }
+    public static let deletedCase = ActionCase(embed: Action.deleted) {
+      if case .deleted(let action) = $0 { action } else { nil }
     }
     public static let syncCase = ActionCase(embed: Action.sync) {
       if case .sync(let action) = $0 { action } else { nil }
@@ -67,6 +75,7 @@ public struct AppFeature: Reducer {
     Reduce(coordinate)
       .ifLet(\.detail, action: Action.detailCase) { DetailFeature() }
       .ifLet(\.awards, action: Action.awardsCase) { AwardsFeature() }
+      .ifLet(\.deleted, action: Action.deletedCase) { DeletedFeature() }
   }
 
   func coordinate(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -84,6 +93,7 @@ public struct AppFeature: Reducer {
         .cancel(id: DetailFeature.CancelID.observation),
         .cancel(id: DetailFeature.CancelID.history),
         .cancel(id: AwardsFeature.CancelID.observation),
+        .cancel(id: DeletedFeature.CancelID.observation),
         .merge(SyncFeature.CancelID.allCases.map { .cancel(id: $0) }))
 
     case .sidebar(.delegate(let delegate)):
@@ -97,11 +107,20 @@ public struct AppFeature: Reducer {
       state.awards = nil
       return .none
 
+    case .deletedRequested:
+      guard state.deleted == nil else { return .none }
+      state.deleted = DeletedFeature.State()
+      return .send(.deleted(.task))
+
+    case .deleted(.delegate(.close)):
+      state.deleted = nil
+      return .none
+
     case .failed(let message):
       state.list.errorMessage = message
       return .none
 
-    case .sidebar, .list, .detail, .awards, .sync:
+    case .sidebar, .list, .detail, .awards, .deleted, .sync:
       return .none
     }
   }

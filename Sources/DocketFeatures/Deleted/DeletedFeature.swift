@@ -1,0 +1,99 @@
+import Composable
+import Database
+import DocketCore
+import DocketSync
+import Foundation
+
+/// Recently deleted: the issues deleted in the last 30 days, the latest first, kept live (a
+/// delete or restore on another device shows at once), and a restore of the one selected.
+public struct DeletedFeature: Reducer {
+  public struct State: Equatable, Sendable {
+    public var issues: [DeletedIssue] = []
+    /// Whether the first read has come back (until then the list is not said to be empty).
+    public var loaded = false
+    public var selected = 0
+    public var errorMessage: String?
+
+    public init() {}
+
+    public var selectedIssue: DeletedIssue? {
+      issues.indices.contains(selected) ? issues[selected] : nil
+    }
+  }
+
+  public enum Action: Equatable, Sendable {
+    case task
+    case loaded([DeletedIssue])
+    case failed(String)
+    case selectionMoved(by: Int)
+    case restoreTapped
+    /// The restore of the issue with this title came back: nil when it could not come back
+    /// (deleted more than 30 days ago by now, or already restored elsewhere).
+    case restored(title: String, issue: UUID?)
+    case closeTapped
+    case delegate(Delegate)
+
+    public enum Delegate: Equatable, Sendable {
+      case close
+      /// An issue came back: the root says so.
+      case restored(title: String)
+      case notRestored(title: String)
+    }
+  }
+
+  enum CancelID { case observation }
+
+  @Dependency(\.database) var database
+  @Dependency(\.localizer) var localizer
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .task:
+      return .observe(database, localizer, id: CancelID.observation, failed: Action.failed) {
+        try $0.recentlyDeletedIssues()
+      } send: {
+        .loaded($0)
+      }
+
+    case .loaded(let issues):
+      // The selection stays on the issue it was on, where that is still listed.
+      let was = state.selectedIssue?.id
+      state.issues = issues
+      state.loaded = true
+      if let was, let index = issues.firstIndex(where: { $0.id == was }) {
+        state.selected = index
+      } else {
+        state.selected = min(state.selected, max(issues.count - 1, 0))
+      }
+      return .none
+
+    case .failed(let message):
+      state.errorMessage = message
+      return .none
+
+    case .selectionMoved(let offset):
+      state.selected = min(max(state.selected + offset, 0), max(state.issues.count - 1, 0))
+      return .none
+
+    case .restoreTapped:
+      guard let issue = state.selectedIssue else { return .none }
+      let id = issue.id
+      let title = issue.title
+      return .write(
+        database, { try $0.restoreDeletedIssue(id: id)?.id },
+        failed: { [localizer] in Action.failed(localizer.message(for: $0)) },
+        done: { Action.restored(title: title, issue: $0) })
+
+    case .restored(let title, let issue):
+      return .send(.delegate(issue == nil ? .notRestored(title: title) : .restored(title: title)))
+
+    case .closeTapped:
+      return .merge(.cancel(id: CancelID.observation), .send(.delegate(.close)))
+
+    case .delegate:
+      return .none
+    }
+  }
+}

@@ -33,7 +33,7 @@ extension ScreenFeature {
       state.announcement = localizer("tui.announce.restored", .string(title))
     case .deleted(.delegate(.notRestored(let title))):
       state.announcement = localizer("tui.announce.notRestored", .string(title))
-    case .deleted(.failed(let message)):
+    case .deleted(.failed(let message)), .deleted(.delegate(.restoreFailed(let message))):
       state.announcement = message
     case .deletedRequested:
       state.announcement = localizer("tui.announce.deletedOpened")

@@ -27,8 +27,10 @@ extension ScreenView {
         maxWidth: inner.width)
       return
     }
-    // The rows above a blank line and the line that says what happens to them.
-    let height = max(1, inner.height - 2)
+    // The rows above a blank line and the line that says what happens to them (left out where
+    // the rows would have no room).
+    let explains = inner.height >= 4
+    let height = max(1, explains ? inner.height - 2 : inner.height)
     let first = min(
       max(0, deleted.selected - height + 1), max(0, deleted.issues.count - height))
     let shown = first..<min(deleted.issues.count, first + height)
@@ -61,8 +63,10 @@ extension ScreenView {
       shown.lowerBound + row == deleted.selected ? Theme.selected : nil
     }
     buffer.cursor = (inner.x, inner.y + deleted.selected - shown.lowerBound)
-    buffer.draw(
-      l10n("tui.deleted.explain"), x: inner.x, y: inner.maxY - 1, style: Theme.dim,
-      maxWidth: inner.width)
+    if explains {
+      buffer.draw(
+        l10n("tui.deleted.explain"), x: inner.x, y: inner.maxY - 1, style: Theme.dim,
+        maxWidth: inner.width)
+    }
   }
 }

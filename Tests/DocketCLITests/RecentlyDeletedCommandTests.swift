@@ -59,7 +59,7 @@ import Testing
     let one = try box.add(["One"])
     let two = try box.add(["Two"])
     #expect(try box.docket(["delete", one, two, "--yes"]).status == 0)
-    // One reference wrong: nothing is restored.
+    // One reference wrong: every reference is checked first, so nothing is restored.
     #expect(try box.docket(["restore", one, "0000"]).status == 2)
     #expect(try box.docket(["show", one]).status == 2)
     let both = try box.docket(["restore", one, two, "--json"])

@@ -15,7 +15,8 @@ import Testing
 @Suite struct DeletedOverlayTests {
   @Test func keysOpenChooseRestoreAndClose() async throws {
     let fixture = try ScreenFixture()
-    let state = try fixture.deletedState(columns: 100, rows: 30)
+    let state = try fixture.deletedState(
+      columns: 100, rows: 30, select: "Write the sync guide")
     let listed = try #require(state.app.deleted?.issues)
     var start = state
     start.app.deleted = nil
@@ -30,9 +31,10 @@ import Testing
       $0.app.deleted?.issues = listed
       $0.app.deleted?.loaded = true
     }
-    // The list's keys are the overlay's now: `d` deletes nothing, `j` moves in it.
+    // The list's keys are the overlay's now: `d` asks about no delete, ↓ moves in it.
+    #expect(store.state.app.detail != nil)
     await store.send(.key(.character("d")))
-    #expect(store.state.app.detail?.confirmingDelete != true)
+    #expect(store.state.app.detail?.confirmingDelete == false)
     await store.send(.key(.down))
     await store.receive(.app(.deleted(.selectionMoved(by: 1)))) { $0.app.deleted?.selected = 1 }
     let chosen = listed[1]

@@ -54,7 +54,7 @@ struct ScreenFixture {
 
   /// Recently deleted open over the panes, after two of the sample's issues were deleted, the
   /// second selected.
-  func deletedState(columns: Int, rows: Int) throws -> ScreenFeature.State {
+  func deletedState(columns: Int, rows: Int, select: String? = nil) throws -> ScreenFeature.State {
     try queue.write { db in
       for title in ["Export to CSV", "Fix login layout on narrow screens"] {
         let id = try db.fetchIssues(
@@ -64,7 +64,7 @@ struct ScreenFixture {
         _ = try db.deleteIssues(id.map { [$0] } ?? [])
       }
     }
-    var state = try self.state(columns: columns, rows: rows)
+    var state = try self.state(columns: columns, rows: rows, select: select)
     var deleted = DeletedFeature.State()
     deleted.issues = try queue.read { try $0.recentlyDeletedIssues() }
     deleted.loaded = true

@@ -59,9 +59,17 @@ struct RestoreCommand {
       }
       throw CommandFailure.usage(l10n("error.restore.unknown", .string(reference)))
     }
-    guard candidates.count == 1 else {
+    // A prefix that a living issue shares names that one as much as a deleted one.
+    let living = try db.issueIDs(withPrefix: reference, limit: 10)
+    guard candidates.count == 1, living.isEmpty else {
       let references = try db.references(forDeleted: candidates)
       var lines = [l10n("error.ref.ambiguous", .string(reference))]
+      let liveReferences = try db.references(for: living)
+      for id in living {
+        let title = try db.fetchIssue(id: id)?.title ?? ""
+        lines.append(
+          "  \(liveReferences[id] ?? IssueReference.hex(id))  \(SafeText.sanitized(title))")
+      }
       for issue in candidates.prefix(10) {
         lines.append(
           "  \(references[issue.id] ?? IssueReference.hex(issue.id))  \(SafeText.sanitized(issue.title))"

@@ -30,6 +30,7 @@ public struct DeletedFeature: Reducer {
     /// The restore of the issue with this title came back: nil when it could not come back
     /// (deleted more than 30 days ago by now, or already restored elsewhere).
     case restored(title: String, issue: UUID?)
+    case restoreFailed(String)
     case closeTapped
     case delegate(Delegate)
 
@@ -38,6 +39,8 @@ public struct DeletedFeature: Reducer {
       /// An issue came back: the root says so.
       case restored(title: String)
       case notRestored(title: String)
+      /// The restore could not be written (the database said why).
+      case restoreFailed(String)
     }
   }
 
@@ -62,6 +65,7 @@ public struct DeletedFeature: Reducer {
       let was = state.selectedIssue?.id
       state.issues = issues
       state.loaded = true
+      state.errorMessage = nil
       if let was, let index = issues.firstIndex(where: { $0.id == was }) {
         state.selected = index
       } else {
@@ -83,11 +87,15 @@ public struct DeletedFeature: Reducer {
       let title = issue.title
       return .write(
         database, { try $0.restoreDeletedIssue(id: id)?.id },
-        failed: { [localizer] in Action.failed(localizer.message(for: $0)) },
+        failed: { [localizer] in Action.restoreFailed(localizer.message(for: $0)) },
         done: { Action.restored(title: title, issue: $0) })
 
     case .restored(let title, let issue):
       return .send(.delegate(issue == nil ? .notRestored(title: title) : .restored(title: title)))
+
+    case .restoreFailed(let message):
+      // Said, and the list stays: the reading of it did not fail.
+      return .send(.delegate(.restoreFailed(message)))
 
     case .closeTapped:
       return .merge(.cancel(id: CancelID.observation), .send(.delegate(.close)))

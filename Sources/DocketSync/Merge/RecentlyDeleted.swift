@@ -36,15 +36,13 @@ extension Connection {
     let now = try deletionClock()
     let merger = Merger(db: self)
     var issues: [DeletedIssue] = []
-    try forEachRow(
-      Self.recentlyDeletedSQL, [RecentlyDeleted.earliestStamp(now: now), Int64(limit ?? -1)]
-    ) { row in
-      guard let id = UUID(text: try row.get(0, as: String.self)),
-        !issues.contains(where: { $0.id == id })
+    var seen = Set<UUID>()
+    try forEachRow(Self.recentlyDeletedSQL, [RecentlyDeleted.earliestStamp(now: now)]) { row in
+      // Two deletes of one issue with the same stamp: the first, as a restore takes it.
+      guard limit.map({ issues.count < $0 }) ?? true,
+        let id = UUID(text: try row.get(0, as: String.self)), seen.insert(id).inserted
       else { return }
       let values = try merger.createValues(try row.get(1, as: DatabaseValue.self))
-      // A delete that kept nothing of the issue (none Docket writes) has nothing to show.
-      guard case .text(let title)? = values["title"], !title.isEmpty else { return }
       var priority = Priority.low
       if case .integer(let number)? = values["priority"] {
         priority = Priority(rawValue: Int(number)) ?? .low
@@ -57,7 +55,8 @@ extension Connection {
       }
       issues.append(
         DeletedIssue(
-          id: id, title: title, priority: priority, completed: completed, created: created,
+          id: id, title: try row.get(5, as: String.self), priority: priority,
+          completed: completed, created: created,
           deleted: HybridClock.date(try row.get(2, as: Int64.self)),
           deletedBy: try row.get(3, as: String.self),
           deletedHere: try row.get(4, as: Int64.self) == 1))
@@ -65,33 +64,43 @@ extension Connection {
     return issues
   }
 
-  /// The latest delete of each row deleted now, from the window's earliest stamp (`?1`), at
-  /// most `?2` rows (-1: all).
-  static let recentlyDeletedSQL = """
-    SELECT c.row_id, c.old_value, c.hlc, d.name, c.device = (SELECT device FROM sync_clock)
+  /// The title a delete kept, as the limits every device holds to have it (an older Docket may
+  /// have kept a title of two lines), the first of repeated keys as SQLite reads it; NULL where
+  /// it kept no text there.
+  static func deletedTitleSQL(_ change: String) -> String {
+    """
+    CASE WHEN json_valid(\(change).old_value)
+        AND json_type(\(change).old_value, '$.title') = 'text'
+      THEN docket_within_limits('title', json_extract(\(change).old_value, '$.title')) END
+    """
+  }
+
+  /// The deletes the list, its count and a restore agree on: each row's latest (of issues, not
+  /// held), from the window's earliest stamp (`?1`), of a row deleted now, that kept a title.
+  /// A delete that kept none (no Docket writes one) has nothing to show or bring back.
+  private static let listedDeletesSQL = """
     FROM changes c JOIN sync_devices d ON d.seq = c.device
     WHERE c.entity = 'issue' AND c.field = 'delete' AND c.held = 0 AND c.hlc >= ?
       AND c.hlc = (
         SELECT max(hlc) FROM changes
-        WHERE row_id = c.row_id AND field = 'delete' AND held = 0)
+        WHERE row_id = c.row_id AND entity = 'issue' AND field = 'delete' AND held = 0)
+      AND \(deletedTitleSQL("c")) != ''
       AND \(Connection.rowIsDeletedSQL)
-    ORDER BY c.hlc DESC, c.row_id
-    LIMIT ?
     """
 
-  /// How many issues `recentlyDeletedIssues` lists, counted without reading them (the filter
+  static let recentlyDeletedSQL = """
+    SELECT c.row_id, c.old_value, c.hlc, d.name, c.device = (SELECT device FROM sync_clock),
+      \(deletedTitleSQL("c"))
+    \(listedDeletesSQL)
+    ORDER BY c.hlc DESC, d.id DESC, c.row_id
+    """
+
+  /// How many issues `recentlyDeletedIssues` lists, counted without decoding them (the filter
   /// panes show it on every page).
   public func recentlyDeletedCount() throws -> Int {
     try fetchOne(
-      """
-      SELECT count(DISTINCT c.row_id) FROM changes c
-      WHERE c.entity = 'issue' AND c.field = 'delete' AND c.held = 0 AND c.hlc >= ?
-        AND c.hlc = (
-          SELECT max(hlc) FROM changes
-          WHERE row_id = c.row_id AND field = 'delete' AND held = 0)
-        AND json_valid(c.old_value) AND json_extract(c.old_value, '$.title') != ''
-        AND \(Connection.rowIsDeletedSQL)
-      """, [RecentlyDeleted.earliestStamp(now: try deletionClock())], as: Int.self) ?? 0
+      "SELECT count(DISTINCT c.row_id) \(Self.listedDeletesSQL)",
+      [RecentlyDeleted.earliestStamp(now: try deletionClock())], as: Int.self) ?? 0
   }
 
   /// The ids among the recently deleted whose hex digits start with `prefix` (hyphens and case
@@ -106,17 +115,22 @@ extension Connection {
   /// The shortest reference of each recently deleted issue that tells it from the others and
   /// from every living issue, `IssueReference.minimumLength` digits at least.
   public func references(forDeleted deleted: [DeletedIssue]) throws -> [UUID: String] {
-    let all = try recentlyDeletedIssues().map { Array(IssueReference.hex($0.id).utf8) }
+    // In sorted order only the neighbours on either side can share a longer prefix.
+    let all = Set(try recentlyDeletedIssues().map { IssueReference.hex($0.id) }).sorted()
     var result: [UUID: String] = [:]
     for issue in deleted {
-      let own = Array(IssueReference.hex(issue.id).utf8)
+      let hex = IssueReference.hex(issue.id)
+      let own = Array(hex.utf8)
       var length = IssueReference.minimumLength
-      for other in all where other != own {
-        length = max(length, IssueReference.sharedHexDigits(own, other) + 1)
+      if let index = all.firstIndex(of: hex) {
+        for neighbour in [index - 1, index + 1] where all.indices.contains(neighbour) {
+          length = max(
+            length, IssueReference.sharedHexDigits(own, Array(all[neighbour].utf8)) + 1)
+        }
       }
       // A living issue with the same first digits would take the reference for itself.
       length = max(length, try neighbourReferenceLength(for: issue.id))
-      result[issue.id] = String(decoding: own.prefix(length), as: UTF8.self)
+      result[issue.id] = String(hex.prefix(length))
     }
     return result
   }

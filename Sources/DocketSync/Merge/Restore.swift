@@ -27,8 +27,14 @@ extension Connection {
       else { return nil }
       guard at >= RecentlyDeleted.earliestStamp(now: try deletionClock()) else { return nil }
       let values = try Merger(db: self).createValues(deleted)
-      // A delete that kept nothing of the issue (not one Docket writes): nothing to bring back.
-      guard case .text(let title)? = values["title"], !title.isEmpty else { return nil }
+      // Its title as the list shows it: within the limits (`recentlyDeletedIssues`).
+      guard
+        let title = try fetchOne(
+          """
+          SELECT \(Connection.deletedTitleSQL("c")) AS title FROM (SELECT ? AS old_value) c
+          WHERE title IS NOT NULL
+          """, [deleted], as: String.self), !title.isEmpty
+      else { return nil }
       func text(_ field: String) -> String {
         if case .text(let value)? = values[field] { value } else { "" }
       }
@@ -68,7 +74,7 @@ extension Connection {
       }
       try insertIssue(
         Issue(
-          id: id, title: text("title"), detail: text("detail"),
+          id: id, title: title, detail: text("detail"),
           priority: Priority(rawValue: Int(number("priority"))) ?? .low,
           completed: number("completed") == 1, created: created, tags: tags))
       try recordAsRestore(issue: id)

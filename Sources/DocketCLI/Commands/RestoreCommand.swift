@@ -42,13 +42,7 @@ struct RestoreCommand {
   /// The recently deleted issue whose id starts with `reference`.
   private func resolveDeleted(_ reference: String, in db: Connection) throws -> DeletedIssue {
     let l10n = context.l10n
-    let digits = reference.lowercased().filter { $0 != "-" }
-    guard IssueReference.canonicalPrefix(reference) != nil else {
-      throw CommandFailure.usage(l10n("error.ref.notHex", .string(reference)))
-    }
-    guard digits.count >= IssueReference.minimumLength else {
-      throw CommandFailure.usage(l10n("error.ref.tooShort", .string(reference)))
-    }
+    let digits = try context.referenceDigits(reference)
     let candidates = try db.recentlyDeletedIDs(withPrefix: digits, limit: 11)
     guard let first = candidates.first else {
       // A living issue named: nothing to restore, and the words say so.

@@ -278,16 +278,23 @@ struct IssueOutput {
 }
 
 extension CommandContext {
-  /// The issue a reference names: the shortest unique prefix of its id (at least four hex
-  /// digits), or the full id. Unknown and ambiguous references are usage errors that say so.
-  func resolve(_ reference: String, in db: Connection) throws -> Issue {
-    let digits = reference.lowercased().filter { $0 != "-" }
+  /// The hex digits of a typed reference (lowercase, without hyphens), or a usage error that
+  /// says why it cannot be one: not hex, or fewer than four digits.
+  func referenceDigits(_ reference: String) throws -> String {
     guard IssueReference.canonicalPrefix(reference) != nil else {
       throw CommandFailure.usage(l10n("error.ref.notHex", .string(reference)))
     }
+    let digits = reference.lowercased().filter { $0 != "-" }
     guard digits.count >= IssueReference.minimumLength else {
       throw CommandFailure.usage(l10n("error.ref.tooShort", .string(reference)))
     }
+    return digits
+  }
+
+  /// The issue a reference names: the shortest unique prefix of its id (at least four hex
+  /// digits), or the full id. Unknown and ambiguous references are usage errors that say so.
+  func resolve(_ reference: String, in db: Connection) throws -> Issue {
+    _ = try referenceDigits(reference)
     let candidates = try db.issueIDs(withPrefix: reference, limit: 11)
     guard let first = candidates.first else {
       throw CommandFailure.usage(l10n("error.ref.unknown", .string(reference)))

@@ -109,6 +109,49 @@ import Testing
     #expect(try newcomer.dump() == server.dump())
   }
 
+  /// A copy of a relaying database whose browser files a snapshot removed numbers the files
+  /// it writes for the browser on from the last, so a device that read the first ones reads
+  /// the new ones too.
+  @Test func aCopyNumbersTheBrowsersFilesOnPastThoseOthersRead() throws {
+    let folder = try TemporaryDirectory()
+    let server = try Replica("Server", remote: folder.path)
+    let other = try Replica("Laptop", remote: folder.path)
+    let issue = try server.issue("Crash")
+    try server.sync()
+    server.time.advance(by: 60)
+    try server.queue.write { db in
+      try db.noteRelayed(device: Self.browser)
+      _ = try db.applyChanges(
+        [Self.titleEdit(issue.id, "From the browser", at: server.time.now.timeIntervalSince1970)],
+        deviceNames: [Self.browser: "Safari on iPhone"], local: try db.localDeviceID())
+    }
+    try server.sync(compactAfter: 100)
+    other.time.advance(by: 60)
+    try other.sync()
+    #expect(try other.stored(issue.id)?.title == "From the browser")
+    // The snapshot holds the browser's file, which goes.
+    server.time.advance(by: 5)
+    #expect(try server.sync(compactAfter: 1).wroteSnapshot)
+    let copy = try Replica(copying: server, name: "Server copy")
+    // The original goes on, so the copy finds files of its id it did not write.
+    server.time.advance(by: 5)
+    try server.edit(issue.id) { $0.detail = "On the original" }
+    try server.sync(compactAfter: 100)
+    copy.time.advance(by: 60)
+    try copy.queue.write { db in
+      _ = try db.applyChanges(
+        [
+          Self.titleEdit(
+            issue.id, "Again from the browser", at: copy.time.now.timeIntervalSince1970)
+        ],
+        deviceNames: [Self.browser: "Safari on iPhone"], local: try db.localDeviceID())
+    }
+    #expect(try copy.sync(compactAfter: 100).newDevice == .copied)
+    other.time.advance(by: 120)
+    try other.sync()
+    #expect(try other.stored(issue.id)?.title == "Again from the browser")
+  }
+
   /// A copy of the database that relays a browser takes a new id: it sends the browser's changes
   /// again in files of its own numbered after the original's, claims in its snapshots only the
   /// files it has read or wrote, and the browser's changes still reach a device that comes later.

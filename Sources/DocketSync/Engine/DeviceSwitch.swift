@@ -51,10 +51,17 @@ extension Connection {
     try setSetting(Self.compactedKey, nil)
     try execute("DELETE FROM sync_own_files")
     // The files written for the devices this database speaks for were the old device's: the
-    // new one numbers its own, and claims in a snapshot only those.
-    try execute(
-      "DELETE FROM settings WHERE key >= ? AND key < ?",
-      [Self.relayPushedPrefix, Self.relayPushedPrefix + "\u{10FFFF}"])
+    // new one sends their changes again, in files numbered on from the last it wrote (devices
+    // that read those files read only later numbers, and a snapshot may have removed them),
+    // and claims in a snapshot only the files it writes from here on (first file 0: none yet).
+    let cursors = try fetchAll(
+      "SELECT key, value FROM settings WHERE key >= ? AND key < ?",
+      [Self.relayPushedPrefix, Self.relayPushedPrefix + "\u{10FFFF}"]
+    ) { (try $0.get(0, as: String.self), try $0.get(1, as: String.self)) }
+    for (cursorKey, value) in cursors {
+      let number = value.split(separator: " ").dropFirst().first.flatMap { Int64($0) } ?? 0
+      try setSetting(cursorKey, "0 \(number) 0")
+    }
     if let key, ownThrough > 0 {
       try execute(
         """

@@ -191,7 +191,8 @@ extension SyncEngine {
         kept.count >= 2 ? kept[1] : 0,
         listing.packages.filter { $0.device == id && $0.kind == .changes }.map(\.number).max()
           ?? 0)
-      var first = kept.count >= 3 ? kept[2] : nil
+      // No first file (0, or a cursor kept before first files were): none written yet to claim.
+      var first = kept.count >= 3 && kept[2] > 0 ? kept[2] : nil
       let target = remote.forDevice(id)
       while true {
         let batch = Self.cut(

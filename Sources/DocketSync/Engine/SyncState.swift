@@ -57,9 +57,11 @@ extension Connection {
     try relayedDevices().compactMap { device in
       guard let kept = try setting(Self.relayPushedPrefix + remote + " " + device.id)
       else { return nil }
+      // Without a first file (none written since this database became the device it is, or a
+      // cursor from before first files were kept) it claims none: a copy may have written some.
       let parts = kept.split(separator: " ").compactMap { Int64($0) }
-      guard parts.count >= 2 else { return nil }
-      return (device.id, parts.count >= 3 ? parts[2] : 1, parts[1])
+      guard parts.count >= 3, parts[2] > 0 else { return nil }
+      return (device.id, parts[2], parts[1])
     }
   }
 

@@ -233,10 +233,12 @@ extension WebApp {
     // With them: the stamp the new ones must pass (this server's clock, which has passed every
     // change it holds, this browser's among them, within the bound), and the bound itself, past
     // which the page's waiting changes were stamped by the same wrong clock.
-    func timing(_ ahead: [Int]) -> [(String, JSON)] {
+    // A clock that cannot be read fails the answer (500): the page keeps every line waiting, and
+    // sends them again later (the changes taken meanwhile are taken once).
+    func timing(_ ahead: [Int]) throws -> [(String, JSON)] {
       guard !ahead.isEmpty else { return [] }
       let bound = HybridClock.bound(wall: now)
-      let clock: Int64? = try? database.read { db in
+      let clock: Int64? = try database.read { db in
         try db.fetchOne(
           """
           SELECT max(coalesce((SELECT hlc FROM sync_clock), 0), coalesce((
@@ -258,7 +260,7 @@ extension WebApp {
         return answer(
           refused.isEmpty ? 200 : 422,
           [("received", .number(0)), ("refused", .array(refused.map { .string($0) }))]
-            + timing(ahead))
+            + (try timing(ahead)))
       }
       let summary = try database.write { db in
         // Its changes go on to the other devices with this one's next sync.
@@ -274,7 +276,7 @@ extension WebApp {
           ("received", .number(Double(changes.count))),
           ("refused", .array(refused.map { .string($0) })),
           ("latest", .string(String(summary.latest))),
-        ] + timing(ahead))
+        ] + (try timing(ahead)))
     } catch let refused as RefusedChanges {
       return answer(422, [("error", .string(refused.reason))])
     } catch {

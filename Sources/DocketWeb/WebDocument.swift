@@ -103,11 +103,12 @@ struct WebDocument {
       ("notOffline", "web.copy.notOffline"),
       ("chips", "web.chips"), ("chipRemove", "web.chip.remove"), ("rowMenu", "web.row.menu"),
       ("tooLarge", "web.copy.tooLarge"), ("readOnlyWaiting", "web.copy.readOnly"),
+      ("behindWaiting", "web.copy.behind"),
     ]
     // A text's value is `%@` in it, for the script to put in; a count, 1234567 (as the
     // language writes that number).
     let withText: Set = [
-      "rowPriority", "rowTags", "rowChanged", "refused", "chipRemove", "rowMenu",
+      "rowPriority", "rowTags", "rowChanged", "refused", "chipRemove", "rowMenu", "behindWaiting",
     ]
     var members: [(String, JSON)] = keys.map { name, key in
       (name, .string(withText.contains(name) ? l10n(key, .string("%@")) : l10n(key)))

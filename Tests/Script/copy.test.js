@@ -195,3 +195,20 @@ test('an issue deleted while the index is being made leaves none of the others o
     assert.ok(found.includes(issue.id), `"${word}" finds ${issue.title}`);
   }
 });
+
+test('a line refused as ahead is stamped again once, then kept waiting, never let go', () => {
+  const once = {};
+  const keys = [11, 12, 13];
+  const lines = ['a', 'b', 'c'];
+  // Lines 1 and 3 ahead of the server's clock: stamped again.
+  const first = copy.restampable({ ahead: [1, 3], now: 100 }, keys, lines, once);
+  assert.deepStrictEqual(first, { keys: [11, 13], lines: ['a', 'c'], stuck: [] });
+  // Refused as ahead again: the server's clock is behind; they are stuck, not stamped twice.
+  const second = copy.restampable({ ahead: [1, 2], now: 100 }, [11, 13], ['a2', 'c2'], once);
+  assert.deepStrictEqual(second, { keys: [], lines: [], stuck: [11, 13] });
+  // An answer without the server's time, or with numbers past the batch, stamps nothing.
+  assert.deepStrictEqual(copy.restampable({ ahead: [1] }, keys, lines, {}),
+    { keys: [], lines: [], stuck: [] });
+  assert.deepStrictEqual(copy.restampable({ ahead: [7], now: 1 }, keys, lines, {}),
+    { keys: [], lines: [], stuck: [] });
+});

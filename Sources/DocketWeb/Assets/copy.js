@@ -597,10 +597,30 @@
       hex.slice(16, 20) + '-' + hex.slice(20);
   }
 
+  // The lines of a batch the server refused only because they were stamped (or dated) ahead of
+  // its clock, each once (`once` holds the keys stamped again already): the page's clock was
+  // wrong when they were made and is put right by the server's time now. Made later than they
+  // were, they are not lost.
+  // Those refused so again, stamped once already, are `stuck`: kept waiting, never let go.
+  function restampable(answer, keys, lines, once) {
+    var result = { keys: [], lines: [], stuck: [] };
+    if (!Array.isArray(answer.ahead) || typeof answer.now !== 'number') return result;
+    answer.ahead.forEach(function (number) {
+      var key = keys[number - 1];
+      if (key === undefined) return;
+      if (once[key]) { result.stuck.push(key); return; }
+      once[key] = true;
+      result.keys.push(key);
+      result.lines.push(lines[number - 1]);
+    });
+    return result;
+  }
+
   return {
     fold: fold, words: words, parseSearch: parseSearch, list: list, first: first, counts: counts,
     indexWords: indexWords, unindexed: unindexed, kept: keptFor,
     nextStamp: nextStamp, change: change, createValue: createValue, applyToCopy: applyToCopy,
-    newID: newID, priorityNames: PRIORITY_NAMES, priorities: PRIORITIES, activity: activity,
+    newID: newID, restampable: restampable, priorityNames: PRIORITY_NAMES, priorities: PRIORITIES,
+    activity: activity,
   };
 });

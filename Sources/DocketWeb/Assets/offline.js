@@ -342,9 +342,11 @@
     var sent = 0;
     var refused = [];
     var most = 500;
-    // Changes stamped again this time (refused for a clock ahead): a second refusal lets them go.
+    // Changes stamped again this time (refused for a clock ahead): a second refusal keeps them.
     var stampedAgain = {};
     var readOnly = false;
+    // Lines refused as ahead of the server's clock though stamped again by it: they wait.
+    var behind = 0;
     function next() {
       return within(['outbox'], 'readonly', function (transaction) {
         var outbox = transaction.objectStore('outbox');
@@ -369,16 +371,22 @@
           .then(function (response) {
             if (response.ok || response.status === 422) {
               return response.json().catch(function () { return {}; }).then(function (answer) {
-                var again = restampable(answer, keys.slice(0, take), found[1].slice(0, take), stampedAgain);
+                var again = Copy.restampable(answer, keys.slice(0, take), found[1].slice(0, take), stampedAgain);
                 var refusedHere = Array.isArray(answer.refused) ? answer.refused.length : 0;
-                refused = refused.concat((answer.refused || []).slice(0, refusedHere - again.keys.length));
+                var kept = again.keys.length + again.stuck.length;
+                refused = refused.concat((answer.refused || []).slice(0, refusedHere - kept));
                 if (response.ok) sent += take - refusedHere;
                 // Taken: full batches again (one too large made them smaller).
                 most = 500;
-                var gone = keys.slice(0, take).filter(function (key) { return again.keys.indexOf(key) < 0; });
+                var gone = keys.slice(0, take).filter(function (key) {
+                  return again.keys.indexOf(key) < 0 && again.stuck.indexOf(key) < 0;
+                });
+                behind += again.stuck.length;
+                // Refused as ahead though stamped again: the server's clock is behind. They
+                // wait for a later flush, and what follows them waits behind them, in order.
                 return remove(gone).then(function () {
                   return again.keys.length ? restamp(again, answer) : null;
-                }).then(next);
+                }).then(function () { return again.stuck.length ? null : next(); });
               });
             }
             // Too large to take: smaller batches, down to one change, which is let go.
@@ -396,27 +404,12 @@
     flushing = next().catch(function () { /* out of reach: they wait */ }).then(function () {
       flushing = null;
       if (refused.length) page().announce(fill(word('refused'), String(refused.length)), true);
+      else if (behind) page().announce(fill(word('behindWaiting'), String(behind)), true);
       else if (readOnly) page().announce(word('readOnlyWaiting'), true);
       else if (sent) page().announce(word('sent'));
       return refresh();
     }).then(showWaiting);
     return flushing;
-  }
-  // The lines of a batch the server refused only because they were stamped (or dated) ahead of
-  // its clock, each once (`once` holds the keys stamped again already): the page's clock was
-  // wrong when they were made and is put right by the server's time now. Made later than they
-  // were, they are not lost.
-  function restampable(answer, keys, lines, once) {
-    var result = { keys: [], lines: [] };
-    if (!Array.isArray(answer.ahead) || typeof answer.now !== 'number') return result;
-    answer.ahead.forEach(function (number) {
-      var key = keys[number - 1];
-      if (key === undefined || once[key]) return;
-      once[key] = true;
-      result.keys.push(key);
-      result.lines.push(lines[number - 1]);
-    });
-    return result;
   }
   function restamp(again, answer) {
     var nowMs = answer.now * 1000;

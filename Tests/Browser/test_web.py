@@ -704,12 +704,7 @@ class WebAppTest(unittest.TestCase):
     # Two tabs of the tracker share the copy and what waits: a change kept in one is counted,
     # and drawn, in the other.
     def test_a_change_kept_in_one_tab_shows_in_the_other(self):
-        driver = self.open()
-        driver.execute_async_script(
-            "navigator.serviceWorker.ready.then(() => arguments[arguments.length - 1]())")
-        driver.refresh()
-        wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
-        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        driver = self.open_with_copy()
         first = driver.current_window_handle
         driver.switch_to.new_window("tab")
         second = driver.current_window_handle
@@ -726,6 +721,17 @@ class WebAppTest(unittest.TestCase):
         driver.switch_to.window(second)
         wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
         wait(driver, lambda d: "Made in the other tab" in self.titles_listed(d))
+
+    def open_with_copy(self, **arguments):
+        """A page whose service worker controls it and whose copy holds every issue: what it
+        needs to work with the server stopped."""
+        driver = self.open(**arguments)
+        driver.execute_async_script(
+            "navigator.serviceWorker.ready.then(() => arguments[arguments.length - 1]())")
+        driver.refresh()
+        wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
+        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        return driver
 
     def outbox(self, driver):
         """How many changes wait in the page's outbox."""
@@ -744,12 +750,7 @@ class WebAppTest(unittest.TestCase):
     # while its form is on screen; changes stamped by a clock that ran ahead are stamped again
     # by the server's time and land; a server restarted read-only keeps them waiting, and says so.
     def test_the_outbox_refuses_too_large_restamps_a_clock_ahead_and_says_read_only(self):
-        driver = self.open()
-        driver.execute_async_script(
-            "navigator.serviceWorker.ready.then(() => arguments[arguments.length - 1]())")
-        driver.refresh()
-        wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"))
-        wait(driver, lambda d: self.copied(d) == len(self.server.issues()), seconds=10)
+        driver = self.open_with_copy()
         first, second = self.server.issues()[:2]
         self.server.stop()
         # Too large: a detail of 300 000 euro signs is within the limit of a detail, but no

@@ -104,20 +104,26 @@ test('one copy answers every vector in turn, its kept orders following its chang
   assert.deepStrictEqual(ids(place), afresh(place));
 });
 
+// The first `limit` issues of `vector`'s list, as copy.first gives them from `data`, are the
+// expected ones (or the search is refused where the vector says it is).
+function checkFirst(data, vector, limit, label) {
+  const place = { filter: vector.filter, q: vector.q, sort: vector.sort, done: vector.done, now: vectors.now };
+  const shown = copy.first(data, place, limit);
+  if (vector.expected === null) {
+    assert.ok(shown.error, 'refused');
+    return;
+  }
+  assert.deepStrictEqual(shown.issues.map((issue) => issue.id), vector.expected.slice(0, limit),
+    `${vector.q} ${vector.sort} ${limit}${label}`);
+  assert.strictEqual(shown.total, vector.expected.length);
+}
+
 test('the first screen is the start of the list, without a kept order', () => {
   for (const vector of vectors.cases) {
     for (const limit of [1, 2, 3, 50]) {
       // A fresh copy each time: no order kept, so the first screen is chosen, not sliced.
       const data = { issues: structuredClone(vectors.issues), tags: vectors.tags };
-      const place = { filter: vector.filter, q: vector.q, sort: vector.sort, done: vector.done, now: vectors.now };
-      const shown = copy.first(data, place, limit);
-      if (vector.expected === null) {
-        assert.ok(shown.error, 'refused');
-        continue;
-      }
-      assert.deepStrictEqual(shown.issues.map((issue) => issue.id), vector.expected.slice(0, limit),
-        `${vector.q} ${vector.sort} ${limit}`);
-      assert.strictEqual(shown.total, vector.expected.length);
+      checkFirst(data, vector, limit, '');
     }
   }
 });
@@ -129,15 +135,7 @@ test('the first screen is the start of the list with an order kept and the words
     // The first call keeps the sort's order (copy.list); the rest slice what it kept.
     copy.list(data, { filter: 'all', q: '', sort: vector.sort, done: true, now: vectors.now });
     for (const limit of [1, 3, 50]) {
-      const place = { filter: vector.filter, q: vector.q, sort: vector.sort, done: vector.done, now: vectors.now };
-      const shown = copy.first(data, place, limit);
-      if (vector.expected === null) {
-        assert.ok(shown.error, 'refused');
-        continue;
-      }
-      assert.deepStrictEqual(shown.issues.map((issue) => issue.id), vector.expected.slice(0, limit),
-        `${vector.q} ${vector.sort} ${limit}, kept and indexed`);
-      assert.strictEqual(shown.total, vector.expected.length);
+      checkFirst(data, vector, limit, ', kept and indexed');
     }
   }
 });

@@ -211,7 +211,11 @@ import Testing
     #expect(try box.docket(["show", reference]).status == 0)
     let (yesStatus, yesOutput) = run(["delete", reference], answer: "yes", database: box.database)
     #expect(yesStatus == 0)
-    #expect(yesOutput.hasSuffix("Deleted \(reference): Maybe doomed\n"))
+    // Deleted, and how to take it back said to the person who asked.
+    #expect(
+      yesOutput.hasSuffix(
+        "Deleted \(reference): Maybe doomed\n"
+          + "docket restore \(reference) brings it back within 30 days.\n"))
     #expect(try box.docket(["show", reference]).status == 2)
   }
 }

@@ -31,5 +31,12 @@ struct DeleteCommand {
       context.console.line(
         l10n("delete.done", .string(references[issue.id] ?? ""), .string(issue.title)))
     }
+    // Said to a person only: what a script reads stays one line an issue.
+    if context.console.outputIsTerminal {
+      context.console.line(
+        issues.count == 1
+          ? l10n("delete.restoreHint.one", .string(references[issues[0].id] ?? ""))
+          : l10n("delete.restoreHint.many"))
+    }
   }
 }

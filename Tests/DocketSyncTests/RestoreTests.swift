@@ -125,8 +125,9 @@ import Testing
   @Test func theListItsCountAndARestoreAgreeOnWhatADeleteKept() throws {
     let folder = try TemporaryDirectory()
     let a = try Replica("Laptop", remote: folder.path)
+    let longDetail = String(repeating: "d", count: Limits.detailCharacters + 10)
     let kept: [(String, String?)] = [
-      (#"{"title": "Two\nlines", "priority": 2}"#, "Two lines"),
+      (#"{"title": "Two\nlines", "priority": 2, "detail": "\#(longDetail)"}"#, "Two lines"),
       (#"{"title": "First", "title": "Second"}"#, "First"),
       (#"{"title": 5}"#, nil),
       (#"{"title": ""}"#, nil),
@@ -151,6 +152,11 @@ import Testing
       let restored = try a.queue.write { try $0.restoreDeletedIssue(id: id) }
       #expect(restored?.title == title)
     }
+    // What an older Docket kept beyond the limits comes back within them; a creation time
+    // it did not keep is the delete's.
+    let long = try #require(try a.stored(ids[0]))
+    #expect(long.detail.count == Limits.detailCharacters)
+    #expect(long.created == listed.last?.created)
     #expect(try a.queue.read { try $0.recentlyDeletedCount() } == 0)
   }
 

@@ -49,7 +49,9 @@ extension Connection {
       }
       var completed = false
       if case .integer(let number)? = values["completed"] { completed = number == 1 }
-      var created = Date(timeIntervalSince1970: 0)
+      // Without a creation time it kept, the delete's own, as a restore gives it.
+      let deleted = HybridClock.date(try row.get(2, as: Int64.self))
+      var created = deleted
       if case .real(let seconds)? = values["created"] {
         created = Date(timeIntervalSince1970: seconds)
       }
@@ -57,7 +59,7 @@ extension Connection {
         DeletedIssue(
           id: id, title: try row.get(5, as: String.self), priority: priority,
           completed: completed, created: created,
-          deleted: HybridClock.date(try row.get(2, as: Int64.self)),
+          deleted: deleted,
           deletedBy: try row.get(3, as: String.self),
           deletedHere: try row.get(4, as: Int64.self) == 1))
     }

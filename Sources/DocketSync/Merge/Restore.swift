@@ -41,11 +41,19 @@ extension Connection {
       func number(_ field: String) -> Int64 {
         if case .integer(let value)? = values[field] { value } else { 0 }
       }
+      // A detail an older Docket kept beyond the limits, brought within them rather than lost.
+      let detail =
+        try fetchOne(
+          """
+          SELECT docket_within_limits('detail', json_extract(?, '$.detail'))
+          WHERE json_type(?, '$.detail') = 'text'
+          """, [deleted, deleted], as: String.self) ?? ""
+      // Without a creation time it kept, the delete's own: the same on every device.
       let created: Date
       if case .real(let seconds)? = values["created"] {
         created = Date(timeIntervalSince1970: seconds)
       } else {
-        created = Date()
+        created = HybridClock.date(at)
       }
       // Its tags then: each link's latest change up to the delete, where it was on; a tag since
       // merged into another is found by its name.
@@ -74,7 +82,7 @@ extension Connection {
       }
       try insertIssue(
         Issue(
-          id: id, title: title, detail: text("detail"),
+          id: id, title: title, detail: detail,
           priority: Priority(rawValue: Int(number("priority"))) ?? .low,
           completed: number("completed") == 1, created: created, tags: tags))
       try recordAsRestore(issue: id)

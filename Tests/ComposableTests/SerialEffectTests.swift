@@ -67,7 +67,7 @@ import Testing
     store.exhaustivity = .off
     await store.send(.waitUntilCancelled)
     for number in 0..<4 { await store.send(.write(number, serial: true)) }
-    await store.finishEffects(in: "writes", timeout: .seconds(5))
+    await store.finishEffects(in: "writes")
     #expect(log.all == [0, 1, 2, 3])
     await store.skipInFlightEffects()
   }

@@ -714,6 +714,11 @@ class WebAppTest(unittest.TestCase):
         self.server.stop()
         driver.refresh()
         wait(driver, lambda d: d.execute_script("return document.documentElement.dataset.fromCopy === '1'"))
+        # A row in focus here stays in focus when the other tab's change is drawn.
+        focused = driver.execute_script("""
+            const link = document.querySelector('#issue-list li a');
+            link.focus();
+            return link.getAttribute('href');""")
         driver.switch_to.window(first)
         driver.get(self.server.base + "/?mode=new")
         wait(driver, lambda d: d.find_element(By.ID, "f-title")).send_keys("Made in the other tab")
@@ -722,6 +727,8 @@ class WebAppTest(unittest.TestCase):
         driver.switch_to.window(second)
         wait(driver, lambda d: d.find_element(By.ID, "waiting").text == "1 change waiting")
         wait(driver, lambda d: "Made in the other tab" in self.titles_listed(d))
+        self.assertEqual(driver.execute_script(
+            "return document.activeElement.getAttribute('href')"), focused)
 
     def open_with_copy(self, **arguments):
         """A page whose service worker controls it and whose copy holds every issue: what it

@@ -147,13 +147,20 @@
   var tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('docket-copy') : null;
   function tellTabs() { if (tabs) tabs.postMessage('changed'); }
   if (tabs) {
+    // A burst of messages (a flush said batch by batch) is drawn once, at the next frame.
+    var redrawing = false;
     tabs.onmessage = function () {
-      letGo();
-      showWaiting();
-      // Drawn again from the copy, unless a form is open: what is typed in it stays.
-      if (document.documentElement.dataset.fromCopy === '1' && !$('#detail form.issue-form')) {
-        show(window.location.href, 'none');
-      }
+      if (redrawing) return;
+      redrawing = true;
+      requestAnimationFrame(function () {
+        redrawing = false;
+        letGo();
+        showWaiting();
+        // Drawn again from the copy, unless a form is open: what is typed in it stays.
+        if (document.documentElement.dataset.fromCopy === '1' && !$('#detail form.issue-form')) {
+          show(window.location.href, 'none');
+        }
+      });
     };
   }
 
@@ -999,9 +1006,12 @@
     // Where the focus was, to find again in what is drawn (a button by its key, a field by its
     // id), when the caller names no place for it.
     var active = document.activeElement;
-    var again = focus || (how === 'none' || !active || active === document.body ? null
-      : active.id ? '#' + active.id
-        : active.dataset && active.dataset.key ? '[data-key="' + active.dataset.key + '"]' : null);
+    // (A redraw for another tab's change, `none`, keeps it too: a row link by its address.)
+    var again = focus || (!active || active === document.body ? null
+      : active.id ? '#' + CSS.escape(active.id)
+        : active.dataset && active.dataset.key ? '[data-key="' + CSS.escape(active.dataset.key) + '"]'
+          : active.tagName === 'A' && active.getAttribute('href')
+            ? 'a[href="' + CSS.escape(active.getAttribute('href')) + '"]' : null);
     return source.then(function (copy) {
       if (!copy.state.database) return false;
       var tagsByID = {};

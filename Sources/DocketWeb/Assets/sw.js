@@ -68,8 +68,10 @@ async function answer(event) {
     // Unpaired: nothing of the tracker stays in this browser.
     await caches.delete(CACHE);
   } else if (response.status === 200 && response.type === "basic" &&
-             !new URL(request.url).searchParams.get("q")) {
-    // (A search typed letter by letter would push the pages opened out of the copy.)
+             !new URL(request.url).searchParams.has("q") &&
+             !new URL(request.url).searchParams.has("chip")) {
+    // (A search, typed letter by letter or chosen a chip at a time, would push the pages
+    // opened out of the copy; the page searches its own copy offline.)
     // Kept after the page is on its way: the copy never holds up the answer.
     event.waitUntil(keep(cache, request, response.clone()));
   }

@@ -42,7 +42,7 @@ struct DeletedPage {
       readOnly
       ? .empty
       : """
-      <form method="post" action="/issues/\(id)/restore" class="inline">\
+      <form method="post" action="/issues/\(id)/restore" class="inline" data-inplace>\
       <input type="hidden" name="csrf" value="\(csrf)">\
       <input type="hidden" name="back" value="/deleted">\
       <button type="submit" aria-label="\(l10n("web.deleted.restoreNamed", .string(issue.title)))">\

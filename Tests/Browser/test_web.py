@@ -943,6 +943,8 @@ class WebAppTest(unittest.TestCase):
             return [i for i in self.server.issues() if i["title"] == title]
         title = driver.find_elements(By.CSS_SELECTOR, "#issue-list a .title")[0].text
         before = state(title)[0]
+        other = self.server.issues()[-1]
+        self.server.docket("delete", other["ref"], "--yes")
         self.server.docket("delete", before["ref"], "--yes")
         # The filters pane offers the page once there is something to bring back.
         driver.get(self.server.base + "/?pane=filters")
@@ -966,7 +968,17 @@ class WebAppTest(unittest.TestCase):
         for field in ("id", "title", "detail", "priority", "completed", "tags", "created"):
             self.assertEqual(after[field], before[field], field)
         wait(driver, lambda d: "Issue restored." in d.find_element(By.TAG_NAME, "body").text)
-        self.assertEqual(driver.find_elements(By.CSS_SELECTOR, ".deleted-rows li"), [])
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".deleted-rows li")) == 1)
+        # With the server away, a Restore says on screen that it could not be made.
+        self.server.stop()
+        driver.find_element(By.CSS_SELECTOR, ".deleted-rows li button").click()
+        expected = driver.execute_script("return document.body.dataset.offline")
+        announce = wait(driver, lambda d: d.find_element(By.ID, "announce"))
+        wait(driver, lambda d: expected and expected in d.find_element(By.ID, "announce").text)
+        self.assertTrue(announce.is_displayed())
+        self.assertIn(other["title"], driver.find_element(By.CSS_SELECTOR, ".deleted-rows").text)
+        self.server.start(str(self.server.port))
+        self.assertFalse([i for i in self.server.issues() if i["id"] == other["id"]])
 
     def test_on_a_tablet_the_list_keeps_its_place_while_an_issue_opens_beside_it(self):
         for number in range(40):

@@ -1,5 +1,22 @@
 import CSQLite
 
+/// What a program does around each of its write transactions, inside them: `begin` before the
+/// body (nil: nothing to do at the end), `end` after it, before the commit, with what `begin`
+/// returned. A failure in `end` fails the transaction. Docket keeps its undo steps this way: one
+/// write, one step.
+public struct TransactionBracket: Sendable {
+  public var begin: @Sendable (Connection) -> Int64?
+  public var end: @Sendable (Connection, Int64) throws -> Void
+
+  public init(
+    begin: @escaping @Sendable (Connection) -> Int64?,
+    end: @escaping @Sendable (Connection, Int64) throws -> Void
+  ) {
+    self.begin = begin
+    self.end = end
+  }
+}
+
 extension Connection {
   /// Runs `body` in a transaction: `BEGIN IMMEDIATE` at the outermost level, so a writer waits
   /// for the write lock up front instead of failing half way; a savepoint when nested. Commits
@@ -28,6 +45,8 @@ extension Connection {
     transactionDoomed = false
     defer { transactionDoomed = false }
     do {
+      let bracket = transactionBracket
+      let mark = bracket?.begin(self)
       let value = try body()
       if transactionDoomed {
         // A failure inside was caught on the way out (see `withinTransaction`).
@@ -35,6 +54,7 @@ extension Connection {
           code: SQLITE_ABORT,
           message: "a write inside this transaction failed, so none of it was kept")
       }
+      if let bracket, let mark { try bracket.end(self, mark) }
       try execute("COMMIT")
       return value
     } catch {

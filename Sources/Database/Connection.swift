@@ -28,6 +28,8 @@ public final class Connection {
   /// A write inside the open transaction failed (`withinTransaction`): the transaction may only
   /// be rolled back.
   var transactionDoomed = false
+  /// Run around the body of every outermost write transaction (`transaction`), inside it.
+  public var transactionBracket: TransactionBracket?
 
   /// Opens (creating if needed) the database at `path`. A new file is created readable and
   /// writable by its owner only.

@@ -128,7 +128,8 @@ import Testing
         PRAGMA user_version = 6; DELETE FROM schema_migrations WHERE version >= 7;
         DROP INDEX issues_by_activity_desc;
         CREATE INDEX issues_by_activity_desc ON issues (completed, activity DESC, id);
-        -- What version 9 made, then what version 8 made, as version 7 had it.
+        -- What versions 10 and 9 made, then what version 8 made, as version 7 had it.
+        DROP TABLE undo_steps; DROP INDEX changes_lost; DROP INDEX changes_dismissals;
         DROP INDEX changes_issue_deletes;
         DROP INDEX changes_held; ALTER TABLE changes DROP COLUMN held;
         DROP TABLE sync_tag_names; DROP TABLE sync_warned; DROP TABLE sync_own_files;

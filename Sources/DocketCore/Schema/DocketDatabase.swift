@@ -72,6 +72,7 @@ public enum DocketDatabase {
   static func registerFunctions(_ connection: Connection, now: @escaping @Sendable () -> Date)
     throws
   {
+    connection.transactionBracket = Schema.undoStepBracket
     try connection.createFunction("docket_now", argumentCount: 0, deterministic: false) { _ in
       .real(now().timeIntervalSince1970)
     }

@@ -25,6 +25,7 @@ public enum Schema {
       Migration(
         version: 8, name: "held changes, tags one by name, what sync was told", migrate: v8),
       Migration(version: 9, name: "issue deletes indexed for Recently deleted", migrate: v9),
+      Migration(version: 10, name: "undo steps, lost values indexed for conflicts", migrate: v10),
     ])
 
   /// The day the activity of `row` (`new`, `old`, a table's alias) falls on, as

@@ -12,6 +12,8 @@ public struct HistoryEntry: Equatable, Sendable {
     /// back with.
     case restored(title: String)
     case title, detail, priority, completed, createdDate
+    /// A conflict of this field looked at: its lost value dismissed, or used.
+    case dismissed(field: String)
     /// A tag put on (true) or taken off.
     case tag(name: String, on: Bool)
   }
@@ -32,6 +34,8 @@ public struct HistoryEntry: Equatable, Sendable {
   public var lost: Bool
   /// Stamped further ahead of this device's clock than sync allows: not applied yet.
   public var waiting: Bool
+  /// Made by an undo or a redo on this device (which alone keeps its steps); nil otherwise.
+  public var step: UndoStep.Kind? = nil
 }
 
 extension Connection {
@@ -44,7 +48,9 @@ extension Connection {
       try storedDeviceIdentity(hostName: HostName.current)?.name ?? HostName.current
     try forEachRow(
       """
-      SELECT c.hlc, d.id, d.name, c.entity, c.field, c.old_value, c.new_value, c.lost, c.held
+      SELECT c.hlc, d.id, d.name, c.entity, c.field, c.old_value, c.new_value, c.lost, c.held,
+        (SELECT u.kind FROM undo_steps u
+          WHERE c.seq BETWEEN u.first AND u.last AND u.kind != 'do' LIMIT 1)
       FROM changes c JOIN sync_devices d ON d.seq = c.device
       WHERE c.row_id = ? ORDER BY c.hlc, d.id, c.seq
       """, [id.lowercasedText]
@@ -67,6 +73,12 @@ extension Connection {
         case "detail": what = .detail
         case "priority": what = .priority
         case "completed": what = .completed
+        case "dismiss":
+          var named = ""
+          if case .text(let text) = new {
+            named = text.split(separator: " ").last.map(String.init) ?? ""
+          }
+          what = .dismissed(field: named)
         default: what = .createdDate
         }
       }
@@ -76,7 +88,8 @@ extension Connection {
           deviceName: device == local && recorded.isEmpty ? localName : recorded,
           isThisDevice: device == local, what: what,
           old: old, new: new, lost: try row.get(7, as: Bool.self),
-          waiting: try row.get(8, as: Int.self) == 1))
+          waiting: try row.get(8, as: Int.self) == 1,
+          step: (try row.get(9, as: String?.self)).flatMap(UndoStep.Kind.init(rawValue:))))
     }
     return entries
   }

@@ -290,7 +290,7 @@ import Testing
     #expect(again.error.contains("already has 12 issues"))
     let awards = try box.docket(["awards", "--json"])
     let list = try #require(try awards.json() as? [[String: Any]])
-    #expect(list.count == 19)
+    #expect(list.count == 20)
     #expect(list[1]["id"] as? String == "issues-10")
     #expect(list[1]["criterion"] as? String == "issues")
     #expect(list[1]["value"] as? Int == 10)
@@ -300,9 +300,9 @@ import Testing
     #expect(list[2]["unlocked"] as? Bool == false)
     #expect(
       list[0].keys.sorted() == ["criterion", "description", "id", "name", "unlocked", "value"])
-    // Piped, the rows alone: 19 awards, no summary line.
+    // Piped, the rows alone: 20 awards, no summary line.
     let piped = try box.docket(["awards"]).lines
-    #expect(piped.count == 19 && piped.filter { $0.hasPrefix("★") }.count == 4, "\(piped)")
+    #expect(piped.count == 20 && piped.filter { $0.hasPrefix("★") }.count == 4, "\(piped)")
   }
 }
 

@@ -58,7 +58,7 @@ import Testing
     let box = try Sandbox()
     _ = try box.add(["First"])
     let text = run(["awards"], database: box.database, width: 100, colors: false)
-    #expect(text.hasSuffix("\n1 of 19 awards unlocked.\n"), "\(text)")
+    #expect(text.hasSuffix("\n1 of 20 awards unlocked.\n"), "\(text)")
     #expect(try !box.docket(["awards"]).output.contains("unlocked."))
   }
 

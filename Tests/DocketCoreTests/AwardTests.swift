@@ -7,8 +7,8 @@ import Testing
 @Suite struct AwardTests {
   @Test func everyAwardHasItsID() {
     #expect(Award.all.map(\.id).prefix(3) == ["issues-1", "issues-10", "issues-20"])
-    #expect(Award.all.count == 8 + 8 + 3)
-    #expect(Award.all.last?.id == "tags-50")
+    #expect(Award.all.count == 8 + 8 + 3 + 1)
+    #expect(Award.all.last?.id == "resolved-1")
   }
 
   /// The thresholds of SPEC §6, written out: a changed or missing threshold fails here, not only
@@ -17,11 +17,14 @@ import Testing
     #expect(Award.Criterion.issues.thresholds == [1, 10, 20, 50, 100, 250, 500, 1000])
     #expect(Award.Criterion.closed.thresholds == [1, 10, 20, 50, 100, 250, 500, 1000])
     #expect(Award.Criterion.tags.thresholds == [1, 10, 50])
+    // The first conflict dealt with (issue 36), beyond the seed's awards.
+    #expect(Award.Criterion.resolved.thresholds == [1])
     #expect(
       Award.all.map(\.id) == [
         "issues-1", "issues-10", "issues-20", "issues-50", "issues-100", "issues-250",
         "issues-500", "issues-1000", "closed-1", "closed-10", "closed-20", "closed-50",
         "closed-100", "closed-250", "closed-500", "closed-1000", "tags-1", "tags-10", "tags-50",
+        "resolved-1",
       ])
   }
 
@@ -41,6 +44,9 @@ import Testing
       case .tags:
         below.tags = threshold - 1
         at.tags = threshold
+      case .resolved:
+        below.resolved = threshold - 1
+        at.resolved = threshold
       }
       #expect(!award.isUnlocked(by: below), "\(award.id) unlocked at \(threshold - 1)")
       #expect(award.isUnlocked(by: at), "\(award.id) locked at \(threshold)")

@@ -9,11 +9,14 @@ public struct Award: Identifiable, Equatable, Hashable, Sendable {
     case closed
     /// How many tags exist.
     case tags
+    /// How many conflicts were used or dismissed (on any device).
+    case resolved
 
     public var thresholds: [Int] {
       switch self {
       case .issues, .closed: return [1, 10, 20, 50, 100, 250, 500, 1000]
       case .tags: return [1, 10, 50]
+      case .resolved: return [1]
       }
     }
 
@@ -22,7 +25,7 @@ public struct Award: Identifiable, Equatable, Hashable, Sendable {
       switch self {
       case .issues: return .blue
       case .closed: return .green
-      case .tags: return .purple
+      case .tags, .resolved: return .purple
       }
     }
   }
@@ -56,11 +59,13 @@ public struct AwardCounts: Equatable, Hashable, Sendable {
   public var issues: Int
   public var closed: Int
   public var tags: Int
+  public var resolved: Int
 
-  public init(issues: Int = 0, closed: Int = 0, tags: Int = 0) {
+  public init(issues: Int = 0, closed: Int = 0, tags: Int = 0, resolved: Int = 0) {
     self.issues = issues
     self.closed = closed
     self.tags = tags
+    self.resolved = resolved
   }
 
   public func count(for criterion: Award.Criterion) -> Int {
@@ -68,6 +73,7 @@ public struct AwardCounts: Equatable, Hashable, Sendable {
     case .issues: return issues
     case .closed: return closed
     case .tags: return tags
+    case .resolved: return resolved
     }
   }
 }
@@ -88,9 +94,14 @@ extension Connection {
     try fetchOne(
       """
       SELECT (SELECT count(*) FROM issues), (SELECT count(*) FROM issues WHERE completed = 1),
-             (SELECT count(*) FROM tags)
+             (SELECT count(*) FROM tags),
+             (SELECT count(*) FROM changes WHERE field = 'dismiss' AND entity = 'issue')
       """
-    ) { row in AwardCounts(issues: try row.get(0), closed: try row.get(1), tags: try row.get(2)) }
+    ) { row in
+      AwardCounts(
+        issues: try row.get(0), closed: try row.get(1), tags: try row.get(2),
+        resolved: try row.get(3))
+    }
       ?? AwardCounts()
   }
 }

@@ -116,7 +116,8 @@ extension Merger {
           fields[field] = (change.stamp, value, index)
         }
       }
-      let latest = changes.max { $0.stamp < $1.stamp }
+      // A dismissed conflict changes no field, and carries no time.
+      let latest = changes.filter { $0.field != "dismiss" }.max { $0.stamp < $1.stamp }
       // Links: by tag, the latest change through an id of it that was not deleted.
       var links: [Int64: Change] = [:]
       for change in changes where change.entity == .link {

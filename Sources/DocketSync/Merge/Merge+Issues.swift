@@ -7,6 +7,11 @@ import JSONText
 /// The merge's rules for an issue's fields.
 extension Merger {
   mutating func applyToIssue(_ change: Change, device: Int64) throws {
+    // A conflict looked at: recorded, and the conflicts view reads it; no field changes.
+    if change.field == "dismiss" {
+      try record(change, device: device)
+      return
+    }
     let exists = try issueSeq(change.row) != nil
     if change.field == "delete" {
       // Edits the deleting device had not seen (their values are not the ones it deleted) lost.
@@ -163,7 +168,7 @@ extension Merger {
         current.field == "create" || current.field == "restore"
         ? try createValues(current.new)[field] : current.new
     }
-    let modified = latest { $0 != "delete" }?.modified
+    let modified = latest { $0 != "delete" && $0 != "dismiss" }?.modified
     try db.execute(
       """
       INSERT INTO issues (id, title, detail, priority, completed, created, modified)

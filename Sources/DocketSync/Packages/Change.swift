@@ -9,6 +9,11 @@ public struct Stamp: Comparable, Hashable, Sendable, CustomStringConvertible {
   public var hlc: Int64
   public var device: String
 
+  public init(hlc: Int64, device: String) {
+    self.hlc = hlc
+    self.device = device
+  }
+
   public static func < (lhs: Stamp, rhs: Stamp) -> Bool {
     lhs.hlc != rhs.hlc ? lhs.hlc < rhs.hlc : lhs.device < rhs.device
   }
@@ -120,7 +125,7 @@ extension Change {
 
   /// Whether a change of this kind and field is one an older Docket cannot read (its package
   /// then says it is of the newer format).
-  var isOfNewerFormat: Bool { entity == .device || field == "restore" }
+  var isOfNewerFormat: Bool { entity == .device || field == "restore" || field == "dismiss" }
 
   /// Reads one change from a JSON object; `line` names it in an error.
   public init(json: JSON, line: Int) throws(ChangeFormatError) {
@@ -185,7 +190,8 @@ extension Change {
   static func isKnown(field: String, of entity: Entity) -> Bool {
     switch entity {
     case .issue:
-      ["create", "delete", "restore"].contains(field) || Schema.syncedIssueFields.contains(field)
+      ["create", "delete", "restore", "dismiss"].contains(field)
+        || Schema.syncedIssueFields.contains(field)
     case .tag: field == "create" || field == "delete" || field == "name"
     case .link: UUID(text: field) != nil
     case .device: field == "retire"
@@ -245,6 +251,15 @@ extension Change {
       return .text(name)
     case (.device, "retire"):
       guard let text = json?.string, stamp(text) != nil else { throw wrong }
+      return .text(text)
+    case (.issue, "dismiss"):
+      // The lost change it looked at: "<stamp> <device> <field>".
+      guard let text = json?.string else { throw wrong }
+      let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+      guard parts.count == 3, stamp(String(parts[0])) != nil,
+        let device = UUID(text: String(parts[1])), device.lowercasedText == parts[1],
+        Schema.syncedIssueFields.contains(String(parts[2]))
+      else { throw wrong }
       return .text(text)
     default:
       throw wrong

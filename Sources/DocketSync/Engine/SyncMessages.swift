@@ -68,7 +68,10 @@ public enum SyncMessages {
       text = l10n(
         "history.change", .string(fieldLabel(entry.what, l10n)),
         .string(value(entry.old, entry.what, l10n)), .string(value(entry.new, entry.what, l10n)))
+    case .dismissed(let field):
+      text = l10n("history.dismissed", .string(l10n("history.field.\(field)")))
     }
+    if let step = entry.step, step != .action { text += "  " + l10n("history.\(step.rawValue)") }
     if entry.lost { text += "  " + l10n("history.lost") }
     if entry.waiting { text += "  " + l10n("history.waiting") }
     return text
@@ -96,11 +99,13 @@ public enum SyncMessages {
     case .deleted: "delete"
     case .restored: "restore"
     case .tag: "tag"
+    case .dismissed: "dismiss"
     }
   }
 
   /// A value as the field shows it: a priority's name, open or completed, a date, quoted text.
-  static func value(_ value: DatabaseValue, _ what: HistoryEntry.What, _ l10n: Localizer) -> String
+  public static func value(_ value: DatabaseValue, _ what: HistoryEntry.What, _ l10n: Localizer)
+    -> String
   {
     if value == .null { return "–" }
     switch (what, value) {

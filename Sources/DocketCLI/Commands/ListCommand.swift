@@ -29,6 +29,13 @@ struct ListCommand {
       try DeletedListing(context: context).run(words: arguments.arguments, limit: limit)
       return
     }
+    if arguments.value("filter")?.lowercased() == "conflicts" {
+      if let word = arguments.arguments.first {
+        throw CommandFailure.usage(l10n("error.conflicts.option", .string(word)))
+      }
+      try ConflictsCommand(context: context).list(limit: limit)
+      return
+    }
     let query: SearchQuery
     do {
       query = try SearchParser.parse(arguments.arguments.joined(separator: " "))
@@ -215,7 +222,7 @@ struct ListCommand {
           UsageText.message(
             for: .badValue(
               option: "--filter", value: text,
-              allowed: "open, completed, recent, all, deleted, tag:NAME"),
+              allowed: "open, completed, recent, all, deleted, conflicts, tag:NAME"),
             l10n))
       }
       let name = String(text.dropFirst(4)).trimmingCharacters(

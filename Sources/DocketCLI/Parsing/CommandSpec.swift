@@ -160,7 +160,7 @@ extension CommandSpec {
       options: [
         OptionSpec(
           name: "filter", short: "f", kind: .value(name: "FILTER"), help: "option.filter",
-          choices: ["open", "completed", "recent", "all", "deleted"], values: .filter),
+          choices: ["open", "completed", "recent", "all", "deleted", "conflicts"], values: .filter),
         OptionSpec(
           name: "sort", short: "s", kind: .value(name: "priority|date|title"), help: "option.sort",
           choices: IssueSort.Field.allCases.map(\.rawValue), onlyChoices: true),
@@ -208,6 +208,33 @@ extension CommandSpec {
       options: [json], minimumArguments: 1, maximumArguments: nil,
       examples: "command.restore.examples",
       run: { try RestoreCommand(context: $0).run() }),
+    CommandSpec(
+      name: "undo", summary: "command.undo.summary", usage: "docket undo [--list] [--json]",
+      options: [OptionSpec(name: "list", short: "l", kind: .flag, help: "option.undoList"), json],
+      examples: "command.undo.examples",
+      run: { try UndoCommand(context: $0, redo: false).run() }),
+    CommandSpec(
+      name: "redo", summary: "command.redo.summary", usage: "docket redo [--list] [--json]",
+      options: [OptionSpec(name: "list", short: "l", kind: .flag, help: "option.undoList"), json],
+      run: { try UndoCommand(context: $0, redo: true).run() }),
+    CommandSpec(
+      name: "conflicts", summary: "command.conflicts.summary",
+      usage: "docket conflicts [use ID | dismiss ID|--all] [--json]",
+      options: [json],
+      subcommands: [
+        CommandSpec(
+          name: "use", summary: "command.conflicts.use.summary", usage: "docket conflicts use ID",
+          options: [json], minimumArguments: 1, maximumArguments: 1,
+          run: { try ConflictsCommand(context: $0).use() }),
+        CommandSpec(
+          name: "dismiss", summary: "command.conflicts.dismiss.summary",
+          usage: "docket conflicts dismiss ID|--all",
+          options: [OptionSpec(name: "all", kind: .flag, help: "option.dismissAll"), json],
+          maximumArguments: 1,
+          run: { try ConflictsCommand(context: $0).dismiss() }),
+      ],
+      examples: "command.conflicts.examples", runsAlone: true,
+      run: { try ConflictsCommand(context: $0).list() }),
     CommandSpec(
       name: "tag", summary: "command.tag.summary", usage: "docket tag list|add|rename|delete",
       subcommands: [

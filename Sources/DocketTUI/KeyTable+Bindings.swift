@@ -38,6 +38,10 @@ extension KeyTable {
     KeyBinding(
       scope: .everywhere, commands: [.character("R"): .recentlyDeleted], name: "recentlyDeleted"),
     KeyBinding(
+      scope: .everywhere, commands: [.character("u"): .undo], name: "undo", hintIn: [.list]),
+    KeyBinding(
+      scope: .everywhere, commands: [.character("U"): .redo], name: "redo"),
+    KeyBinding(
       scope: .everywhere, commands: [.character("S"): .sync], name: "sync"),
     KeyBinding(
       scope: .everywhere, commands: [.character("E"): .externalEditor],

@@ -5,7 +5,7 @@ import Terminal
 enum KeyCommand: Equatable, Sendable {
   // Browsing the panes.
   case quit, help, nextPane, previousPane, search, newIssue, awards, showCompleted, sync, back
-  case recentlyDeleted
+  case recentlyDeleted, undo, redo
   case suspend, redraw
   case filterDown, filterUp, chooseFilter, tagSortMenu, newTag, renameTag, deleteTag
   case issueDown, issueUp, pageDown, pageUp, firstIssue, lastIssue, openIssue

@@ -37,6 +37,12 @@ extension ScreenFeature {
       state.announcement = message
     case .deletedRequested:
       state.announcement = localizer("tui.announce.deletedOpened")
+    case .undoFinished(.done(let report)):
+      state.announcement = UndoMessages.report(report, localizer)
+    case .undoFinished(.nothing(let redo)):
+      state.announcement = localizer(redo ? "redo.nothing" : "undo.nothing")
+    case .undoFinished(.failed(let message)):
+      state.announcement = message
     case .list(.delegate(.newIssueRequested)):
       state.announcement = localizer("tui.announce.newIssue")
     case .detail(.deleteTapped), .list(.delegate(.deleteRequested)):

@@ -25,6 +25,10 @@ extension ScreenFeature {
       return .send(.app(.sidebar(.awardsTapped)))
     case .recentlyDeleted:
       return .send(.app(.deletedRequested))
+    case .undo:
+      return .send(.app(.undoRequested(redo: false)))
+    case .redo:
+      return .send(.app(.undoRequested(redo: true)))
     case .showCompleted:
       guard state.app.sidebar.offersShowCompleted else {
         state.announcement = localizer("tui.showCompleted.notHere")

@@ -1,6 +1,7 @@
 import Composable
 import Database
 import DocketCore
+import DocketSync
 import Foundation
 
 /// Docket's root: the three panes and what is presented over them. Each pane reports what
@@ -38,6 +39,10 @@ public struct AppFeature: Reducer {
     case deleted(DeletedFeature.Action)
     /// Opens Recently deleted (or leaves it open).
     case deletedRequested
+    /// Takes back this device's latest step, or (`redo`) makes again what the latest undo took
+    /// back.
+    case undoRequested(redo: Bool)
+    case undoFinished(UndoOutcome)
     case sync(SyncFeature.Action)
     case failed(String)
 
@@ -116,6 +121,22 @@ public struct AppFeature: Reducer {
       state.deleted = nil
       return .none
 
+    case .undoRequested(let redo):
+      // The panes follow the data by their observations; only the words are sent back.
+      return .write(
+        database,
+        { [uuid] db -> UndoOutcome in
+          let makeID = { uuid() }
+          guard let report = try redo ? db.redo(makeID: makeID) : db.undo(makeID: makeID)
+          else { return .nothing(redo: redo) }
+          return .done(report)
+        },
+        failed: { [localizer] in Action.undoFinished(.failed(localizer.message(for: $0))) },
+        done: { Action.undoFinished($0) })
+
+    case .undoFinished:
+      return .none
+
     case .failed(let message):
       state.list.errorMessage = message
       return .none
@@ -123,6 +144,14 @@ public struct AppFeature: Reducer {
     case .sidebar, .list, .detail, .awards, .deleted, .sync:
       return .none
     }
+  }
+
+  /// What an undo or redo came back with.
+  public enum UndoOutcome: Equatable, Sendable {
+    case done(UndoReport)
+    /// There was nothing to undo (or redo).
+    case nothing(redo: Bool)
+    case failed(String)
   }
 
   // MARK: What each report means for the other panes

@@ -135,8 +135,8 @@ let package = Package(
     .testTarget(
       name: "DocketWebTests",
       dependencies: [
-        "DocketWeb", "DocketCore", "Database", "HTTPServer", "Localization", "Locking",
-        "DocketTestSupport",
+        "DocketWeb", "DocketCore", "DocketSync", "Database", "HTTPServer", "Localization",
+        "Locking", "DocketTestSupport",
       ]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable", "ComposableTesting"]),
     .testTarget(

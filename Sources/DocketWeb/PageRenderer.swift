@@ -53,6 +53,14 @@ struct PageRenderer {
     for filter in [IssueFilter.open, .completed, .recent] {
       items.append(filterLink(filter, name: l10n.filterName(filter, tags: data.allTags)))
     }
+    // Conflicts beside the smart filters, only while there are some.
+    if data.conflictCount > 0 {
+      items.append(
+        """
+        <li><a href="/conflicts"><span class="name">\(l10n("filter.conflicts"))</span> \
+        <span class="count">\(data.conflictCount)</span></a></li>
+        """)
+    }
     if data.deletedCount > 0 {
       items.append(
         """

@@ -32,6 +32,30 @@ extension WebApp {
         guard let id = UUID(uuidString: parts[1]) else { break }
         let restored = try database.write { try $0.restoreDeletedIssue(id: id) }
         return changedRedirect(back, said: restored != nil ? "restored" : "unchanged")
+      case 2 where parts[0] == "conflicts" && parts[1] == "dismiss":
+        _ = try database.write { try $0.dismissAllConflicts() }
+        return changedRedirect(back, said: "dismissed")
+      case 3 where parts[0] == "conflicts" && (parts[2] == "use" || parts[2] == "dismiss"):
+        guard let id = Int64(parts[1]) else { break }
+        let outcome = try database.write { db in
+          try parts[2] == "use" ? db.useConflict(id) : db.dismissConflict(id)
+        }
+        let said =
+          switch outcome {
+          case .used: "used"
+          case .dismissed: "dismissed"
+          case .notFound: "conflictGone"
+          }
+        return changedRedirect(back, said: said)
+      case 1 where parts[0] == "undo" || parts[0] == "redo":
+        let redo = parts[0] == "redo"
+        let report = try database.write { db in try redo ? db.redo() : db.undo() }
+        guard let report else {
+          return redirect(back, said: redo ? "nothingToRedo" : "nothingToUndo")
+        }
+        live.changed()
+        return redirect(
+          back, said: redo ? "redone" : "undone", extra: [("kept", String(report.keptCount))])
       case 1 where parts[0] == "sort":
         guard let sort = request.formValue("sort").flatMap(IssueSort.init(storageValue:)) else {
           break

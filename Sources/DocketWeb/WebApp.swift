@@ -1,5 +1,6 @@
 import Database
 import DocketCore
+import DocketSync
 import Foundation
 import HTTPServer
 import Localization
@@ -235,6 +236,14 @@ public final class WebApp: Sendable {
             issues: issues, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said,
             now: now(), liveVersion: version
           ).render())
+      case "/conflicts":
+        let version = live.version
+        let conflicts = try read { try $0.conflicts() }
+        return page(
+          ConflictsPage(
+            conflicts: conflicts, l10n: l10n, csrf: security.csrf, readOnly: readOnly,
+            said: said, now: now(), liveVersion: version
+          ).render())
       case "/awards":
         let version = live.version
         let counts = try read { try $0.awardCounts() }
@@ -313,6 +322,25 @@ public final class WebApp: Sendable {
     case "created", "saved", "completed", "reopened", "deleted", "restored", "gone", "unchanged",
       "tagCreated", "tagExists", "tagRenamed", "tagDeleted", "tagsMerged":
       return l10n("web.said.\(said)")
+    case "used", "dismissed", "conflictGone":
+      return l10n("web.said.\(said)")
+    case "nothingToUndo": return l10n("undo.nothing")
+    case "nothingToRedo": return l10n("redo.nothing")
+    case "undone", "redone":
+      // The words come from this device's steps, never from the address: the step just taken
+      // back (or made again) is the newest the other way.
+      let redone = said == "redone"
+      guard
+        let step = try? read({ db in
+          try redone ? db.undoableSteps(limit: 1).first : db.redoableSteps(limit: 1).first
+        })
+      else { return l10n(redone ? "web.said.redone" : "web.said.undone") }
+      let kept =
+        request.queryValue("kept").flatMap { Int($0) }.map { max(0, min($0, 1_000_000)) } ?? 0
+      var text = UndoMessages.report(
+        UndoReport(isRedo: redone, summary: step.summary, kept: [], keptCount: 0, changes: 0), l10n)
+      if kept > 0 { text += " " + l10n("undo.kept.some", .integer(kept)) }
+      return text
     case "overwritten":
       let names = (request.queryValue("fields") ?? "").split(separator: ",")
         .compactMap { IssueField(rawValue: String($0)) }.map { l10n($0.nameKey) }

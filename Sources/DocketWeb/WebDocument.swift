@@ -141,7 +141,8 @@ struct WebDocument {
       ("j / k", l10n("web.keys.move")), ("n", l10n("web.keys.new")),
       ("/", l10n("web.keys.search")), ("e", l10n("web.keys.edit")),
       ("x", l10n("web.keys.complete")), ("d", l10n("web.keys.delete")),
-      (". / ⇧F10", l10n("web.keys.menu")),
+      (". / ⇧F10", l10n("web.keys.menu")), ("Ctrl-Z / ⌘Z", l10n("web.keys.undo")),
+      ("Ctrl-⇧Z / ⌘⇧Z", l10n("web.keys.redo")),
       ("Esc", l10n("web.keys.back")), ("?", l10n("web.keys.help")),
     ]
     var rows: [HTML] = []

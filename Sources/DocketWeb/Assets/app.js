@@ -228,8 +228,13 @@
       form.classList.contains('sort') ? '#sort' : '#detail-heading');
   }
 
+  // Other changes whose message offers Undo: the server's undo of this device's latest step.
+  var UNDOABLE = ['created', 'saved', 'restored', 'tagCreated', 'tagRenamed', 'tagDeleted',
+    'tagsMerged', 'used', 'dismissed', 'undone', 'redone'];
+
   // Completing, reopening and deleting can be taken back, offered with the message that says
-  // it was done: the same change the other way, or the issue restored as it was.
+  // it was done: the same change the other way, or the issue restored as it was (which works
+  // offline too, from the browser's outbox).
   function undoFor(action, body, said) {
     if (said === 'deleted' && /\/delete$/.test(action)) {
       return function () {
@@ -272,7 +277,9 @@
           var said = new URL(response.url).searchParams.get('said');
           announce(($('#announce', doc) || {}).textContent, false,
             response.ok && ['completed', 'reopened', 'deleted'].indexOf(said) >= 0
-              ? undoFor(action, body, said) : null);
+              ? undoFor(action, body, said)
+              : response.ok && UNDOABLE.indexOf(said) >= 0
+                ? function () { undoOnServer(false); } : null);
           if (focus === null) return;
           if ($('#form-error')) focus = '#f-title';
           var target = $(focus) || $('#list-heading');
@@ -655,7 +662,25 @@
     });
   }
 
+  // This device's latest change taken back (Shift: made again), on every device: the server's
+  // undo, which leaves what was changed since as it is.
+  function undoOnServer(redo) {
+    var token = $('input[name=csrf]');
+    if (!token) return;
+    var body = new URLSearchParams();
+    body.set('csrf', token.value);
+    body.set('back', clean(window.location.href));
+    post(redo ? '/redo' : '/undo', body, null);
+  }
+
   document.addEventListener('keydown', function (event) {
+    // Ctrl-Z (Cmd-Z on a Mac) outside a text field, where the browser's own undo does not work.
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && (event.key === 'z' || event.key === 'Z') &&
+        !event.target.closest('input, textarea, select, [contenteditable]') && !$('dialog[open]')) {
+      undoOnServer(event.shiftKey);
+      event.preventDefault();
+      return;
+    }
     if (event.metaKey || event.ctrlKey || event.altKey) return;
     // The keys' list is open: its own keys (Esc closes it) and nothing behind it.
     if ($('dialog[open]')) return;

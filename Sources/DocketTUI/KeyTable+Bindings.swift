@@ -38,6 +38,8 @@ extension KeyTable {
     KeyBinding(
       scope: .everywhere, commands: [.character("R"): .recentlyDeleted], name: "recentlyDeleted"),
     KeyBinding(
+      scope: .everywhere, commands: [.character("C"): .conflicts], name: "conflicts"),
+    KeyBinding(
       scope: .everywhere, commands: [.character("u"): .undo], name: "undo", hintIn: [.list]),
     KeyBinding(
       scope: .everywhere, commands: [.character("U"): .redo], name: "redo"),
@@ -169,6 +171,27 @@ extension KeyTable {
         .escape: .closeDeleted, .character("q"): .closeDeleted, .character("R"): .closeDeleted,
       ],
       name: "close", hintIn: [.deleted], hintLabel: "Esc"),
+
+    KeyBinding(
+      scope: .conflicts,
+      commands: [
+        .up: .conflictUp, .down: .conflictDown, .character("k"): .conflictUp,
+        .character("j"): .conflictDown,
+      ],
+      name: "chooseConflict", hintIn: [.conflicts], hintLabel: "↑↓"),
+    KeyBinding(
+      scope: .conflicts, commands: [.character("u"): .useConflict, .enter: .useConflict],
+      name: "useConflict", hintIn: [.conflicts], hintLabel: "u"),
+    KeyBinding(
+      scope: .conflicts, commands: [.character("d"): .dismissConflict],
+      name: "dismissConflict", hintIn: [.conflicts], hintLabel: "d"),
+    KeyBinding(
+      scope: .conflicts,
+      commands: [
+        .escape: .closeConflicts, .character("q"): .closeConflicts,
+        .character("C"): .closeConflicts,
+      ],
+      name: "close", hintIn: [.conflicts], hintLabel: "Esc"),
 
     KeyBinding(
       scope: .confirm, commands: [.character("y"): .confirmYes, .enter: .confirmYes],

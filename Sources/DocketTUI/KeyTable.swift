@@ -5,7 +5,7 @@ import Terminal
 enum KeyCommand: Equatable, Sendable {
   // Browsing the panes.
   case quit, help, nextPane, previousPane, search, newIssue, awards, showCompleted, sync, back
-  case recentlyDeleted, undo, redo
+  case recentlyDeleted, undo, redo, conflicts
   case suspend, redraw
   case filterDown, filterUp, chooseFilter, tagSortMenu, newTag, renameTag, deleteTag
   case issueDown, issueUp, pageDown, pageUp, firstIssue, lastIssue, openIssue
@@ -14,6 +14,7 @@ enum KeyCommand: Equatable, Sendable {
   case helpLineDown, helpLineUp, helpPageDown, helpPageUp, closeHelp
   case awardLeft, awardRight, awardUp, awardDown, closeAwards
   case deletedUp, deletedDown, restoreDeleted, closeDeleted
+  case conflictUp, conflictDown, useConflict, dismissConflict, closeConflicts
   case confirmYes, confirmNo
   case sortByPriority, sortByDate, sortByTitle, tagSortByName, tagSortByCount, closeMenu
   // The edit form.
@@ -31,7 +32,7 @@ struct KeyBinding: Equatable, Sendable {
   /// Where keys work: a pane while browsing, or a mode that takes the keys while it lasts.
   enum Scope: String, Equatable, Sendable, CaseIterable {
     case everywhere, list, detail, filters
-    case help, awards, deleted, confirm, sortMenu, tagSortMenu
+    case help, awards, deleted, conflicts, confirm, sortMenu, tagSortMenu
     case form, formTitle, formPriority, formCompleted, formTags, formDetail
     case typing, suggestions, typingTitle, typingDetail
     /// Keys that work whatever else has the keys (Ctrl-C quits, even while typing).
@@ -149,6 +150,7 @@ extension ScreenFeature.State {
     if mode == .help { return [.help] }
     if app.awards != nil { return [.awards] }
     if app.deleted != nil { return [.deleted] }
+    if app.conflicts != nil { return [.conflicts] }
     if app.sidebar.confirmingDelete != nil || app.sidebar.confirmingMerge != nil
       || app.detail?.confirmingDelete == true
     {

@@ -35,6 +35,12 @@ extension ScreenFeature {
       state.announcement = localizer("tui.announce.notRestored", .string(title))
     case .deleted(.failed(let message)), .deleted(.delegate(.restoreFailed(let message))):
       state.announcement = message
+    case .conflictsRequested(_):
+      state.announcement = localizer("tui.announce.conflictsOpened")
+    case .conflicts(.delegate(.finished(let outcome))):
+      state.announcement = UndoMessages.outcome(outcome, localizer)
+    case .conflicts(.failed(let message)), .conflicts(.delegate(.failed(let message))):
+      state.announcement = message
     case .deletedRequested:
       state.announcement = localizer("tui.announce.deletedOpened")
     case .undoFinished(.done(let report)):

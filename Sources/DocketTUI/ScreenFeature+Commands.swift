@@ -25,6 +25,10 @@ extension ScreenFeature {
       return .send(.app(.sidebar(.awardsTapped)))
     case .recentlyDeleted:
       return .send(.app(.deletedRequested))
+    case .conflicts:
+      // From an issue's detail, that issue's; elsewhere every issue's.
+      let issue = state.focus == .detail ? state.app.detail?.issue.id : nil
+      return .send(.app(.conflictsRequested(issue: issue)))
     case .undo:
       return .send(.app(.undoRequested(redo: false)))
     case .redo:
@@ -84,7 +88,8 @@ extension ScreenFeature {
       if state.paneCount < 3 { state.focus = .filters }
     case .helpLineDown, .helpLineUp, .helpPageDown, .helpPageUp, .closeHelp, .awardLeft,
       .awardRight, .awardUp, .awardDown, .closeAwards, .deletedUp, .deletedDown,
-      .restoreDeleted, .closeDeleted, .confirmYes, .confirmNo, .sortByPriority,
+      .restoreDeleted, .closeDeleted, .conflictUp, .conflictDown, .useConflict,
+      .dismissConflict, .closeConflicts, .confirmYes, .confirmNo, .sortByPriority,
       .sortByDate, .sortByTitle, .tagSortByName, .tagSortByCount, .closeMenu:
       return performInOverlay(command, &state)
     case .saveForm, .cancelForm, .nextField, .previousField, .editFieldOrSave, .priorityLower,

@@ -19,7 +19,7 @@ extension ScreenFeature {
       }
       return .none
     }
-    guard state.app.awards == nil, state.app.deleted == nil,
+    guard state.app.awards == nil, state.app.deleted == nil, state.app.conflicts == nil,
       state.app.sidebar.confirmingDelete == nil,
       state.app.sidebar.confirmingMerge == nil,
       state.app.detail?.confirmingDelete != true, state.mode == .browsing,

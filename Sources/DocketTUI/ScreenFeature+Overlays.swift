@@ -40,6 +40,14 @@ extension ScreenFeature {
       return .send(.app(.deleted(.restoreTapped)))
     case .closeDeleted:
       return .send(.app(.deleted(.closeTapped)))
+    case .conflictUp, .conflictDown:
+      return .send(.app(.conflicts(.selectionMoved(by: command == .conflictUp ? -1 : 1))))
+    case .useConflict:
+      return .send(.app(.conflicts(.useTapped)))
+    case .dismissConflict:
+      return .send(.app(.conflicts(.dismissTapped)))
+    case .closeConflicts:
+      return .send(.app(.conflicts(.closeTapped)))
     case .confirmYes, .confirmNo:
       let yes = command == .confirmYes
       if state.app.sidebar.confirmingDelete != nil {

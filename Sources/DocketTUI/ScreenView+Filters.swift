@@ -29,6 +29,15 @@ extension ScreenView {
     for (index, filter) in ScreenFeature.State.smartFilters.enumerated() {
       row(filterName(filter), count: sidebar.count(of: filter), filter: filter, index: index)
     }
+    // Conflicts, only while there are some, on the line that otherwise stays blank: C opens
+    // them.
+    if sidebar.counts.conflicts > 0, y < inner.maxY {
+      let badge = String(sidebar.counts.conflicts)
+      buffer.draw(
+        "  " + l10n("tui.conflicts.entry"), x: inner.x, y: y, style: Theme.warning,
+        maxWidth: inner.width - badge.count - 1)
+      buffer.draw(badge, x: inner.maxX - badge.count, y: y, style: Theme.warning)
+    }
     y += 1
     if y < inner.maxY {
       let sortWord = l10n(sidebar.tagSort.field == .name ? "tui.tagSort.name" : "tui.tagSort.count")

@@ -25,6 +25,7 @@ extension ScreenView {
     }
     if let awards = state.app.awards { drawAwards(&buffer, area, awards) }
     if let deleted = state.app.deleted { drawDeleted(&buffer, area, deleted) }
+    if let conflicts = state.app.conflicts { drawConflicts(&buffer, area, conflicts) }
     if state.mode == .help { drawHelp(&buffer, area) }
   }
 }

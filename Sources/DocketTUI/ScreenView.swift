@@ -181,6 +181,8 @@ enum Theme {
   static let selectedUnfocused = CellStyle(attributes: [.reverse, .dim])
   static let chip = CellStyle(foreground: .cyan)
   static let error = CellStyle(foreground: .red, attributes: .bold)
+  /// Something to look at (conflicts): yellow, and always named in words.
+  static let warning = CellStyle(foreground: .yellow, attributes: .bold)
 
   static func priority(_ priority: Priority) -> CellStyle {
     switch priority {

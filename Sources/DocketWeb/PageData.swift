@@ -31,7 +31,6 @@ struct PageData: Sendable {
   var tagCounts: [UUID: Int] = [:]
   /// How many issues can still be restored (`DeletedPage`); the pane links there when some can.
   var deletedCount = 0
-  var conflictCount = 0
 
   static var countLimit: Int { IssueRequest.shownCountLimit }
 
@@ -89,7 +88,7 @@ struct PageData: Sendable {
       tagCounts: Dictionary(
         tags.map { ($0.tag.id, $0.visibleCount(showCompleted: showCompleted)) },
         uniquingKeysWith: { first, _ in first }),
-      deletedCount: try db.recentlyDeletedCount(), conflictCount: try db.conflictCount())
+      deletedCount: try db.recentlyDeletedCount())
   }
 
   /// How many issues a smart filter or a tag shows in the filter pane.

@@ -54,11 +54,11 @@ struct PageRenderer {
       items.append(filterLink(filter, name: l10n.filterName(filter, tags: data.allTags)))
     }
     // Conflicts beside the smart filters, only while there are some.
-    if data.conflictCount > 0 {
+    if data.counts.conflicts > 0 {
       items.append(
         """
         <li><a href="/conflicts"><span class="name">\(l10n("filter.conflicts"))</span> \
-        <span class="count">\(data.conflictCount)</span></a></li>
+        <span class="count">\(data.counts.conflicts)</span></a></li>
         """)
     }
     if data.deletedCount > 0 {

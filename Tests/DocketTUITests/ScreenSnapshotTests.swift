@@ -115,6 +115,15 @@ import Testing
   }
 
   @Test(arguments: Snapshot.sizes)
+  func conflicts(columns: Int, rows: Int) throws {
+    var state = try ScreenFixture().conflictsState(columns: columns, rows: rows)
+    Snapshot.check(state, named: "conflicts")
+    // Closed, the filter pane names them under the smart filters while there are some.
+    state.app.conflicts = nil
+    Snapshot.check(state, named: "conflicts-pane")
+  }
+
+  @Test(arguments: Snapshot.sizes)
   func theHelp(columns: Int, rows: Int) throws {
     var state = try ScreenFixture().state(columns: columns, rows: rows)
     state.mode = .help
@@ -149,10 +158,11 @@ import Testing
     formState.app.detail?.draft = issue
     formState.editField = .priority
     let deletedState = try ScreenFixture().deletedState(columns: columns, rows: rows)
+    let conflictsState = try ScreenFixture().conflictsState(columns: columns, rows: rows)
     let overlays = [
       (awardsState, "awards"), (helpState, "help"), (deleteState, "delete"),
       (promptState, "prompt"), (sortState, "sort"), (formState, "form"),
-      (deletedState, "deleted"),
+      (deletedState, "deleted"), (conflictsState, "conflicts"),
     ]
     for (state, name) in overlays {
       Snapshot.check(state, named: name + "-de", language: "de")

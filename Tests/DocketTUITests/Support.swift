@@ -73,6 +73,40 @@ struct ScreenFixture {
     return state
   }
 
+  /// Two values a phone set without seeing the ones set here (a title and a priority), lost,
+  /// and the conflicts view over them; the filter pane counts them.
+  func conflictsState(columns: Int, rows: Int) throws -> ScreenFeature.State {
+    let phone = "0f000000-0000-4000-8000-000000000001"
+    try queue.write { db in
+      let request = IssueRequest(
+        filter: .all, search: try SearchParser.parse("Export"), now: snapshotNow)
+      guard var issue = try db.fetchIssues(request, limit: 1).first else { return }
+      let original = issue
+      issue.title = "Export to CSV and JSON"
+      issue.priority = .high
+      _ = try db.saveIssue(issue)
+      let before = HybridClock.stamp(snapshotNow.addingTimeInterval(-3600))
+      let row = issue.id.uuidString.lowercased()
+      _ = try db.applyChanges(
+        [
+          Change(
+            stamp: Stamp(hlc: before, device: phone), entity: .issue, row: row, field: "title",
+            old: .text(original.title), new: .text("Export to a spreadsheet"),
+            modified: snapshotNow.timeIntervalSince1970 - 3600),
+          Change(
+            stamp: Stamp(hlc: before + 1, device: phone), entity: .issue, row: row,
+            field: "priority", old: .integer(Int64(original.priority.rawValue)), new: .integer(0),
+            modified: snapshotNow.timeIntervalSince1970 - 3600),
+        ], deviceNames: [phone: "Phone"])
+    }
+    var state = try self.state(columns: columns, rows: rows)
+    var conflicts = ConflictsFeature.State()
+    conflicts.conflicts = try queue.read { try $0.conflicts() }
+    conflicts.loaded = true
+    state.app.conflicts = conflicts
+    return state
+  }
+
   /// The state after loading, with `select` (a title) selected and shown in the detail.
   func state(
     columns: Int, rows: Int, select title: String? = nil, focus: ScreenFeature.Pane = .list

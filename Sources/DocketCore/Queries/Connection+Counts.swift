@@ -8,12 +8,18 @@ public struct FilterCounts: Equatable, Hashable, Sendable {
   /// Recent issues that are open, and that are completed; the badge shows what is visible.
   public var recentOpen: Int
   public var recentCompleted: Int
+  /// Values that lost a merge, not yet used or dismissed: the Conflicts entry shows while any.
+  public var conflicts: Int
 
-  public init(open: Int = 0, completed: Int = 0, recentOpen: Int = 0, recentCompleted: Int = 0) {
+  public init(
+    open: Int = 0, completed: Int = 0, recentOpen: Int = 0, recentCompleted: Int = 0,
+    conflicts: Int = 0
+  ) {
     self.open = open
     self.completed = completed
     self.recentOpen = recentOpen
     self.recentCompleted = recentCompleted
+    self.conflicts = conflicts
   }
 
   public func recent(showCompleted: Bool) -> Int {
@@ -58,15 +64,40 @@ extension Connection {
   ) throws -> FilterCounts {
     try fetchOne(
       """
-      SELECT open_count, completed_count, \(recent(0)), \(recent(1))
+      SELECT open_count, completed_count, \(recent(0)), \(recent(1)), (\(Self.conflictCountSQL))
       FROM issue_counts WHERE id = 1
       """, arguments
     ) { row in
       FilterCounts(
         open: try row.get(0), completed: try row.get(1), recentOpen: try row.get(2),
-        recentCompleted: try row.get(3))
+        recentCompleted: try row.get(3), conflicts: try row.get(4))
     } ?? FilterCounts()
   }
+
+  /// The fields a conflict can be of.
+  public static let conflictFields = ["title", "detail", "priority", "completed", "created"]
+
+  /// The condition on `changes c` (its device `d`, its issue `i`) of an open conflict: a value
+  /// that lost a merge (`lost`), of a field of an issue that lives, other than the value the
+  /// issue has, and not dismissed (a `dismiss` change of the issue naming it by stamp, device
+  /// and field).
+  public static let openConflictSQL = """
+    c.lost = 1 AND c.held = 0 AND c.entity = 'issue'
+      AND c.field IN (\(conflictFields.map { "'\($0)'" }.joined(separator: ", ")))
+      AND (CASE c.field WHEN 'title' THEN i.title WHEN 'detail' THEN i.detail
+        WHEN 'priority' THEN i.priority WHEN 'completed' THEN i.completed
+        ELSE i.created END) IS NOT c.new_value
+      AND NOT EXISTS (
+        SELECT 1 FROM changes x WHERE x.row_id = c.row_id AND x.field = 'dismiss'
+          AND x.held = 0 AND x.new_value = c.hlc || ' ' || d.id || ' ' || c.field)
+    """
+
+  /// How many conflicts are open, read from the index of lost values alone.
+  public static let conflictCountSQL = """
+    SELECT count(*) FROM changes c INDEXED BY changes_lost
+      JOIN issues i ON i.id = c.row_id JOIN sync_devices d ON d.seq = c.device
+    WHERE \(openConflictSQL)
+    """
 
   /// Every tag with its open and total counts (kept on the tag rows by triggers), in no particular
   /// order (see `TagSort`).

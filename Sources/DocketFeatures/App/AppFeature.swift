@@ -14,6 +14,8 @@ public struct AppFeature: Reducer {
     public var awards: AwardsFeature.State?
     /// Recently deleted, shown over the panes while it is open.
     public var deleted: DeletedFeature.State?
+    /// The conflicts view, shown over the panes while it is open.
+    public var conflicts: ConflictsFeature.State?
     public var sync = SyncFeature.State()
 
     /// The panes as the device settings left them.
@@ -37,6 +39,9 @@ public struct AppFeature: Reducer {
     case detail(DetailFeature.Action)
     case awards(AwardsFeature.Action)
     case deleted(DeletedFeature.Action)
+    case conflicts(ConflictsFeature.Action)
+    /// Opens the conflicts view, of one issue or of all (or leaves it open).
+    case conflictsRequested(issue: UUID?)
     /// Opens Recently deleted (or leaves it open).
     case deletedRequested
     /// Takes back this device's latest step, or (`redo`) makes again what the latest undo took
@@ -61,6 +66,9 @@ public struct AppFeature: Reducer {
     public static let deletedCase = ActionCase(embed: Action.deleted) {
       if case .deleted(let action) = $0 { action } else { nil }
     }
+    public static let conflictsCase = ActionCase(embed: Action.conflicts) {
+      if case .conflicts(let action) = $0 { action } else { nil }
+    }
     public static let syncCase = ActionCase(embed: Action.sync) {
       if case .sync(let action) = $0 { action } else { nil }
     }
@@ -81,6 +89,7 @@ public struct AppFeature: Reducer {
       .ifLet(\.detail, action: Action.detailCase) { DetailFeature() }
       .ifLet(\.awards, action: Action.awardsCase) { AwardsFeature() }
       .ifLet(\.deleted, action: Action.deletedCase) { DeletedFeature() }
+      .ifLet(\.conflicts, action: Action.conflictsCase) { ConflictsFeature() }
   }
 
   func coordinate(_ state: inout State, _ action: Action) -> Effect<Action> {
@@ -121,6 +130,15 @@ public struct AppFeature: Reducer {
       state.deleted = nil
       return .none
 
+    case .conflictsRequested(let issue):
+      guard state.conflicts == nil else { return .none }
+      state.conflicts = ConflictsFeature.State(issue: issue)
+      return .send(.conflicts(.task))
+
+    case .conflicts(.delegate(.close)):
+      state.conflicts = nil
+      return .none
+
     case .undoRequested(let redo):
       // The panes follow the data by their observations; only the words are sent back.
       return .write(
@@ -141,7 +159,7 @@ public struct AppFeature: Reducer {
       state.list.errorMessage = message
       return .none
 
-    case .sidebar, .list, .detail, .awards, .deleted, .sync:
+    case .sidebar, .list, .detail, .awards, .deleted, .conflicts, .sync:
       return .none
     }
   }

@@ -36,28 +36,9 @@ public enum ConflictOutcome: Equatable, Sendable {
 /// the lost change by stamp, device and field), so a conflict dealt with on one device is gone
 /// on all. "Use this value" is an edit that sets the lost value, and a dismiss.
 extension Connection {
-  static let conflictFields = Schema.syncedIssueFields
-
-  /// The condition on `changes c` (its device `d`, its issue `i`) of an open conflict.
-  static let openConflictSQL = """
-    c.lost = 1 AND c.held = 0 AND c.entity = 'issue'
-      AND c.field IN (\(conflictFields.map { "'\($0)'" }.joined(separator: ", ")))
-      AND (CASE c.field WHEN 'title' THEN i.title WHEN 'detail' THEN i.detail
-        WHEN 'priority' THEN i.priority WHEN 'completed' THEN i.completed
-        ELSE i.created END) IS NOT c.new_value
-      AND NOT EXISTS (
-        SELECT 1 FROM changes x WHERE x.row_id = c.row_id AND x.field = 'dismiss'
-          AND x.held = 0 AND x.new_value = c.hlc || ' ' || d.id || ' ' || c.field)
-    """
-
   /// How many conflicts are open: what the Conflicts filter shows beside its name.
   public func conflictCount() throws -> Int {
-    try fetchOne(
-      """
-      SELECT count(*) FROM changes c INDEXED BY changes_lost
-        JOIN issues i ON i.id = c.row_id JOIN sync_devices d ON d.seq = c.device
-      WHERE \(Self.openConflictSQL)
-      """, as: Int.self) ?? 0
+    try fetchOne(Self.conflictCountSQL, as: Int.self) ?? 0
   }
 
   /// The open conflicts (of the issue `issue`, or of all), the latest lost value first.

@@ -46,7 +46,7 @@ struct ConflictsPage {
     -> HTML
   {
     let who = l10n(
-      "web.conflicts.by", .string(UndoMessages.device(by, here: here, l10n)),
+      "web.conflicts.by", .string(UndoMessages.device(by, here: here, after: true, l10n)),
       .string(l10n.relativeTime(at, now: now)))
     return """
       <span class="value">\(UndoMessages.value(value, of: conflict, l10n))</span> \

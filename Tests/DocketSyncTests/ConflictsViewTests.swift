@@ -67,6 +67,13 @@ import Testing
     #expect(try b.queue.read { try $0.conflicts() }.isEmpty)
     #expect(try a.dump() == b.dump())
     #expect(try a.queue.read { try $0.awardCounts() }.resolved == 1)
+    // The use is an edit to undo (the kept value back); the dismissal stays.
+    #expect(
+      try a.queue.read { try $0.undoableSteps() }.first?.summary
+        == StepSummary(verb: .edit, count: 1, name: "Earlier"))
+    _ = try a.queue.write { try $0.undo() }
+    #expect(try a.stored(issue.id)?.title == "Later")
+    #expect(try a.queue.read { try $0.conflictCount() } == 0)
   }
 
   @Test(arguments: Backend.allCases) func aConflictDismissedOnOneDeviceIsGoneOnTheOther(

@@ -35,8 +35,9 @@ extension Schema {
   public static let keptUndoSteps = 200
 
   /// Records each write that made changes of this device's as one undo step, unless the write
-  /// recorded its own (an undo or a redo). Before the schema has the table (a migration running)
-  /// it does nothing.
+  /// recorded its own (an undo or a redo). A dismissed conflict is no step of its own (it changes
+  /// no value; the conflict stays dealt with). Before the schema has the table (a migration
+  /// running) it does nothing.
   static let undoStepBracket = TransactionBracket(
     begin: { connection in
       (try? connection.fetchOne(
@@ -53,7 +54,7 @@ extension Schema {
         INSERT INTO undo_steps (kind, first, last, at)
         SELECT 'do', min(seq), max(seq), docket_now() FROM changes
         WHERE seq > ?1 AND device = (SELECT device FROM sync_clock) AND entity != 'device'
-          AND held = 0
+          AND field != 'dismiss' AND held = 0
         HAVING count(*) > 0 AND NOT EXISTS (SELECT 1 FROM undo_steps WHERE last > ?1)
         """, [mark])
       guard connection.changedRowCount > 0 else { return }

@@ -94,9 +94,12 @@ public enum UndoMessages {
     }
   }
 
-  /// A device that made a value, as a person knows it.
-  public static func device(_ name: String, here: Bool, _ l10n: Localizer) -> String {
-    here ? l10n("deleted.byThisDevice") : name
+  /// A device that made a value, as a person knows it: on its own (in parentheses, a table's
+  /// cell), or (`after`) after "on", which German declines.
+  public static func device(_ name: String, here: Bool, after: Bool = false, _ l10n: Localizer)
+    -> String
+  {
+    here ? l10n(after ? "deleted.byThisDevice" : "conflicts.thisDevice") : name
   }
 
   static func oneLine(_ text: String) -> String {

@@ -48,15 +48,16 @@ import Testing
     await store.receive(.app(.conflicts(.delegate(.close)))) { $0.app.conflicts = nil }
     // Closed, u is undo: the use is taken back.
     await store.send(.key(.character("u")))
-    await store.receive(where: {
+    let undidTheUse: (ScreenFeature.Action) -> Bool = {
       if case .app(.undoFinished(.done(let report))) = $0 {
         return report.summary
           == StepSummary(verb: .edit, count: 1, name: "Export to a spreadsheet")
       }
       return false
-    }) {
-      $0.announcement = "Undid “edit Export to a spreadsheet”."
     }
+    await store.receive(
+      where: undidTheUse,
+      assert: { $0.announcement = "Undid “edit Export to a spreadsheet”." })
     #expect(
       try fixture.queue.read { try $0.fetchIssue(id: chosen.issueID) }?.title
         == "Export to CSV and JSON")

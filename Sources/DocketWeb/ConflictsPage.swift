@@ -20,7 +20,8 @@ struct ConflictsPage {
     let list: HTML =
       conflicts.isEmpty
       ? "<p class=\"quiet\">\(l10n("conflicts.empty"))</p>"
-      : "<ul class=\"conflict-rows\">\(conflicts.map(row))</ul>"
+      : ConflictRows(l10n: l10n, csrf: csrf, readOnly: readOnly, now: now, back: "/conflicts")
+        .list(conflicts)
     let dismissAll: HTML =
       readOnly || conflicts.count < 2
       ? .empty
@@ -40,6 +41,24 @@ struct ConflictsPage {
       l10n: l10n, title: heading + " · Docket", csrf: csrf, readOnly: readOnly, said: said,
       current: .issues, here: "/conflicts", liveVersion: liveVersion
     ).render(body)
+  }
+
+}
+
+/// Conflicts as the page and an issue's detail list them: each lost value beside the kept one,
+/// who made each and when, with "Use this value" and "Dismiss" (unless read-only).
+struct ConflictRows {
+  var l10n: Localizer
+  var csrf: String
+  var readOnly: Bool
+  var now: Date
+  /// Where a use or dismissal goes back to.
+  var back: String
+  /// Whether the issue's title leads each row (not in its own detail).
+  var namesIssue = true
+
+  func list(_ conflicts: [Conflict]) -> HTML {
+    "<ul class=\"conflict-rows\">\(conflicts.map(row))</ul>"
   }
 
   func side(_ value: DatabaseValue, _ conflict: Conflict, by: String, here: Bool, at: Date)
@@ -62,7 +81,7 @@ struct ConflictsPage {
       """
       <form method="post" action="/conflicts/\(id)/\(path)" class="inline" data-inplace>\
       <input type="hidden" name="csrf" value="\(csrf)">\
-      <input type="hidden" name="back" value="/conflicts">\
+      <input type="hidden" name="back" value="\(back)">\
       <button type="submit" aria-label="\(named)">\(label)</button></form>
       """
     }
@@ -76,7 +95,7 @@ struct ConflictsPage {
       </span>
       """
     return """
-      <li class="conflict"><a class="title" href="/?issue=\(issue)">\(conflict.title)</a> \
+      <li class="conflict">\(namesIssue ? "<a class=\"title\" href=\"/?issue=\(issue)\">\(conflict.title)</a> " as HTML : .empty)\
       <span class="field">\(field)</span>\
       <dl><dt>\(l10n("web.conflicts.kept"))</dt><dd>\(side(conflict.kept, conflict, by: conflict.keptBy, here: conflict.keptHere, at: conflict.keptAt))</dd>\
       <dt>\(l10n("web.conflicts.lost"))</dt><dd>\(side(conflict.lost, conflict, by: conflict.lostBy, here: conflict.lostHere, at: conflict.lostAt))</dd></dl>\

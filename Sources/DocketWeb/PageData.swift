@@ -25,6 +25,8 @@ struct PageData: Sendable {
   /// The issue the location names is not there (deleted here or elsewhere).
   var selectedIsGone: Bool
   var history: [HistoryEntry]
+  /// The chosen issue's open conflicts, shown in its detail.
+  var conflicts: [Conflict] = []
   var suggestions: [SearchSuggestion]
   var now: Date
   /// Each tag's count as the filter pane shows it (looked up once per tag drawn).
@@ -73,9 +75,13 @@ struct PageData: Sendable {
     }
     var selected: Issue?
     var history: [HistoryEntry] = []
+    var conflicts: [Conflict] = []
     if let id = location.issue {
       selected = try db.fetchIssue(id: id)
-      if selected != nil { history = try db.history(ofIssue: id) }
+      if selected != nil {
+        history = try db.history(ofIssue: id)
+        conflicts = try db.conflicts(issue: id)
+      }
     }
     var ids = issues.map(\.id)
     if let selected { ids.append(selected.id) }
@@ -84,6 +90,7 @@ struct PageData: Sendable {
       allTags: allTags, issues: issues, searchError: searchError, hasMore: hasMore,
       matching: matching, references: try db.references(for: ids), selected: selected,
       selectedIsGone: location.issue != nil && selected == nil, history: history,
+      conflicts: conflicts,
       suggestions: suggestions, now: now,
       tagCounts: Dictionary(
         tags.map { ($0.tag.id, $0.visibleCount(showCompleted: showCompleted)) },

@@ -67,7 +67,7 @@ extension PageRenderer {
       <dt>\(l10n("web.detail.reference"))</dt><dd><code>\(data.reference(issue.id))</code></dd>\(dates)</dl>\
       <h3>\(l10n("tui.tags"))</h3><ul class="tags">\(tags)</ul>\
       <h3>\(l10n("tui.field.detail"))</h3>\(detail)\(readOnly ? .empty : actions(issue))\
-      \(historySection())</article>
+      \(conflictsSection())\(historySection())</article>
       """
   }
 
@@ -88,6 +88,19 @@ extension PageRenderer {
       \(postFields())<input type="hidden" name="completed" value="\(issue.completed ? "0" : "1")">\
       <button type="submit" data-key="x">\(completeLabel)</button></form>\
       <a class="button danger" href="\(delete.url)" data-key="d">\(l10n("web.action.delete"))</a></div>
+      """
+  }
+
+  /// The issue's values that lost a merge, each beside the one kept, to use or dismiss here.
+  func conflictsSection() -> HTML {
+    guard !data.conflicts.isEmpty else { return .empty }
+    let rows = ConflictRows(
+      l10n: l10n, csrf: csrf, readOnly: readOnly, now: data.now, back: location.url,
+      namesIssue: false)
+    return """
+      <section class="conflicts" aria-labelledby="conflicts-heading">\
+      <h3 id="conflicts-heading">\(l10n("filter.conflicts")) · \(data.conflicts.count)</h3>\
+      \(rows.list(data.conflicts))</section>
       """
   }
 

@@ -71,6 +71,11 @@ import Testing
     #expect(page.contains("Kept here"))
     let id = try #require(try web.queue.read { try $0.conflicts() }.first?.id)
     #expect(page.contains("action=\"/conflicts/\(id)/use\""))
+    // The issue's detail shows it too, beside the value kept, with the same two buttons.
+    let detail = web.get("/", [("issue", issue.id.lower)]).text
+    #expect(detail.contains("<h3 id=\"conflicts-heading\">Conflicts · 1</h3>"))
+    #expect(detail.contains("Lost &lt;there&gt;"))
+    #expect(detail.contains("action=\"/conflicts/\(id)/dismiss\""))
     let used = web.post("/conflicts/\(id)/use", [("back", "/conflicts")])
     #expect(used.location == "/conflicts?said=used")
     #expect(try web.stored(issue.id)?.title == "Lost <there>")

@@ -24,6 +24,7 @@ from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -979,6 +980,100 @@ class WebAppTest(unittest.TestCase):
         self.assertIn(other["title"], driver.find_element(By.CSS_SELECTOR, ".deleted-rows").text)
         self.server.start(str(self.server.port))
         self.assertFalse([i for i in self.server.issues() if i["id"] == other["id"]])
+
+    def test_an_edit_saved_offers_undo_and_ctrl_z_takes_back_the_latest_change(self):
+        driver = self.open()
+        issue = self.server.issues()[0]
+        driver.get(self.server.base + "/?issue=" + issue["id"])
+        wait(driver, lambda d: d.find_elements(By.ID, "detail-heading"))
+        body = driver.find_element(By.TAG_NAME, "body")
+        body.send_keys("e")
+        field = wait(driver, lambda d: d.find_elements(By.ID, "f-title"))[0]
+        field.clear()
+        field.send_keys("Renamed in the browser")
+        driver.find_element(By.CSS_SELECTOR, ".issue-form button.primary").click()
+        wait(driver, lambda d: "Saved." in d.find_element(By.ID, "announce").text)
+        # The message offers Undo: the server's undo of this device's latest step.
+        undo = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#announce button.undo"))[0]
+        self.assertGreaterEqual(undo.size["height"], 24)
+        undo.click()
+        title = lambda: [i for i in self.server.issues() if i["id"] == issue["id"]][0]["title"]
+        wait(driver, lambda d: title() == issue["title"])
+        wait(driver, lambda d: "Undid “edit " in d.find_element(By.ID, "announce").text)
+        # Ctrl-Shift-Z makes it again, Ctrl-Z takes it back, from anywhere but a text field.
+        ActionChains(driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z") \
+            .key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+        wait(driver, lambda d: title() == "Renamed in the browser")
+        wait(driver, lambda d: "Redid “edit " in d.find_element(By.ID, "announce").text)
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait(driver, lambda d: title() == issue["title"])
+        # In a text field Ctrl-Z is the field's own: nothing is sent.
+        search = driver.find_element(By.ID, "q")
+        search.click()
+        search.send_keys("abc")
+        ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        time.sleep(0.5)
+        self.assertEqual(title(), issue["title"])
+        # The keys' list names both.
+        driver.find_element(By.ID, "q").send_keys(Keys.ESCAPE)
+        driver.find_element(By.TAG_NAME, "body").send_keys("?")
+        keys = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog#keys[open]"))[0]
+        self.assertIn("Ctrl-Z", keys.text)
+
+    def test_a_conflict_from_another_device_is_used_on_a_phone(self):
+        # A second device, syncing with the server's database through a folder.
+        remote = tempfile.mkdtemp(prefix="docket-remote-")
+        other = dict(self.server.environment, DOCKET_DB=os.path.join(remote, "other.sqlite"))
+        folder = os.path.join(remote, "folder")
+        os.mkdir(folder)
+        def run(environment, *arguments):
+            result = subprocess.run([DOCKET, *arguments], env=environment, capture_output=True,
+                                    text=True, timeout=60)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            return result.stdout
+        self.server.docket("remote", "set", folder)
+        run(other, "remote", "set", folder)
+        self.server.docket("sync")
+        run(other, "sync")
+        issue = self.server.issues()[0]
+        # Both change its title before they sync: the later is kept, the other lost.
+        self.server.docket("edit", issue["ref"], "--title", "Title from the server")
+        time.sleep(0.05)
+        run(other, "edit", issue["ref"], "--title", "Title from the other device")
+        run(other, "sync")
+        self.server.docket("sync")
+        listed = json.loads(self.server.docket("conflicts", "--json"))
+        self.assertEqual([c["lost"]["value"] for c in listed], ["Title from the server"])
+        driver = self.open(phone=True)
+        driver.get(self.server.base + "/?pane=filters")
+        link = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#filters a[href='/conflicts']"))[0]
+        self.assertIn("Conflicts", link.text)
+        self.assertIn("1", link.text)
+        link.click()
+        wait(driver, lambda d: d.find_elements(By.ID, "conflicts-heading"))
+        row = driver.find_element(By.CSS_SELECTOR, ".conflict-rows li")
+        self.assertIn("Title from the other device", row.text)
+        self.assertIn("Title from the server", row.text)
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(width, driver.execute_script("return window.innerWidth"))
+        buttons = row.find_elements(By.CSS_SELECTOR, "button")
+        self.assertEqual([b.text for b in buttons], ["Use this value", "Dismiss"])
+        for button in buttons:
+            self.assertGreaterEqual(button.size["height"], 44)
+        self.audit(driver, "phone conflicts")
+        self.shot(driver, "phone-conflicts")
+        buttons[0].click()
+        wait(driver, lambda d: [i for i in self.server.issues() if i["id"] == issue["id"]][0]["title"]
+             == "Title from the server")
+        wait(driver, lambda d: "on every device" in d.find_element(By.ID, "announce").text)
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".conflict-rows li"))
+        # The use reaches the other device, where the conflict is gone too.
+        self.server.docket("sync")
+        run(other, "sync")
+        self.assertEqual(json.loads(run(other, "conflicts", "--json")), [])
+        shown = json.loads(run(other, "show", issue["ref"], "--json"))
+        self.assertEqual(shown["title"], "Title from the server")
+        shutil.rmtree(remote, ignore_errors=True)
 
     def test_on_a_tablet_the_list_keeps_its_place_while_an_issue_opens_beside_it(self):
         for number in range(40):

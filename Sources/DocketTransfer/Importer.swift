@@ -126,11 +126,14 @@ extension Connection {
           let gone = fresh.filter { deleted.contains($0.0.id) }
           fresh.removeAll { deleted.contains($0.0.id) }
           if restoreDeleted {
-            for (issue, tagRows) in gone {
+            // Deleted for good, an issue stays so: every device holds it gone.
+            let purged = try purgedIssueIDs(among: gone.map(\.0.id))
+            for (issue, tagRows) in gone where !purged.contains(issue.id) {
               try insert(issue, tagRows: tagRows)
               try recordAsRestore(issue: issue.id)
             }
-            summary.restoredIssues = gone.count
+            summary.restoredIssues = gone.count - purged.count
+            summary.keptDeleted = purged.count
           } else {
             summary.keptDeleted = gone.count
           }

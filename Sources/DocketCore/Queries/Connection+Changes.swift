@@ -93,16 +93,39 @@ extension Connection {
 
 extension Connection {
   /// The SQL that says whether the row of the change `c` is deleted: a delete of it counts (is
-  /// neither held nor void) that no restore stamped later undoes. One rule for every reader.
+  /// neither held nor void) that no restore stamped later undoes, or it was deleted for good (a
+  /// `purge`, which no restore undoes). One rule for every reader.
   public static let rowIsDeletedSQL = """
-    EXISTS (
+    (EXISTS (
       SELECT 1 FROM changes gone JOIN sync_devices gd ON gd.seq = gone.device
       WHERE gone.row_id = c.row_id AND gone.field = 'delete' AND gone.held = 0
         AND NOT EXISTS (
           SELECT 1 FROM changes back JOIN sync_devices bd ON bd.seq = back.device
           WHERE back.row_id = gone.row_id AND back.field = 'restore' AND back.held = 0
             AND (back.hlc > gone.hlc OR (back.hlc = gone.hlc AND bd.id > gd.id))))
+      OR \(rowIsPurgedSQL))
     """
+
+  /// The SQL that says whether the row of the change `c` was deleted for good ("delete now", or
+  /// 30 days after its delete): nothing brings it back, on any device.
+  public static let rowIsPurgedSQL = """
+    EXISTS (
+      SELECT 1 FROM changes gone WHERE gone.row_id = c.row_id AND gone.field = 'purge'
+        AND gone.held = 0)
+    """
+
+  /// The ids among `ids` deleted for good: an import does not bring them back, even asked to.
+  public func purgedIssueIDs(among ids: [UUID]) throws -> Set<UUID> {
+    var purged = Set<UUID>()
+    for id in ids
+    where try fetchOne(
+      "SELECT 1 FROM (SELECT ? AS row_id) c WHERE \(Self.rowIsPurgedSQL)", [id.lowercasedText],
+      as: Int.self) != nil
+    {
+      purged.insert(id)
+    }
+    return purged
+  }
 
   /// The ids among `ids` of issues the history says are deleted (here or, through sync, on
   /// another device): an import of an older copy of them does not bring them back unasked.

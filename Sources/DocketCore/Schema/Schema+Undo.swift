@@ -54,7 +54,7 @@ extension Schema {
         INSERT INTO undo_steps (kind, first, last, at)
         SELECT 'do', min(seq), max(seq), docket_now() FROM changes
         WHERE seq > ?1 AND device = (SELECT device FROM sync_clock) AND entity != 'device'
-          AND field != 'dismiss' AND held = 0
+          AND field NOT IN ('dismiss', 'purge') AND held = 0
         HAVING count(*) > 0 AND NOT EXISTS (SELECT 1 FROM undo_steps WHERE last > ?1)
         """, [mark])
       guard connection.changedRowCount > 0 else { return }

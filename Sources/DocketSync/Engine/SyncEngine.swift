@@ -161,6 +161,9 @@ public struct SyncEngine: Sendable {
           try db.becomeNewDevice(relabel: copy.ranges, remote: id, ownThrough: copy.ownThrough)
         }, reason: .copied)
     }
+    // Issues deleted more than 30 days ago end for good now, as changes this sync takes to
+    // every device: from then on no restore, here or anywhere, brings them back.
+    try database.write { _ = try $0.purgeExpiredDeletes() }
     // A remote that refuses this device's writes (a role that may only read) is still pulled
     // from; what was not pushed stays queued, since the push cursor moves only after a write.
     var pushedFiles = 0

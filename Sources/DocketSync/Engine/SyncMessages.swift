@@ -61,6 +61,7 @@ public enum SyncMessages {
     switch entry.what {
     case .created(let title): text = l10n("history.created", .string(quoted(.text(title), l10n)))
     case .deleted: text = l10n("history.deleted")
+    case .purged: text = l10n("history.purged")
     case .restored(let title):
       text = l10n("history.restored", .string(quoted(.text(title), l10n)))
     case .tag(let name, let on): text = l10n(on ? "history.tagOn" : "history.tagOff", .string(name))
@@ -97,6 +98,7 @@ public enum SyncMessages {
     case .createdDate: "created"
     case .created: "create"
     case .deleted: "delete"
+    case .purged: "purge"
     case .restored: "restore"
     case .tag: "tag"
     case .dismissed: "dismiss"

@@ -37,7 +37,7 @@ extension Merger {
     for (row, changes) in byRow {
       let creates = changes.contains { $0.entity == .issue && $0.field == "create" }
       let deletes = changes.contains {
-        $0.entity == .issue && ($0.field == "delete" || $0.field == "restore")
+        $0.entity == .issue && ["delete", "restore", "purge"].contains($0.field)
       }
       // A change to hold back, to set aside or to question (one that says this device made it)
       // goes through the merge a change at a time.
@@ -117,7 +117,8 @@ extension Merger {
         }
       }
       // A dismissed conflict changes no field, and carries no time.
-      let latest = changes.filter { $0.field != "dismiss" }.max { $0.stamp < $1.stamp }
+      let latest = changes.filter { $0.field != "dismiss" && $0.field != "purge" }
+        .max { $0.stamp < $1.stamp }
       // Links: by tag, the latest change through an id of it that was not deleted.
       var links: [Int64: Change] = [:]
       for change in changes where change.entity == .link {

@@ -59,19 +59,21 @@ extension Connection {
   /// Applied to an empty database (or merged into one), they give the same data as the full
   /// history. Old values are left out: a snapshot carries no history.
   public func forEachWinningChange(_ body: (Change) throws -> Void) throws {
-    // Of a deleted row, only its latest delete goes; of a restored one, no field's change
-    // older than the restore, which carries every field. Changes held back go as they are: the
+    // Of a deleted row, only its latest delete goes; of a restored one, no field's or link's
+    // change older than the restore, which carries every field and links its tags anew. Every dismissed conflict goes (each
+    // names its own lost change), so that none comes back on a device that reads the snapshot. Changes held back go as they are: the
     // snapshot covers the files they came in, and a device that reads it holds them too.
     try forEachRow(
       """
       SELECT c.hlc, d.id, c.entity, c.row_id, c.field, c.new_value, c.modified
       FROM changes c JOIN sync_devices d ON d.seq = c.device
-      WHERE c.held = 1 OR (c.held = 0 AND NOT EXISTS (
+      WHERE c.held = 1 OR (c.held = 0 AND c.field = 'dismiss') OR (c.held = 0 AND NOT EXISTS (
           SELECT 1 FROM changes later JOIN sync_devices ld ON ld.seq = later.device
           WHERE later.row_id = c.row_id AND later.field = c.field AND later.held = 0
             AND (later.hlc > c.hlc OR (later.hlc = c.hlc AND ld.id > d.id)))
-        AND (c.field = 'delete' OR NOT \(Connection.rowIsDeletedSQL))
-        AND NOT (c.entity = 'issue' AND c.field NOT IN ('create', 'restore', 'delete')
+        AND (c.field IN ('delete', 'purge') OR NOT \(Connection.rowIsDeletedSQL))
+        AND NOT (((c.entity = 'issue'
+            AND c.field NOT IN ('create', 'restore', 'delete', 'purge')) OR c.entity = 'link')
           AND EXISTS (
             SELECT 1 FROM changes back WHERE back.row_id = c.row_id AND back.field = 'restore'
               AND back.held = 0 AND back.hlc > c.hlc)))

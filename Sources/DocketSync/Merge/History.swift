@@ -8,6 +8,8 @@ public struct HistoryEntry: Equatable, Sendable {
     /// The issue was made (its first title).
     case created(title: String)
     case deleted
+    /// Deleted for good: nothing brings it back.
+    case purged
     /// Brought back after a delete (an import asked to restore it), with the title it came
     /// back with.
     case restored(title: String)
@@ -68,6 +70,7 @@ extension Connection {
         switch field {
         case "create": what = .created(title: try jsonField(new, "title") ?? "")
         case "delete": what = .deleted
+        case "purge": what = .purged
         case "restore": what = .restored(title: try jsonField(new, "title") ?? "")
         case "title": what = .title
         case "detail": what = .detail

@@ -43,7 +43,7 @@ extension Merger {
       sql += " AND c.field IN (\(fields.map { _ in "?" }.joined(separator: ", ")))"
       arguments += fields
     } else {
-      sql += " AND c.field NOT IN ('delete', 'dismiss')"
+      sql += " AND c.field NOT IN ('delete', 'dismiss', 'purge')"
     }
     sql += " ORDER BY c.hlc DESC, d.id DESC, c.field DESC, c.seq DESC LIMIT 1"
     return try db.fetchOne(sql, arguments) { row in

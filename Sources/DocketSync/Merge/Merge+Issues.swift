@@ -13,6 +13,12 @@ extension Merger {
       return
     }
     let exists = try issueSeq(change.row) != nil
+    if change.field == "purge" {
+      // Deleted for good: whatever restore there is, here or to come, it stays gone.
+      try record(change, device: device)
+      if exists { try db.execute("DELETE FROM issues WHERE id = ?", [change.row]) }
+      return
+    }
     if change.field == "delete" {
       // Edits the deleting device had not seen (their values are not the ones it deleted) lost.
       let deleted = try createValues(change.old)
@@ -168,7 +174,7 @@ extension Merger {
         current.field == "create" || current.field == "restore"
         ? try createValues(current.new)[field] : current.new
     }
-    let modified = latest { $0 != "delete" && $0 != "dismiss" }?.modified
+    let modified = latest { !["delete", "dismiss", "purge"].contains($0) }?.modified
     try db.execute(
       """
       INSERT INTO issues (id, title, detail, priority, completed, created, modified)

@@ -27,7 +27,15 @@ extension Merger {
   mutating func settleLink(issue: String, tag canonical: String) throws {
     guard let issueRow = try issueSeq(issue), let tagRow = try tagSeq(canonical) else { return }
     let members = try liveMembers(of: canonical)
-    let current = try winner(row: issue, fields: members)
+    var current = try winner(row: issue, fields: members)
+    // A restore brings the issue back with the tags it had when deleted, each linked anew after
+    // it: a link changed before it (before the delete, or while deleted on a device that had
+    // not heard) no longer counts, however the changes arrived.
+    if let link = current, let restore = try winner(row: issue, fields: ["restore"]),
+      link.stamp < restore.stamp
+    {
+      current = nil
+    }
     if current?.new == .integer(1) {
       try db.execute(
         "INSERT OR IGNORE INTO issue_tags (issue_seq, tag_seq) VALUES (?, ?)", [issueRow, tagRow])

@@ -87,7 +87,7 @@ extension Connection {
         SELECT max(hlc) FROM changes
         WHERE row_id = c.row_id AND entity = 'issue' AND field = 'delete' AND held = 0)
       AND \(deletedTitleSQL("c")) != ''
-      AND \(Connection.rowIsDeletedSQL)
+      AND \(Connection.rowIsDeletedSQL) AND NOT \(Connection.rowIsPurgedSQL)
     """
 
   static let recentlyDeletedSQL = """
@@ -140,5 +140,60 @@ extension Connection {
   /// The injected clock's time (`docket_now`), which tests move.
   func deletionClock() throws -> Date {
     Date(timeIntervalSince1970: try fetchOne("SELECT docket_now()", as: Double.self) ?? 0)
+  }
+}
+
+extension Connection {
+  /// Deletes the issue `id` for good ("delete now"): a living one is deleted first, then a
+  /// `purge` is recorded, which every device follows and no restore undoes. False when there is
+  /// no such issue, living or deleted, or it is gone for good already.
+  public func purgeIssue(id: UUID) throws -> Bool {
+    try transaction {
+      let row = id.lowercasedText
+      if try fetchOne("SELECT 1 FROM issues WHERE id = ?", [row], as: Int.self) != nil {
+        _ = try deleteIssues([id])
+      }
+      guard
+        try fetchOne(
+          """
+          SELECT 1 FROM (SELECT ? AS row_id) c
+          WHERE \(Connection.rowIsDeletedSQL) AND NOT \(Connection.rowIsPurgedSQL)
+          """, [row], as: Int.self) != nil
+      else { return false }
+      try recordPurge(of: row)
+      return true
+    }
+  }
+
+  /// Records the purge of every issue whose latest delete is older than
+  /// `RecentlyDeleted.window` and that no one has purged: the 30-day end as a change, which
+  /// sync takes to every device (a restore any of them makes later loses to it). Returns how
+  /// many.
+  @discardableResult
+  public func purgeExpiredDeletes() throws -> Int {
+    try transaction {
+      let rows = try fetchAll(
+        """
+        SELECT c.row_id FROM changes c INDEXED BY changes_issue_deletes
+        WHERE c.entity = 'issue' AND c.field = 'delete' AND c.held = 0 AND c.hlc < ?
+          AND c.hlc = (
+            SELECT max(hlc) FROM changes
+            WHERE row_id = c.row_id AND entity = 'issue' AND field = 'delete' AND held = 0)
+          AND \(Connection.rowIsDeletedSQL) AND NOT \(Connection.rowIsPurgedSQL)
+        GROUP BY c.row_id
+        """, [RecentlyDeleted.earliestStamp(now: try deletionClock())]
+      ) { try $0.get(0, as: String.self) }
+      for row in rows { try recordPurge(of: row) }
+      return rows.count
+    }
+  }
+
+  private func recordPurge(of row: String) throws {
+    try execute("UPDATE sync_clock SET hlc = docket_hlc_tick(hlc)")
+    try execute(
+      """
+      INSERT INTO changes (hlc, device, entity, row_id, field)
+      SELECT hlc, device, 'issue', ?, 'purge' FROM sync_clock
+      """, [row])
   }
 }

@@ -12,8 +12,10 @@ extension Connection {
     return try transaction {
       guard
         try fetchOne(
-          "SELECT 1 FROM (SELECT ? AS row_id) c WHERE \(Connection.rowIsDeletedSQL)", [row],
-          as: Int.self) != nil
+          """
+          SELECT 1 FROM (SELECT ? AS row_id) c
+          WHERE \(Connection.rowIsDeletedSQL) AND NOT \(Connection.rowIsPurgedSQL)
+          """, [row], as: Int.self) != nil
       else { return nil }
       // The delete that counts is the latest: it holds the fields as they were then.
       guard
@@ -61,7 +63,11 @@ extension Connection {
       try forEachRow(
         """
         SELECT field, CAST(new_value AS INTEGER) FROM changes
-        WHERE entity = 'link' AND row_id = ? AND hlc <= ? AND held = 0 AND lost = 0
+        WHERE entity = 'link' AND row_id = ?1 AND hlc <= ?2 AND held = 0 AND lost = 0
+          AND hlc > coalesce((
+            SELECT max(hlc) FROM changes
+            WHERE row_id = ?1 AND entity = 'issue' AND field = 'restore' AND held = 0
+              AND hlc <= ?2), 0)
         ORDER BY hlc, seq
         """, [row, at]
       ) { link in linked[try link.get(0, as: String.self)] = try link.get(1, as: Int64.self) == 1 }

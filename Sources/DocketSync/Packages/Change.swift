@@ -125,7 +125,9 @@ extension Change {
 
   /// Whether a change of this kind and field is one an older Docket cannot read (its package
   /// then says it is of the newer format).
-  var isOfNewerFormat: Bool { entity == .device || field == "restore" || field == "dismiss" }
+  var isOfNewerFormat: Bool {
+    entity == .device || ["restore", "dismiss", "purge"].contains(field)
+  }
 
   /// Reads one change from a JSON object; `line` names it in an error.
   public init(json: JSON, line: Int) throws(ChangeFormatError) {
@@ -190,7 +192,7 @@ extension Change {
   static func isKnown(field: String, of entity: Entity) -> Bool {
     switch entity {
     case .issue:
-      ["create", "delete", "restore", "dismiss"].contains(field)
+      ["create", "delete", "restore", "dismiss", "purge"].contains(field)
         || Schema.syncedIssueFields.contains(field)
     case .tag: field == "create" || field == "delete" || field == "name"
     case .link: UUID(text: field) != nil
@@ -206,7 +208,7 @@ extension Change {
   {
     let wrong = ChangeFormatError.Reason.value(field: field)
     switch (entity, field) {
-    case (.issue, "delete"), (.tag, "delete"):
+    case (.issue, "delete"), (.tag, "delete"), (.issue, "purge"):
       guard json == nil || json == .null else { throw wrong }
       return .null
     case (.issue, "create"), (.issue, "restore"):

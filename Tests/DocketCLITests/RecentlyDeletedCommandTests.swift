@@ -55,6 +55,26 @@ import Testing
     #expect(unknown.error.contains("docket list --filter deleted shows them"))
   }
 
+  @Test func deleteNowEndsLivingAndRecentlyDeletedIssuesForGood() throws {
+    let living = try box.add(["Living"])
+    let deleted = try box.add(["Deleted first"])
+    let kept = try box.add(["Kept"])
+    #expect(try box.docket(["delete", deleted, "--yes"]).status == 0)
+    // Not on a terminal, only with --yes.
+    #expect(try box.docket(["delete", "--now", living]).status == 2)
+    let run = try box.docket(["delete", "--now", living, deleted, "--yes"])
+    #expect(run.status == 0)
+    #expect(
+      run.lines == [
+        "Deleted for good \(living): Living", "Deleted for good \(deleted): Deleted first",
+      ])
+    #expect(try box.docket(["list", "--filter", "deleted", "--json"]).output == "[]\n")
+    let again = try box.docket(["restore", deleted])
+    #expect(again.status == 2)
+    #expect(try box.docket(["list", "--json"]).output.contains("Kept"))
+    #expect(try box.docket(["show", kept]).status == 0)
+  }
+
   @Test func aRestoreOfSeveralIsAllOrNothingAndJSONShowsTheIssues() throws {
     let one = try box.add(["One"])
     let two = try box.add(["Two"])

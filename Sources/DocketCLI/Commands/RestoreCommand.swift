@@ -15,7 +15,7 @@ struct RestoreCommand {
     let restored = try database.write { db -> [(reference: String, issue: Issue)] in
       var wanted: [DeletedIssue] = []
       for reference in context.arguments.arguments {
-        let deleted = try resolveDeleted(reference, in: db)
+        let deleted = try context.resolveDeleted(reference, in: db)
         if !wanted.contains(where: { $0.id == deleted.id }) { wanted.append(deleted) }
       }
       var restored: [(String, Issue)] = []
@@ -38,11 +38,13 @@ struct RestoreCommand {
         l10n("restore.done", .string(reference), .string(SafeText.sanitized(issue.title))))
     }
   }
+}
 
+extension CommandContext {
   /// The recently deleted issue whose id starts with `reference`.
-  private func resolveDeleted(_ reference: String, in db: Connection) throws -> DeletedIssue {
-    let l10n = context.l10n
-    let digits = try context.referenceDigits(reference)
+  func resolveDeleted(_ reference: String, in db: Connection) throws -> DeletedIssue {
+    let l10n = self.l10n
+    let digits = try referenceDigits(reference)
     let candidates = try db.recentlyDeletedIDs(withPrefix: digits, limit: 11)
     guard let first = candidates.first else {
       // A living issue named: nothing to restore, and the words say so.

@@ -200,8 +200,10 @@ extension CommandSpec {
       options: [json], minimumArguments: 1, maximumArguments: nil,
       run: { try CompletionCommand(context: $0, completed: false).run() }),
     CommandSpec(
-      name: "delete", summary: "command.delete.summary", usage: "docket delete REF... [--yes]",
-      options: [yes], minimumArguments: 1, maximumArguments: nil,
+      name: "delete", summary: "command.delete.summary",
+      usage: "docket delete REF... [--now] [--yes]",
+      options: [OptionSpec(name: "now", kind: .flag, help: "option.deleteNow"), yes],
+      minimumArguments: 1, maximumArguments: nil,
       run: { try DeleteCommand(context: $0).run() }),
     CommandSpec(
       name: "restore", summary: "command.restore.summary", usage: "docket restore REF...",

@@ -166,6 +166,9 @@ extension KeyTable {
       scope: .deleted, commands: [.character("r"): .restoreDeleted, .enter: .restoreDeleted],
       name: "restoreDeleted", hintIn: [.deleted], hintLabel: "r"),
     KeyBinding(
+      scope: .deleted, commands: [.character("D"): .purgeDeleted],
+      name: "purgeDeleted", hintIn: [.deleted], hintLabel: "D"),
+    KeyBinding(
       scope: .deleted,
       commands: [
         .escape: .closeDeleted, .character("q"): .closeDeleted, .character("R"): .closeDeleted,

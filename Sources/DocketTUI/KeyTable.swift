@@ -13,7 +13,7 @@ enum KeyCommand: Equatable, Sendable {
   // The help, the awards, questions and menus.
   case helpLineDown, helpLineUp, helpPageDown, helpPageUp, closeHelp
   case awardLeft, awardRight, awardUp, awardDown, closeAwards
-  case deletedUp, deletedDown, restoreDeleted, closeDeleted
+  case deletedUp, deletedDown, restoreDeleted, purgeDeleted, closeDeleted
   case conflictUp, conflictDown, useConflict, dismissConflict, closeConflicts
   case confirmYes, confirmNo
   case sortByPriority, sortByDate, sortByTitle, tagSortByName, tagSortByCount, closeMenu
@@ -149,6 +149,7 @@ extension ScreenFeature.State {
   var keyScopes: [KeyBinding.Scope] {
     if mode == .help { return [.help] }
     if app.awards != nil { return [.awards] }
+    if app.deleted?.confirmingPurge == true { return [.confirm] }
     if app.deleted != nil { return [.deleted] }
     if app.conflicts != nil { return [.conflicts] }
     if app.sidebar.confirmingDelete != nil || app.sidebar.confirmingMerge != nil

@@ -88,7 +88,7 @@ extension ScreenFeature {
       if state.paneCount < 3 { state.focus = .filters }
     case .helpLineDown, .helpLineUp, .helpPageDown, .helpPageUp, .closeHelp, .awardLeft,
       .awardRight, .awardUp, .awardDown, .closeAwards, .deletedUp, .deletedDown,
-      .restoreDeleted, .closeDeleted, .conflictUp, .conflictDown, .useConflict,
+      .restoreDeleted, .purgeDeleted, .closeDeleted, .conflictUp, .conflictDown, .useConflict,
       .dismissConflict, .closeConflicts, .confirmYes, .confirmNo, .sortByPriority,
       .sortByDate, .sortByTitle, .tagSortByName, .tagSortByCount, .closeMenu:
       return performInOverlay(command, &state)

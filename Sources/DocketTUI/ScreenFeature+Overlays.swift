@@ -38,6 +38,8 @@ extension ScreenFeature {
       return .send(.app(.deleted(.selectionMoved(by: command == .deletedUp ? -1 : 1))))
     case .restoreDeleted:
       return .send(.app(.deleted(.restoreTapped)))
+    case .purgeDeleted:
+      return .send(.app(.deleted(.purgeTapped)))
     case .closeDeleted:
       return .send(.app(.deleted(.closeTapped)))
     case .conflictUp, .conflictDown:
@@ -50,6 +52,9 @@ extension ScreenFeature {
       return .send(.app(.conflicts(.closeTapped)))
     case .confirmYes, .confirmNo:
       let yes = command == .confirmYes
+      if state.app.deleted?.confirmingPurge == true {
+        return .send(.app(.deleted(yes ? .purgeConfirmed : .purgeCancelled)))
+      }
       if state.app.sidebar.confirmingDelete != nil {
         return .send(.app(.sidebar(yes ? .deleteConfirmed : .deleteCancelled)))
       }

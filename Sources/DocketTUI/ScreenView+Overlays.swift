@@ -24,7 +24,14 @@ extension ScreenView {
         ])
     }
     if let awards = state.app.awards { drawAwards(&buffer, area, awards) }
-    if let deleted = state.app.deleted { drawDeleted(&buffer, area, deleted) }
+    if let deleted = state.app.deleted {
+      drawDeleted(&buffer, area, deleted)
+      if deleted.confirmingPurge, let issue = deleted.selectedIssue {
+        drawDialog(
+          &buffer, area, title: l10n("tui.purge"),
+          lines: [l10n("tui.confirmPurge", .string(issue.title)), l10n("tui.confirmPurge.note")])
+      }
+    }
     if let conflicts = state.app.conflicts { drawConflicts(&buffer, area, conflicts) }
     if state.mode == .help { drawHelp(&buffer, area) }
   }

@@ -67,6 +67,28 @@ import Testing
     await store.receive(.delegate(.notRestored(title: "Crash on start")))
   }
 
+  @Test func deleteNowAsksAndThenEndsTheIssueForGood() async throws {
+    var state = DeletedFeature.State()
+    state.issues = try listed()
+    state.loaded = true
+    let store = TestStore(
+      initialState: state, reducer: { DeletedFeature() }, withDependencies: fx.dependencies())
+    await store.send(.purgeTapped) { $0.confirmingPurge = true }
+    await store.send(.purgeCancelled) { $0.confirmingPurge = false }
+    #expect(try listed().count == 2)
+    await store.send(.purgeTapped) { $0.confirmingPurge = true }
+    await store.send(.purgeConfirmed) { $0.confirmingPurge = false }
+    await store.receive(.purged(title: "Typo in help", done: true))
+    await store.receive(.delegate(.purged(title: "Typo in help", done: true)))
+    #expect(try listed().map(\.title) == ["Crash on start"])
+    #expect(try fx.queue.write { try $0.restoreDeletedIssue(id: self.typo.id) } == nil)
+    // The list not yet told, a second time finds it gone already.
+    await store.send(.purgeTapped) { $0.confirmingPurge = true }
+    await store.send(.purgeConfirmed) { $0.confirmingPurge = false }
+    await store.receive(.purged(title: "Typo in help", done: false))
+    await store.receive(.delegate(.purged(title: "Typo in help", done: false)))
+  }
+
   @Test func theSelectionStaysOnItsIssueAsTheListChanges() async throws {
     var state = DeletedFeature.State()
     state.issues = try listed()

@@ -25,7 +25,8 @@ import Testing
     await store.send(.key(.character("R")))
     await store.receive(.app(.deletedRequested)) {
       $0.app.deleted = DeletedFeature.State()
-      $0.announcement = "Recently deleted. r restores the selected issue, Esc closes."
+      $0.announcement =
+        "Recently deleted. r restores the selected issue, D deletes it for good, Esc closes."
     }
     await store.receive(.app(.deleted(.loaded(listed)))) {
       $0.app.deleted?.issues = listed
@@ -43,6 +44,27 @@ import Testing
       $0.announcement = "Issue restored: \(chosen.title)"
     }
     #expect(try fixture.queue.read { try $0.fetchIssue(id: chosen.id) }?.title == chosen.title)
+    // D asks; any key but yes keeps it; y deletes the selected one for good.
+    let other = try #require(store.state.app.deleted?.selectedIssue)
+    await store.send(.key(.character("D")))
+    await store.receive(.app(.deleted(.purgeTapped))) {
+      $0.app.deleted?.confirmingPurge = true
+      $0.announcement =
+        "Delete “\(other.title)” for good? y or Enter deletes it, any other key keeps it."
+    }
+    await store.send(.key(.escape))
+    await store.receive(.app(.deleted(.purgeCancelled))) {
+      $0.app.deleted?.confirmingPurge = false
+      $0.announcement = "Kept in Recently deleted."
+    }
+    await store.send(.key(.character("D")))
+    await store.receive(.app(.deleted(.purgeTapped))) { $0.app.deleted?.confirmingPurge = true }
+    await store.send(.key(.character("y")))
+    await store.receive(.app(.deleted(.delegate(.purged(title: other.title, done: true))))) {
+      $0.announcement = "“\(other.title)” is deleted for good."
+    }
+    #expect(
+      try fixture.queue.read { try $0.recentlyDeletedIssues() }.allSatisfy { $0.id != other.id })
     await store.send(.key(.escape))
     await store.receive(.app(.deleted(.delegate(.close)))) { $0.app.deleted = nil }
     await store.skipInFlightEffects()

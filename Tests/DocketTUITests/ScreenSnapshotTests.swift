@@ -159,10 +159,12 @@ import Testing
     formState.editField = .priority
     let deletedState = try ScreenFixture().deletedState(columns: columns, rows: rows)
     let conflictsState = try ScreenFixture().conflictsState(columns: columns, rows: rows)
+    var purgeState = try ScreenFixture().deletedState(columns: columns, rows: rows)
+    purgeState.app.deleted?.confirmingPurge = true
     let overlays = [
       (awardsState, "awards"), (helpState, "help"), (deleteState, "delete"),
       (promptState, "prompt"), (sortState, "sort"), (formState, "form"),
-      (deletedState, "deleted"), (conflictsState, "conflicts"),
+      (deletedState, "deleted"), (conflictsState, "conflicts"), (purgeState, "purge"),
     ]
     for (state, name) in overlays {
       Snapshot.check(state, named: name + "-de", language: "de")

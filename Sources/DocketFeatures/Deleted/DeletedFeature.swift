@@ -13,6 +13,8 @@ public struct DeletedFeature: Reducer {
     public var loaded = false
     public var selected = 0
     public var errorMessage: String?
+    /// Asking whether to delete the selected issue for good.
+    public var confirmingPurge = false
 
     public init() {}
 
@@ -31,6 +33,11 @@ public struct DeletedFeature: Reducer {
     /// (deleted more than 30 days ago by now, or already restored elsewhere).
     case restored(title: String, issue: UUID?)
     case restoreFailed(String)
+    /// "Delete now": asks first.
+    case purgeTapped
+    case purgeConfirmed
+    case purgeCancelled
+    case purged(title: String, done: Bool)
     case closeTapped
     case delegate(Delegate)
 
@@ -41,6 +48,8 @@ public struct DeletedFeature: Reducer {
       case notRestored(title: String)
       /// The restore could not be written (the database said why).
       case restoreFailed(String)
+      /// An issue was deleted for good (false: it was gone already).
+      case purged(title: String, done: Bool)
     }
   }
 
@@ -96,6 +105,28 @@ public struct DeletedFeature: Reducer {
     case .restoreFailed(let message):
       // Said, and the list stays: the reading of it did not fail.
       return .send(.delegate(.restoreFailed(message)))
+
+    case .purgeTapped:
+      guard state.selectedIssue != nil else { return .none }
+      state.confirmingPurge = true
+      return .none
+
+    case .purgeCancelled:
+      state.confirmingPurge = false
+      return .none
+
+    case .purgeConfirmed:
+      state.confirmingPurge = false
+      guard let issue = state.selectedIssue else { return .none }
+      let id = issue.id
+      let title = issue.title
+      return .write(
+        database, { try $0.purgeIssue(id: id) },
+        failed: { [localizer] in Action.restoreFailed(localizer.message(for: $0)) },
+        done: { Action.purged(title: title, done: $0) })
+
+    case .purged(let title, let done):
+      return .send(.delegate(.purged(title: title, done: done)))
 
     case .closeTapped:
       return .merge(.cancel(id: CancelID.observation), .send(.delegate(.close)))

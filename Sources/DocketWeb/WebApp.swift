@@ -234,7 +234,8 @@ public final class WebApp: Sendable {
         return page(
           DeletedPage(
             issues: issues, l10n: l10n, csrf: security.csrf, readOnly: readOnly, said: said,
-            now: now(), liveVersion: version
+            now: now(), liveVersion: version,
+            confirming: request.queryValue("confirm").flatMap { UUID(uuidString: $0) }
           ).render())
       case "/conflicts":
         let version = live.version
@@ -322,7 +323,7 @@ public final class WebApp: Sendable {
     case "created", "saved", "completed", "reopened", "deleted", "restored", "gone", "unchanged",
       "tagCreated", "tagExists", "tagRenamed", "tagDeleted", "tagsMerged":
       return l10n("web.said.\(said)")
-    case "used", "dismissed", "conflictGone":
+    case "used", "dismissed", "conflictGone", "purged":
       return l10n("web.said.\(said)")
     case "nothingToUndo": return l10n("undo.nothing")
     case "nothingToRedo": return l10n("redo.nothing")

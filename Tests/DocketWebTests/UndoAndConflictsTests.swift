@@ -98,4 +98,23 @@ import Testing
     #expect(try web.stored(issue.id)?.title == "Kept here")
     #expect(try web.queue.read { try $0.conflictCount() } == 0)
   }
+
+  @Test func deleteNowAsksThenEndsAnIssueForGood() throws {
+    let web = try WebTester()
+    let issue = try web.issue("Gone <soon>")
+    _ = web.post("/issues/\(issue.id.lower)/delete", [("back", "/")])
+    let page = web.get("/deleted").text
+    #expect(page.contains("href=\"/deleted?confirm=\(issue.id.lower)\""))
+    let asking = web.get("/deleted", [("confirm", issue.id.lower)]).text
+    #expect(asking.contains("Delete “Gone &lt;soon&gt;” for good, on every device?"))
+    #expect(asking.contains("action=\"/issues/\(issue.id.lower)/purge\""))
+    let purged = web.post("/issues/\(issue.id.lower)/purge", [("back", "/deleted")])
+    #expect(purged.location == "/deleted?said=purged")
+    #expect(web.get("/deleted", [("said", "purged")]).text.contains("Deleted for good"))
+    #expect(!web.get("/deleted").text.contains("Gone"))
+    #expect(
+      web.post("/issues/\(issue.id.lower)/restore", [("back", "/deleted")]).location
+        == "/deleted?said=unchanged")
+    #expect(web.post("/issues/\(issue.id.lower)/purge", [("back", "/")]).location == "/?said=gone")
+  }
 }

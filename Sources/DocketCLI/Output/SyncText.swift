@@ -104,6 +104,11 @@ enum SyncText {
     case .tag(let name, let on):
       members.append(("change", .string(on ? "tagAdded" : "tagRemoved")))
       members.append(("tag", .string(name)))
+    case .purged:
+      members.append(("change", .string("purge")))
+    case .dismissed(let field):
+      members.append(("change", .string("dismiss")))
+      members.append(("field", .string(field)))
     default:
       members.append(("change", .string("field")))
       members.append(("field", .string(SyncMessages.fieldName(entry.what))))
@@ -112,6 +117,7 @@ enum SyncText {
     }
     members.append(("lost", .bool(entry.lost)))
     members.append(("waiting", .bool(entry.waiting)))
+    if let step = entry.step, step != .action { members.append(("step", .string(step.rawValue))) }
     return .object(members)
   }
 

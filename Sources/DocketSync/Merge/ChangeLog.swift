@@ -59,8 +59,10 @@ extension Connection {
   /// Applied to an empty database (or merged into one), they give the same data as the full
   /// history. Old values are left out: a snapshot carries no history.
   public func forEachWinningChange(_ body: (Change) throws -> Void) throws {
-    // Of a deleted row, only its latest delete goes; of a restored one, no field's or link's
-    // change older than the restore, which carries every field and links its tags anew. Every dismissed conflict goes (each
+    // Of a deleted row, its latest delete goes, and what was changed after it (a restore this
+    // device has not heard of yet, stamped before those changes, would bring them back); of a
+    // restored one, no field's or link's change older than the restore, which carries every
+    // field and links its tags anew. Every dismissed conflict goes (each
     // names its own lost change), so that none comes back on a device that reads the snapshot. Changes held back go as they are: the
     // snapshot covers the files they came in, and a device that reads it holds them too.
     try forEachRow(
@@ -71,7 +73,10 @@ extension Connection {
           SELECT 1 FROM changes later JOIN sync_devices ld ON ld.seq = later.device
           WHERE later.row_id = c.row_id AND later.field = c.field AND later.held = 0
             AND (later.hlc > c.hlc OR (later.hlc = c.hlc AND ld.id > d.id)))
-        AND (c.field IN ('delete', 'purge') OR NOT \(Connection.rowIsDeletedSQL))
+        AND (c.field IN ('delete', 'purge') OR NOT \(Connection.rowIsDeletedSQL)
+          OR (NOT \(Connection.rowIsPurgedSQL) AND c.hlc >= (
+            SELECT max(gone.hlc) FROM changes gone
+            WHERE gone.row_id = c.row_id AND gone.field = 'delete' AND gone.held = 0)))
         AND NOT (((c.entity = 'issue'
             AND c.field NOT IN ('create', 'restore', 'delete', 'purge')) OR c.entity = 'link')
           AND EXISTS (

@@ -142,6 +142,9 @@ import Testing
     let bulkFrom = random.next() % 2 == 0 ? 1 : 1_000_000
     // Half the seeds write every snapshot's database image too, which a new device takes in.
     let imageMinimumChanges = random.next() % 2 == 0 ? 1 : 1_000_000
+    // Half the seeds take things back too: undo and redo, restores, conflicts used or
+    // dismissed, issues deleted for good. (The others keep the count of what must be there.)
+    let takesBack = random.next() % 2 == 0 && !Self.plain.contains("undo")
     // Time as it is, and each device's clock off it by its own amount: within two minutes of
     // the others (less than `HybridClock.maxDrift`), but for a stretch of the run, in half the
     // seeds, one device a year ahead and one a year behind, both set right before the end.
@@ -190,7 +193,7 @@ import Testing
         try db.fetchAll("SELECT id FROM issues ORDER BY id") { try $0.get(0, as: UUID.self) }
       }
       let tags = try replica.queue.read { try $0.fetchTags() }
-      let roll = Int.random(in: 0..<106, using: &random)
+      let roll = Int.random(in: 0..<(takesBack ? 116 : 106), using: &random)
       do {
         switch roll {
         case 0..<12:
@@ -263,6 +266,28 @@ import Testing
         case 103 where backend == .folder && !Self.plain.contains("hostile"):
           try Self.plantHostileFile(
             in: shared.location, devices: replicas.map(\.device), using: &random)
+        case 106..<109:
+          _ = try replica.queue.write { try $0.undo(makeID: { random.uuid() }) }
+        case 109..<111:
+          _ = try replica.queue.write { try $0.redo(makeID: { random.uuid() }) }
+        case 111..<113:
+          let listed = try replica.queue.read { try $0.recentlyDeletedIssues() }
+          if let chosen = listed.randomElement(using: &random) {
+            _ = try replica.queue.write { try $0.restoreDeletedIssue(id: chosen.id) }
+          }
+        case 113..<115:
+          let open = try replica.queue.read { try $0.conflicts() }
+          if let chosen = open.randomElement(using: &random) {
+            let use = random.next() % 2 == 0
+            _ = try replica.queue.write { db in
+              try use ? db.useConflict(chosen.id) : db.dismissConflict(chosen.id)
+            }
+          }
+        case 115:
+          let listed = try replica.queue.read { try $0.recentlyDeletedIssues() }
+          if let chosen = listed.randomElement(using: &random) {
+            _ = try replica.queue.write { try $0.purgeIssue(id: chosen.id) }
+          }
         default:
           break
         }
@@ -339,7 +364,22 @@ import Testing
     let held = try replicas[0].queue.read { db in
       Set(try db.fetchAll("SELECT id FROM issues") { try $0.get(0, as: UUID.self) })
     }
-    if !restoredDeleted { #expect(held == made.subtracting(deleted), "seed \(seed)") }
-    #expect(!held.isEmpty, "seed \(seed)")
+    if !restoredDeleted, !takesBack {
+      #expect(held == made.subtracting(deleted), "seed \(seed)")
+    }
+    // Every device holds every dismissal (a snapshot carries them all), so a conflict dealt
+    // with on one is listed on none.
+    if takesBack {
+      let dismissals = try replicas.map { replica in
+        try replica.queue.read { db in
+          try db.fetchAll(
+            "SELECT row_id || ' ' || new_value FROM changes WHERE field = 'dismiss' AND held = 0"
+          ) { try $0.get(0, as: String.self) }.sorted()
+        }
+      }
+      for (index, other) in dismissals.enumerated().dropFirst() {
+        #expect(other == dismissals[0], "seed \(seed): \(replicas[index].name) dismissed others")
+      }
+    }
   }
 }

@@ -95,7 +95,7 @@ let package = Package(
       name: "DocketBench",
       dependencies: [
         "DocketCore", "Database", "DocketTUI", "DocketFeatures", "Composable", "Terminal",
-        "DocketTransfer", "JSONText",
+        "DocketTransfer", "DocketSync", "JSONText",
       ]),
 
     // The fuzz targets (`scripts/fuzz.sh`): built with libFuzzer by `make stress` and `make test`;

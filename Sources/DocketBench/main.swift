@@ -296,6 +296,7 @@ for size in sizes {
       Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
   }
   table.add(name: "insert 1000 issues (one transaction)", size: size, samples: samples, budget: nil)
+  try undoTimings(of: queue, at: path, size: size, sidebarBudget: budgets?.sidebar)
 
   // Whole-process timings of the release binary, on the largest database only.
   guard size == sizes.max() else { continue }

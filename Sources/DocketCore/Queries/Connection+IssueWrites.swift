@@ -135,9 +135,11 @@ extension Connection {
   }
 
   /// Marks issues completed or open. Returns how many changed (issues already so are left alone).
+  /// Part of the write around it, not a savepoint of its own: under a savepoint each statement
+  /// walks every page written so far, and closing thousands at once took seconds.
   @discardableResult
   public func setCompleted(_ completed: Bool, issueIDs: [UUID]) throws -> Int {
-    try transaction {
+    try withinTransaction {
       var changed = 0
       for id in issueIDs {
         try execute(
@@ -152,7 +154,7 @@ extension Connection {
   /// Deletes issues and their links. Returns how many existed.
   @discardableResult
   public func deleteIssues(_ ids: [UUID]) throws -> Int {
-    try transaction {
+    try withinTransaction {
       var deleted = 0
       for id in ids {
         try execute("DELETE FROM issues WHERE id = ?", [id])

@@ -112,6 +112,7 @@ struct UndoCommand {
     case .deleted: "deleted"
     case .changed: "changed"
     case .tagName: "tagName"
+    case .gone: "gone"
     }
   }
 }

@@ -36,8 +36,9 @@ extension Schema {
 
   /// Records each write that made changes of this device's as one undo step, unless the write
   /// recorded its own (an undo or a redo). A dismissed conflict is no step of its own (it changes
-  /// no value; the conflict stays dealt with). Before the schema has the table (a migration
-  /// running) it does nothing.
+  /// no value; the conflict stays dealt with), and a write that deletes for good is none (nothing
+  /// brings its issues back). Before the schema has the table (a migration running) it does
+  /// nothing.
   static let undoStepBracket = TransactionBracket(
     begin: { connection in
       (try? connection.fetchOne(
@@ -56,6 +57,9 @@ extension Schema {
         WHERE seq > ?1 AND device = (SELECT device FROM sync_clock) AND entity != 'device'
           AND field NOT IN ('dismiss', 'purge') AND held = 0
         HAVING count(*) > 0 AND NOT EXISTS (SELECT 1 FROM undo_steps WHERE last > ?1)
+          AND NOT EXISTS (
+            SELECT 1 FROM changes WHERE seq > ?1 AND field = 'purge'
+              AND device = (SELECT device FROM sync_clock))
         """, [mark])
       guard connection.changedRowCount > 0 else { return }
       try connection.execute(

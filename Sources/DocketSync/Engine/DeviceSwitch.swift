@@ -40,6 +40,8 @@ extension Connection {
     let newRow = try fetchOne("SELECT seq FROM sync_devices WHERE id = ?", [new], as: Int64.self)!
     try execute("UPDATE sync_clock SET device = ?", [newRow])
     try setSetting(Self.deviceIDKey, new)
+    // The steps were the old id's changes: an undo here reverts only this device's own.
+    try execute("DELETE FROM undo_steps")
     for (after, through) in ranges {
       try execute(
         "UPDATE changes SET device = ? WHERE device = ? AND seq > ? AND seq <= ?",

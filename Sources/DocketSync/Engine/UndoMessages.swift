@@ -44,6 +44,8 @@ public enum UndoMessages {
       return l10n("undo.kept.changed", .string(title), .string(device))
     case .tagName(let old):
       return l10n("undo.kept.tagName", .string(title), .string(old))
+    case .gone:
+      return l10n("undo.kept.gone", .string(title))
     }
   }
 

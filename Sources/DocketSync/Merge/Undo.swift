@@ -49,6 +49,8 @@ public struct KeptChange: Equatable, Sendable {
     case changed
     /// A tag the step renamed was renamed since, or its old name is taken.
     case tagName(String)
+    /// The issue the step deleted cannot come back: deleted for good, or more than 30 days ago.
+    case gone
   }
 
   /// The issue's title (for `tagName`, the tag's name).
@@ -116,8 +118,8 @@ extension Connection {
   private func steps(where condition: String, limit: Int) throws -> [UndoStep] {
     let rows = try fetchAll(
       """
-      SELECT s.seq, s.kind, s.at, r.first, r.last FROM undo_steps s
-        JOIN undo_steps r ON r.seq = coalesce(s.root, s.seq)
+      SELECT s.seq, s.kind, s.at, coalesce(r.first, s.first), coalesce(r.last, s.last)
+      FROM undo_steps s LEFT JOIN undo_steps r ON r.seq = coalesce(s.root, s.seq)
       WHERE \(condition) ORDER BY s.seq DESC LIMIT ?
       """, [limit]
     ) { row in
@@ -136,9 +138,10 @@ extension Connection {
   }
 
   /// Takes back this device's latest step; nil when there is none. `makeID` names a tag made
-  /// again (a tag the step deleted).
+  /// again (a tag the step deleted). Part of the write around it (`withinTransaction`): a
+  /// savepoint would make each of a large step's statements walk every page written before.
   public func undo(makeID: () -> UUID = UUID.init) throws -> UndoReport? {
-    try transaction {
+    try withinTransaction {
       guard
         let step = try nextStep(
           "SELECT seq FROM undo_steps s WHERE s.kind != 'undo' AND s.undone = 0 ORDER BY seq DESC")
@@ -150,7 +153,7 @@ extension Connection {
   /// Makes again the step the latest undo took back; nil when there is none (nothing was undone,
   /// or an action was made since).
   public func redo(makeID: () -> UUID = UUID.init) throws -> UndoReport? {
-    try transaction {
+    try withinTransaction {
       guard
         let step = try nextStep(
           "SELECT seq FROM undo_steps s WHERE \(Self.redoableSQL) ORDER BY seq DESC")
@@ -181,11 +184,13 @@ extension Connection {
   private func revert(_ step: StoredStep, as kind: UndoStep.Kind, makeID: () -> UUID) throws
     -> UndoReport
   {
-    guard
-      let root = try fetchOne(
+    // The action it goes back to names it; one trimmed away (`Schema.keptUndoSteps`) leaves
+    // the step's own changes to name it.
+    let root =
+      try fetchOne(
         "SELECT first, last FROM undo_steps WHERE seq = ?", [step.root],
         { row in (first: try row.get(0, as: Int64.self), last: try row.get(1, as: Int64.self)) })
-    else { throw SQLiteError(code: 1, message: "an undo step without its action") }
+      ?? (first: step.first, last: step.last)
     let summary = try stepSummary(first: root.first, last: root.last)
     let mark = try latestChangeSeq()
     var kept = KeptList()
@@ -302,7 +307,10 @@ extension Connection {
     // What the step deleted comes back, while it can.
     for id in deleted where !madeSet.contains(id) {
       guard let uuid = UUID(text: id), !(try issueExists(id)) else { continue }
-      _ = try restoreDeletedIssue(id: uuid)
+      if try restoreDeletedIssue(id: uuid) == nil {
+        try kept.add(
+          KeptChange(title: try issueTitle(id), what: .gone, deviceName: "", isThisDevice: true))
+      }
     }
     var reportedDeleted = Set<String>()
     for (id, field) in fieldOrder where !madeSet.contains(id) && !deletedSet.contains(id) {

@@ -106,12 +106,17 @@ extension Connection {
       OR \(rowIsPurgedSQL))
     """
 
-  /// The SQL that says whether the row of the change `c` was deleted for good ("delete now", or
-  /// 30 days after its delete): nothing brings it back, on any device.
+  /// The SQL that says whether the row of the change `c` was deleted for good: by "delete now"
+  /// (a purge without a value), which nothing undoes, or 30 days after a delete (a purge that
+  /// names that delete's stamp), which only a restore stamped after that delete undoes, so
+  /// that a device that ends an issue it has not heard was restored elsewhere ends nothing.
   public static let rowIsPurgedSQL = """
     EXISTS (
       SELECT 1 FROM changes gone WHERE gone.row_id = c.row_id AND gone.field = 'purge'
-        AND gone.held = 0)
+        AND gone.held = 0
+        AND (gone.new_value IS NULL OR NOT EXISTS (
+          SELECT 1 FROM changes back WHERE back.row_id = gone.row_id AND back.field = 'restore'
+            AND back.held = 0 AND back.hlc > CAST(gone.new_value AS INTEGER))))
     """
 
   /// The ids among `ids` deleted for good: an import does not bring them back, even asked to.

@@ -161,9 +161,6 @@ public struct SyncEngine: Sendable {
           try db.becomeNewDevice(relabel: copy.ranges, remote: id, ownThrough: copy.ownThrough)
         }, reason: .copied)
     }
-    // Issues deleted more than 30 days ago end for good now, as changes this sync takes to
-    // every device: from then on no restore, here or anywhere, brings them back.
-    try database.write { _ = try $0.purgeExpiredDeletes() }
     // A remote that refuses this device's writes (a role that may only read) is still pulled
     // from; what was not pushed stays queued, since the push cursor moves only after a write.
     var pushedFiles = 0
@@ -193,6 +190,10 @@ public struct SyncEngine: Sendable {
     } catch is CopiedDatabase {
       throw DeviceSwitched(newID: try switchAfterCopy(remote: id), reason: .copied)
     }
+    // Issues whose latest delete is more than 30 days old end now, after the pull (a restore
+    // made elsewhere is heard first), as changes the next push takes to every device; each
+    // names the delete it ends, and a restore stamped after that delete still wins over it.
+    try database.write { _ = try $0.purgeExpiredDeletes() }
     // Files that could not be read may mean the folder went away in the middle (or a mount left
     // an empty folder in its place): then say that, before compaction writes anything.
     if !report.skipped.isEmpty { _ = try remote.prepare(expecting: id) }

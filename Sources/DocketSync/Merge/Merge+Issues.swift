@@ -14,9 +14,9 @@ extension Merger {
     }
     let exists = try issueSeq(change.row) != nil
     if change.field == "purge" {
-      // Deleted for good: whatever restore there is, here or to come, it stays gone.
+      // Deleted for good (`Connection.rowIsPurgedSQL` says which restores still count).
       try record(change, device: device)
-      if exists { try db.execute("DELETE FROM issues WHERE id = ?", [change.row]) }
+      if exists { try recomputeIssue(change.row) }
       return
     }
     if change.field == "delete" {

@@ -144,13 +144,15 @@ extension Connection {
 }
 
 extension Connection {
-  /// Deletes the issue `id` for good ("delete now"): a living one is deleted first, then a
-  /// `purge` is recorded, which every device follows and no restore undoes. False when there is
-  /// no such issue, living or deleted, or it is gone for good already.
-  public func purgeIssue(id: UUID) throws -> Bool {
+  /// Deletes the issue `id` for good ("delete now"): a living one is deleted first (unless
+  /// `onlyIfDeleted`: Recently deleted asks about a deleted issue, and one restored meanwhile
+  /// stays), then a `purge` is recorded, which every device follows and no restore undoes. False
+  /// when there is no such issue, it lives and `onlyIfDeleted`, or it is gone for good already.
+  public func purgeIssue(id: UUID, onlyIfDeleted: Bool = false) throws -> Bool {
     try transaction {
       let row = id.lowercasedText
       if try fetchOne("SELECT 1 FROM issues WHERE id = ?", [row], as: Int.self) != nil {
+        if onlyIfDeleted { return false }
         _ = try deleteIssues([id])
       }
       guard
@@ -172,9 +174,9 @@ extension Connection {
   @discardableResult
   public func purgeExpiredDeletes() throws -> Int {
     try transaction {
-      let rows = try fetchAll(
+      let ended = try fetchAll(
         """
-        SELECT c.row_id FROM changes c INDEXED BY changes_issue_deletes
+        SELECT c.row_id, c.hlc FROM changes c INDEXED BY changes_issue_deletes
         WHERE c.entity = 'issue' AND c.field = 'delete' AND c.held = 0 AND c.hlc < ?
           AND c.hlc = (
             SELECT max(hlc) FROM changes
@@ -182,18 +184,19 @@ extension Connection {
           AND \(Connection.rowIsDeletedSQL) AND NOT \(Connection.rowIsPurgedSQL)
         GROUP BY c.row_id
         """, [RecentlyDeleted.earliestStamp(now: try deletionClock())]
-      ) { try $0.get(0, as: String.self) }
-      for row in rows { try recordPurge(of: row) }
-      return rows.count
+      ) { (try $0.get(0, as: String.self), try $0.get(1, as: Int64.self)) }
+      for (row, delete) in ended { try recordPurge(of: row, ending: delete) }
+      return ended.count
     }
   }
 
-  private func recordPurge(of row: String) throws {
+  /// Records a purge of `row`: for good, or (`ending`) the end of the delete of that stamp.
+  private func recordPurge(of row: String, ending delete: Int64? = nil) throws {
     try execute("UPDATE sync_clock SET hlc = docket_hlc_tick(hlc)")
     try execute(
       """
-      INSERT INTO changes (hlc, device, entity, row_id, field)
-      SELECT hlc, device, 'issue', ?, 'purge' FROM sync_clock
-      """, [row])
+      INSERT INTO changes (hlc, device, entity, row_id, field, new_value)
+      SELECT hlc, device, 'issue', ?, 'purge', ? FROM sync_clock
+      """, [row, delete.map(String.init)])
   }
 }

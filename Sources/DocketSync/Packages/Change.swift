@@ -123,11 +123,17 @@ extension Change {
     }
   }
 
-  /// Whether a change of this kind and field is one an older Docket cannot read (its package
-  /// then says it is of the newer format).
-  var isOfNewerFormat: Bool {
-    entity == .device || ["restore", "dismiss", "purge"].contains(field)
+  /// The package format a change needs (`PackageFormat.version`): 1 for what every Docket
+  /// reads, 2 for a restore or a device retired, 3 for a dismissed conflict or an issue deleted
+  /// for good. An older Docket refuses a package of a newer format by name, and reads it once
+  /// updated: a change skipped as unknown would leave it holding other data than the rest.
+  var format: Int {
+    if field == "dismiss" || field == "purge" { return 3 }
+    return entity == .device || field == "restore" ? 2 : 1
   }
+
+  /// Whether a change needs more than the first format.
+  var isOfNewerFormat: Bool { format > 1 }
 
   /// Reads one change from a JSON object; `line` names it in an error.
   public init(json: JSON, line: Int) throws(ChangeFormatError) {
@@ -208,9 +214,14 @@ extension Change {
   {
     let wrong = ChangeFormatError.Reason.value(field: field)
     switch (entity, field) {
-    case (.issue, "delete"), (.tag, "delete"), (.issue, "purge"):
+    case (.issue, "delete"), (.tag, "delete"):
       guard json == nil || json == .null else { throw wrong }
       return .null
+    case (.issue, "purge"):
+      // For good ("delete now"), or the end of the delete stamped so (30 days after it).
+      guard json != nil, json != .null else { return .null }
+      guard let text = json?.string, stamp(text) != nil else { throw wrong }
+      return .text(text)
     case (.issue, "create"), (.issue, "restore"):
       guard let text = json?.string else { throw wrong }
       try checkIssueJSON(text)

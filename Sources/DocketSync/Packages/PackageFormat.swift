@@ -115,12 +115,13 @@ public enum PackageFormat {
   }
 
   /// The newest format read: 2 has changes an older Docket does not know (a restore, a device
-  /// retired), and is written only for a package that holds one; any other is written as 1.
-  public static let version = 2
+  /// retired), 3 a dismissed conflict or an issue deleted for good; a package is written in the
+  /// newest format one of its changes needs (`Change.format`), most as 1.
+  public static let version = 3
 
   public static func encode(_ package: Package) -> [UInt8] {
     var output = OutputBytes(write: { _ in })
-    let written = package.changes.contains(where: \.isOfNewerFormat) ? version : 1
+    let written = package.changes.map(\.format).max() ?? 1
     var header: [(String, JSON)] = [
       ("docket", .string(package.name.kind.rawValue)), ("version", .number(Double(written))),
       ("device", .string(package.name.device)), ("name", .string(package.deviceName)),

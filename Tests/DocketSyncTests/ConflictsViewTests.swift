@@ -123,10 +123,18 @@ import Testing
   @Test func aLostValueEqualToTheKeptOneOrOfADeletedIssueIsNoConflict() throws {
     let (remote, a, b, issue) = try titleConflict(.folder)
     _ = remote
+    // B's edit of another title keeps the conflict; A setting the lost value by hand hides it.
+    try b.edit(issue.id) { $0.title = "Later still" }
+    try b.sync()
+    try a.sync()
+    #expect(try a.queue.read { try $0.conflictCount() } == 1)
     try a.edit(issue.id) { $0.title = "Earlier" }
     #expect(try a.queue.read { try $0.conflictCount() } == 0)
+    // An edit made from it has seen it: it does not come back.
     try a.edit(issue.id) { $0.title = "Other" }
-    #expect(try a.queue.read { try $0.conflictCount() } == 1)
+    #expect(try a.queue.read { try $0.conflictCount() } == 0)
+    // A deleted issue lists none.
+    try a.edit(issue.id) { $0.detail = "kept" }
     try b.queue.write { _ = try $0.deleteIssues([issue.id]) }
     try b.sync()
     try a.sync()
@@ -145,11 +153,48 @@ import Testing
     let good = try Change(json: line("1234 \(device) title"), line: 1)
     #expect(good.new == .text("1234 \(device) title"))
     #expect(good.isOfNewerFormat)
+    // A package that holds one is of the third format, which an older Docket refuses by name.
+    #expect(good.format == 3)
+    #expect(PackageFormat.version == 3)
     for bad in [
       "1234 \(device) dismiss", "x \(device) title", "1234 not-a-device title",
       "1234 \(device.uppercased()) title", "1234  \(device) title", "",
     ] {
       #expect(throws: ChangeFormatError.self, "\(bad)") { try Change(json: line(bad), line: 1) }
     }
+  }
+
+  /// A sets X, B sets Y having seen X, C sets Z having seen neither, stamped in that order: only
+  /// Y is a conflict (X was seen and replaced), whatever order a device hears them in.
+  @Test func theConflictsListedDependOnlyOnTheChangesNotTheirOrder() throws {
+    let folder = try TemporaryDirectory()
+    let source = try Replica("Source", remote: folder.path)
+    let issue = try source.issue("O")
+    let create = try source.queue.read { db in
+      try db.changesToPush(after: 0, limit: 10).map(\.change)
+    }
+    let row = issue.id.lowercasedText
+    let base = create[0].stamp.hlc
+    func edit(_ hlc: Int64, _ device: String, from old: String, to new: String) -> Change {
+      Change(
+        stamp: Stamp(hlc: base + hlc, device: device), entity: .issue, row: row, field: "title",
+        old: .text(old), new: .text(new), modified: 1_800_000_000 + Double(hlc))
+    }
+    let a = edit(1 << 20, "0a000000-0000-4000-8000-000000000001", from: "O", to: "X")
+    let b = edit(2 << 20, "0b000000-0000-4000-8000-000000000002", from: "X", to: "Y")
+    let c = edit(3 << 20, "0c000000-0000-4000-8000-000000000003", from: "O", to: "Z")
+    var lists: [[String]] = []
+    for order in [[a, b, c], [c, a, b], [b, c, a], [c, b, a]] {
+      let replica = try Replica("R", remote: folder.path)
+      _ = try replica.queue.write { try $0.applyChanges(create) }
+      for change in order { _ = try replica.queue.write { try $0.applyChanges([change]) } }
+      #expect(try replica.stored(issue.id)?.title == "Z")
+      lists.append(
+        try replica.queue.read { try $0.conflicts() }.map {
+          "\($0.lost) \($0.lostBy)"
+        })
+    }
+    #expect(lists.allSatisfy { $0 == lists[0] }, "\(lists)")
+    #expect(lists[0] == ["text(\"Y\") 0b000000"])
   }
 }

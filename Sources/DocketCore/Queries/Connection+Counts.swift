@@ -79,14 +79,20 @@ extension Connection {
 
   /// The condition on `changes c` (its device `d`, its issue `i`) of an open conflict: a value
   /// that lost a merge (`lost`), of a field of an issue that lives, other than the value the
-  /// issue has, and not dismissed (a `dismiss` change of the issue naming it by stamp, device
-  /// and field).
+  /// issue has, that no later edit of the field started from (one did: it was seen, and
+  /// replaced, which is no conflict), and not dismissed (a `dismiss` change of the issue naming
+  /// it by stamp, device and field). Which changes are marked lost depends on the order they
+  /// came in; the rest of the condition depends only on the changes, so every device that holds
+  /// the same changes lists the same conflicts.
   public static let openConflictSQL = """
     c.lost = 1 AND c.held = 0 AND c.entity = 'issue'
       AND c.field IN (\(conflictFields.map { "'\($0)'" }.joined(separator: ", ")))
       AND (CASE c.field WHEN 'title' THEN i.title WHEN 'detail' THEN i.detail
         WHEN 'priority' THEN i.priority WHEN 'completed' THEN i.completed
         ELSE i.created END) IS NOT c.new_value
+      AND NOT EXISTS (
+        SELECT 1 FROM changes seen WHERE seen.row_id = c.row_id AND seen.field = c.field
+          AND seen.held = 0 AND seen.hlc > c.hlc AND seen.old_value IS c.new_value)
       AND NOT EXISTS (
         SELECT 1 FROM changes x WHERE x.row_id = c.row_id AND x.field = 'dismiss'
           AND x.held = 0 AND x.new_value = c.hlc || ' ' || d.id || ' ' || c.field)

@@ -149,7 +149,7 @@ extension ScreenFeature.State {
   var keyScopes: [KeyBinding.Scope] {
     if mode == .help { return [.help] }
     if app.awards != nil { return [.awards] }
-    if app.deleted?.confirmingPurge == true { return [.confirm] }
+    if app.deleted?.confirmingPurge != nil { return [.confirm] }
     if app.deleted != nil { return [.deleted] }
     if app.conflicts != nil { return [.conflicts] }
     if app.sidebar.confirmingDelete != nil || app.sidebar.confirmingMerge != nil

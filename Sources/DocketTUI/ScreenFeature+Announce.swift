@@ -42,13 +42,13 @@ extension ScreenFeature {
     case .conflicts(.failed(let message)), .conflicts(.delegate(.failed(let message))):
       state.announcement = message
     case .deleted(.purgeTapped):
-      guard let issue = state.app.deleted?.selectedIssue else { break }
+      guard let issue = state.app.deleted?.confirmingPurge else { break }
       state.announcement = localizer("tui.announce.purgeAsked", .string(issue.title))
     case .deleted(.purgeCancelled):
       state.announcement = localizer("tui.announce.purgeCancelled")
     case .deleted(.delegate(.purged(let title, let done))):
       state.announcement = localizer(
-        done ? "tui.announce.purged" : "tui.announce.notRestored", .string(title))
+        done ? "tui.announce.purged" : "tui.announce.notPurged", .string(title))
     case .deletedRequested:
       state.announcement = localizer("tui.announce.deletedOpened")
     case .undoFinished(.done(let report)):

@@ -52,7 +52,7 @@ extension ScreenFeature {
       return .send(.app(.conflicts(.closeTapped)))
     case .confirmYes, .confirmNo:
       let yes = command == .confirmYes
-      if state.app.deleted?.confirmingPurge == true {
+      if state.app.deleted?.confirmingPurge != nil {
         return .send(.app(.deleted(yes ? .purgeConfirmed : .purgeCancelled)))
       }
       if state.app.sidebar.confirmingDelete != nil {

@@ -26,7 +26,7 @@ extension ScreenView {
     if let awards = state.app.awards { drawAwards(&buffer, area, awards) }
     if let deleted = state.app.deleted {
       drawDeleted(&buffer, area, deleted)
-      if deleted.confirmingPurge, let issue = deleted.selectedIssue {
+      if let issue = deleted.confirmingPurge {
         drawDialog(
           &buffer, area, title: l10n("tui.purge"),
           lines: [l10n("tui.confirmPurge", .string(issue.title)), l10n("tui.confirmPurge.note")])

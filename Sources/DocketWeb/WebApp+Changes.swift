@@ -59,7 +59,7 @@ extension WebApp {
       case 3 where parts[0] == "issues" && parts[2] == "purge":
         // "Delete now": for good, on every device.
         guard let id = UUID(uuidString: parts[1]) else { break }
-        let purged = try database.write { try $0.purgeIssue(id: id) }
+        let purged = try database.write { try $0.purgeIssue(id: id, onlyIfDeleted: true) }
         return changedRedirect(back, said: purged ? "purged" : "gone")
       case 1 where parts[0] == "sort":
         guard let sort = request.formValue("sort").flatMap(IssueSort.init(storageValue:)) else {

@@ -73,20 +73,29 @@ import Testing
     state.loaded = true
     let store = TestStore(
       initialState: state, reducer: { DeletedFeature() }, withDependencies: fx.dependencies())
-    await store.send(.purgeTapped) { $0.confirmingPurge = true }
-    await store.send(.purgeCancelled) { $0.confirmingPurge = false }
+    let typo = try #require(state.issues.first)
+    await store.send(.purgeTapped) { $0.confirmingPurge = typo }
+    await store.send(.purgeCancelled) { $0.confirmingPurge = nil }
     #expect(try listed().count == 2)
-    await store.send(.purgeTapped) { $0.confirmingPurge = true }
-    await store.send(.purgeConfirmed) { $0.confirmingPurge = false }
+    await store.send(.purgeTapped) { $0.confirmingPurge = typo }
+    // The list moves meanwhile: the issue asked about is the one that ends.
+    await store.send(.selectionMoved(by: 1)) { $0.selected = 1 }
+    await store.send(.purgeConfirmed) { $0.confirmingPurge = nil }
     await store.receive(.purged(title: "Typo in help", done: true))
     await store.receive(.delegate(.purged(title: "Typo in help", done: true)))
     #expect(try listed().map(\.title) == ["Crash on start"])
     #expect(try fx.queue.write { try $0.restoreDeletedIssue(id: self.typo.id) } == nil)
-    // The list not yet told, a second time finds it gone already.
-    await store.send(.purgeTapped) { $0.confirmingPurge = true }
-    await store.send(.purgeConfirmed) { $0.confirmingPurge = false }
-    await store.receive(.purged(title: "Typo in help", done: false))
-    await store.receive(.delegate(.purged(title: "Typo in help", done: false)))
+    #expect(try fx.queue.read { try $0.recentlyDeletedIssues() }.map(\.title) == ["Crash on start"])
+    // Restored elsewhere while it asked, the issue lives on and the words say so.
+    await store.send(.selectionMoved(by: -1)) { $0.selected = 0 }
+    let crash = try #require(store.state.issues.last)
+    await store.send(.selectionMoved(by: 1)) { $0.selected = 1 }
+    await store.send(.purgeTapped) { $0.confirmingPurge = crash }
+    _ = try fx.queue.write { try $0.restoreDeletedIssue(id: crash.id) }
+    await store.send(.purgeConfirmed) { $0.confirmingPurge = nil }
+    await store.receive(.purged(title: "Crash on start", done: false))
+    await store.receive(.delegate(.purged(title: "Crash on start", done: false)))
+    #expect(try fx.stored(crash.id) != nil)
   }
 
   @Test func theSelectionStaysOnItsIssueAsTheListChanges() async throws {

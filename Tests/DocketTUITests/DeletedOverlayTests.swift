@@ -48,17 +48,17 @@ import Testing
     let other = try #require(store.state.app.deleted?.selectedIssue)
     await store.send(.key(.character("D")))
     await store.receive(.app(.deleted(.purgeTapped))) {
-      $0.app.deleted?.confirmingPurge = true
+      $0.app.deleted?.confirmingPurge = other
       $0.announcement =
         "Delete “\(other.title)” for good? y or Enter deletes it, any other key keeps it."
     }
     await store.send(.key(.escape))
     await store.receive(.app(.deleted(.purgeCancelled))) {
-      $0.app.deleted?.confirmingPurge = false
+      $0.app.deleted?.confirmingPurge = nil
       $0.announcement = "Kept in Recently deleted."
     }
     await store.send(.key(.character("D")))
-    await store.receive(.app(.deleted(.purgeTapped))) { $0.app.deleted?.confirmingPurge = true }
+    await store.receive(.app(.deleted(.purgeTapped))) { $0.app.deleted?.confirmingPurge = other }
     await store.send(.key(.character("y")))
     await store.receive(.app(.deleted(.delegate(.purged(title: other.title, done: true))))) {
       $0.announcement = "“\(other.title)” is deleted for good."

@@ -160,7 +160,8 @@ import Testing
     let deletedState = try ScreenFixture().deletedState(columns: columns, rows: rows)
     let conflictsState = try ScreenFixture().conflictsState(columns: columns, rows: rows)
     var purgeState = try ScreenFixture().deletedState(columns: columns, rows: rows)
-    purgeState.app.deleted?.confirmingPurge = true
+    let asked = purgeState.app.deleted?.selectedIssue
+    purgeState.app.deleted?.confirmingPurge = asked
     let overlays = [
       (awardsState, "awards"), (helpState, "help"), (deleteState, "delete"),
       (promptState, "prompt"), (sortState, "sort"), (formState, "form"),

@@ -13,8 +13,8 @@ public struct DeletedFeature: Reducer {
     public var loaded = false
     public var selected = 0
     public var errorMessage: String?
-    /// Asking whether to delete the selected issue for good.
-    public var confirmingPurge = false
+    /// The issue "delete now" asks about, while it asks (the selection may move meanwhile).
+    public var confirmingPurge: DeletedIssue?
 
     public init() {}
 
@@ -107,21 +107,22 @@ public struct DeletedFeature: Reducer {
       return .send(.delegate(.restoreFailed(message)))
 
     case .purgeTapped:
-      guard state.selectedIssue != nil else { return .none }
-      state.confirmingPurge = true
+      guard let issue = state.selectedIssue else { return .none }
+      state.confirmingPurge = issue
       return .none
 
     case .purgeCancelled:
-      state.confirmingPurge = false
+      state.confirmingPurge = nil
       return .none
 
     case .purgeConfirmed:
-      state.confirmingPurge = false
-      guard let issue = state.selectedIssue else { return .none }
+      guard let issue = state.confirmingPurge else { return .none }
+      state.confirmingPurge = nil
       let id = issue.id
       let title = issue.title
+      // Restored meanwhile (here or elsewhere), it lives on: only a deleted one ends.
       return .write(
-        database, { try $0.purgeIssue(id: id) },
+        database, { try $0.purgeIssue(id: id, onlyIfDeleted: true) },
         failed: { [localizer] in Action.restoreFailed(localizer.message(for: $0)) },
         done: { Action.purged(title: title, done: $0) })
 

@@ -229,8 +229,9 @@
   }
 
   // Other changes whose message offers Undo: the server's undo of this device's latest step.
+  // (A dismissed conflict, a delete for good and a sort are no steps: they offer none.)
   var UNDOABLE = ['created', 'saved', 'restored', 'tagCreated', 'tagRenamed', 'tagDeleted',
-    'tagsMerged', 'used', 'dismissed', 'undone', 'redone'];
+    'tagsMerged', 'used', 'undone', 'redone'];
 
   // Completing, reopening and deleting can be taken back, offered with the message that says
   // it was done: the same change the other way, or the issue restored as it was (which works

@@ -315,19 +315,20 @@ extension Connection {
     var reportedDeleted = Set<String>()
     for (id, field) in fieldOrder where !madeSet.contains(id) && !deletedSet.contains(id) {
       let values = fields[id + " " + field]!
+      // Put back where the value is still the step's; only where it is not is more asked.
+      try execute(
+        "UPDATE issues SET \(field) = ? WHERE id = ? AND \(field) IS ?",
+        [values.old, id, values.new])
+      guard changedRowCount == 0 else { continue }
       guard try issueExists(id) else {
         if reportedDeleted.insert(id).inserted {
           try kept.add(try deletedSince(id))
         }
         continue
       }
-      try execute(
-        "UPDATE issues SET \(field) = ? WHERE id = ? AND \(field) IS ?",
-        [values.old, id, values.new])
-      if changedRowCount == 0,
-        try fetchOne(
-          "SELECT 1 FROM issues WHERE id = ? AND \(field) IS ?", [id, values.old], as: Int.self)
-          == nil
+      if try fetchOne(
+        "SELECT 1 FROM issues WHERE id = ? AND \(field) IS ?", [id, values.old], as: Int.self)
+        == nil
       {
         let by = try latestDevice(row: id, fields: [field, "create", "restore"], local: local)
         try kept.add(

@@ -315,9 +315,11 @@ extension Connection {
     var reportedDeleted = Set<String>()
     for (id, field) in fieldOrder where !madeSet.contains(id) && !deletedSet.contains(id) {
       let values = fields[id + " " + field]!
-      // Put back where the value is still the step's; only where it is not is more asked.
+      // Put back where the value is still the step's; only where it is not is more asked. The
+      // time is set here, as the capture trigger would, so that it does not write the row twice.
+      let stamp = field == "created" ? "" : ", modified = docket_now()"
       try execute(
-        "UPDATE issues SET \(field) = ? WHERE id = ? AND \(field) IS ?",
+        "UPDATE issues SET \(field) = ?\(stamp) WHERE id = ? AND \(field) IS ?",
         [values.old, id, values.new])
       guard changedRowCount == 0 else { continue }
       guard try issueExists(id) else {
@@ -411,7 +413,7 @@ extension Connection {
       let current = try fetchOne("SELECT name FROM tags WHERE id = ?", [id], as: String.self)
       if current == old { return }
       if current == new, (try? renameTag(id: uuid, to: old)) != nil { return }
-      try kept.add(
+      kept.add(
         KeptChange(title: current ?? new, what: .tagName(old), deviceName: "", isThisDevice: true))
     }
   }

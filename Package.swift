@@ -43,6 +43,9 @@ let package = Package(
     .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
     // libqrencode, for the QR code `docket serve` shows, loaded when first needed (not linked).
     .target(name: "CQRCode", dependencies: ["CLibraryLoader"]),
+    // libsodium, the cryptography of encrypted sync, loaded when an encrypted remote is first
+    // used (not linked).
+    .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
     .target(name: "CTerminal"),
     .target(name: "Terminal", dependencies: ["CTerminal"]),
     .target(name: "Composable", dependencies: ["Locking"], exclude: ["README.md"]),
@@ -68,7 +71,7 @@ let package = Package(
       name: "DocketSync",
       dependencies: [
         "DocketCore", "DocketTransfer", "Database", "Localization", "Postgres", "Locking", "Files",
-        "JSONText",
+        "JSONText", "CSodium",
       ]),
     .target(
       name: "DocketWeb",

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 debian_packages=(libsqlite3-dev sqlite3 pkg-config tmux groff-base taskwarrior libpq-dev postgresql openssl
-  libmicrohttpd-dev libqrencode4 zbar-tools w3m lynx caddy chromium chromium-driver wrk python3-pip
+  libmicrohttpd-dev libqrencode4 libsodium23 zbar-tools w3m lynx caddy chromium chromium-driver wrk python3-pip
   curl zsh fish nodejs)
 
 # The browser tests' Python packages (Selenium, and axe-core with its Selenium binding).
@@ -43,7 +43,7 @@ case "$(uname -s)" in
     ;;
   Darwin)
     missing=()
-    for formula in sqlite pkg-config tmux task libpq postgresql@15 libmicrohttpd qrencode zbar caddy wrk; do
+    for formula in sqlite pkg-config tmux task libpq postgresql@15 libmicrohttpd qrencode libsodium zbar caddy wrk; do
       brew list --formula "$formula" >/dev/null 2>&1 || missing+=("$formula")
     done
     if [[ ${#missing[@]} -gt 0 ]]; then

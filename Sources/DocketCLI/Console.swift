@@ -24,6 +24,9 @@ public struct Console: Sendable {
   /// Writes output given as bytes, without making it text first (a long list); by default
   /// through `write`.
   public var writeBytes: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+  /// Asks for a secret on the terminal, its prompt on standard error and the typing not shown
+  /// (a passphrase); nil when input is no terminal, or at its end.
+  public var readSecret: (@Sendable (String) -> String?)?
 
   public init(
     write: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
@@ -64,7 +67,23 @@ public struct Console: Sendable {
     console.errorIsTerminal = TerminalInfo.isTerminal(STDERR_FILENO)
     console.errorWidth = { TerminalInfo.size(of: STDERR_FILENO)?.columns }
     console.writeBytes = { bytes in Self.writeOutput(bytes, l10n: l10n) }
+    if console.inputIsTerminal { console.readSecret = { Self.readSecret(prompt: $0) } }
     return console
+  }
+
+  /// A line typed on standard input with echo off, after `prompt` on standard error.
+  private static func readSecret(prompt: String) -> String? {
+    _ = Array(prompt.utf8).withUnsafeBytes { FileWriting.writeAll(STDERR_FILENO, $0) }
+    var saved = termios()
+    let quiet = tcgetattr(STDIN_FILENO, &saved) == 0
+    if quiet {
+      var silent = saved
+      silent.c_lflag &= ~tcflag_t(ECHO)
+      silent.c_lflag |= tcflag_t(ECHONL)
+      tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    }
+    defer { if quiet { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) } }
+    return Swift.readLine(strippingNewline: true)
   }
 
   /// Writes to standard output, whole. Output that cannot be written (a full disk, a file-size

@@ -515,7 +515,7 @@ struct FailingImages: SyncRemote {
   func read(_ name: PackageName) throws -> Package { try base.read(name) }
   func write(_ package: Package) throws { try base.write(package) }
   func remove(_ name: PackageName) throws { try base.remove(name) }
-  func imageFile(_ name: PackageName) -> String? { base.imageFile(name) }
+  func copyImage(_ name: PackageName, to path: String) -> Bool { base.copyImage(name, to: path) }
   func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {
     throw RemoteError(location: name.description, problem: .system("No space left on device"))
   }

@@ -35,6 +35,11 @@ import Testing
     try Self.run(seed: seed, operations: 1000, backend: .postgres)
   }
 
+  /// One seed through an encrypted folder: every package and image sealed, the same end.
+  @Test func convergesThroughAnEncryptedRemote() throws {
+    try Self.run(seed: 7, operations: 1000, encrypted: true)
+  }
+
   /// Many operations on one seed, with snapshots written often.
   @Test func convergesOverALongRun() throws {
     try Self.run(seed: 9001, operations: 3000, compactAfter: 4)
@@ -132,7 +137,8 @@ import Testing
   static let plain = ProcessInfo.processInfo.environment["DOCKET_SYNC_PLAIN"] ?? ""
 
   static func run(
-    seed: UInt64, operations: Int, compactAfter: Int? = nil, backend: Backend = .folder
+    seed: UInt64, operations: Int, compactAfter: Int? = nil, backend: Backend = .folder,
+    encrypted: Bool = false
   ) throws {
     var random = SeededRandom(seed: seed)
     let shared = try TestRemote(backend)
@@ -155,6 +161,11 @@ import Testing
       offsets.append(Double(Int.random(in: -120...120, using: &random)))
       replicas.append(
         try Replica("R\(index)", remote: shared, start: now.addingTimeInterval(offsets[index])))
+    }
+    if encrypted {
+      let key = try RemoteEncryption.encrypt(
+        replicas[0].remote, passphrase: "seed \(seed)", cost: .light)
+      for replica in replicas { replica.key = key }
     }
     let year: TimeInterval = 365 * 86_400
     let wrongClocks = random.next() % 2 == 0 && !Self.plain.contains("clocks")

@@ -418,7 +418,7 @@ final class HookedRemote: SyncRemote, @unchecked Sendable {
   }
   func write(_ package: Package) throws { try base.write(package) }
   func remove(_ name: PackageName) throws { try base.remove(name) }
-  func imageFile(_ name: PackageName) -> String? { base.imageFile(name) }
+  func copyImage(_ name: PackageName, to path: String) -> Bool { base.copyImage(name, to: path) }
   func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws {
     try base.writeImage(name, make)
   }

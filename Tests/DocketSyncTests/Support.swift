@@ -125,6 +125,8 @@ final class Replica: IssueFixtures, @unchecked Sendable {
   var space: String?
   /// The shared remote, kept as long as a device uses it (its space is dropped when it goes).
   private var shared: TestRemote?
+  /// The key of an encrypted remote, once this device has it.
+  var key: SyncKey?
 
   convenience init(
     _ name: String, remote: TestRemote, start: Date = Date(timeIntervalSince1970: 1_800_000_000)
@@ -155,6 +157,7 @@ final class Replica: IssueFixtures, @unchecked Sendable {
     remotePath = original.remotePath
     space = original.space
     shared = original.shared
+    key = original.key
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "docket-copy-\(UUID().uuidString).sqlite"
     ).path
@@ -198,8 +201,10 @@ final class Replica: IssueFixtures, @unchecked Sendable {
 
   var remote: any SyncRemote {
     let device = self.device
-    if let space { return PostgresRemote(address: remotePath, space: space, device: device) }
-    return FolderRemote(path: remotePath, device: device)
+    if let space {
+      return PostgresRemote(address: remotePath, space: space, device: device, key: key)
+    }
+    return FolderRemote(path: remotePath, device: device, key: key)
   }
 
   func engine() -> SyncEngine {

@@ -57,13 +57,44 @@ struct SyncCommands {
           "error.remote.holdsDatabase", .string(SafeText.sanitized(database)),
           .string(SafeText.sanitized(path))))
     }
-    try context.database().write { try $0.setRemote(path) }
+    let encrypted = try adopt(path, space: nil, inspect: FolderRemote.isEncrypted(path))
     if context.json {
-      context.printJSON(.object([("remote", .string(path))]))
+      context.printJSON(.object([("remote", .string(path)), ("encrypted", .bool(encrypted))]))
       return
     }
     context.console.line(l10n("remote.set", .string(SafeText.sanitized(path))))
+    if encrypted { context.console.line(l10n("remote.show.encrypted")) }
     context.console.line(l10n("remote.set.next"))
+  }
+
+  /// Makes `address` (and `space`) the remote, and with `--encrypt`, or when `inspect` (an
+  /// encrypted folder), sets up its encryption: a plain remote is encrypted with a new
+  /// passphrase, an encrypted one asks for its passphrase. When that fails, the settings and the
+  /// key kept stay as they were. Returns whether the remote is encrypted.
+  private func adopt(_ address: String, space: String?, inspect: Bool) throws -> Bool {
+    let database = try context.database()
+    let before = try database.read { try $0.syncSettings() }
+    let changed = before.remote != address || before.space != space
+    try database.write { try $0.setRemote(address, space: space) }
+    let encryption = EncryptionCommands(context: context)
+    guard context.arguments.has("encrypt") || inspect else {
+      if changed { SyncKeyFile.remove(database: database.path) }
+      return false
+    }
+    do {
+      switch try encryption.failing({ try ConfiguredSync.encryption(database, l10n) }) {
+      case nil:
+        guard context.arguments.has("encrypt") else { return false }
+        if changed { SyncKeyFile.remove(database: database.path) }
+        try encryption.encrypt(database)
+      case true?: break
+      case false?: try encryption.unlock(database)
+      }
+      return true
+    } catch {
+      try database.write { try $0.setRemote(before.remote, space: before.space) }
+      throw error
+    }
   }
 
   /// `docket remote set postgres://… [--space NAME]`: the address is checked as libpq reads it
@@ -113,17 +144,19 @@ struct SyncCommands {
         }
         passwordFile = file
       }
-      try context.database().write { try $0.setRemote(kept, space: space) }
+      let encrypted = try adopt(kept, space: space, inspect: false)
       if context.json {
         context.printJSON(
           .object([
             ("remote", .string(kept)), ("space", .string(space)),
             ("passwordFile", passwordFile.map { .string($0) } ?? .null),
+            ("encrypted", .bool(encrypted)),
           ]))
         return
       }
       context.console.line(l10n("remote.set", .string(SafeText.sanitized(kept))))
       context.console.line(l10n("remote.show.space", .string(space)))
+      if encrypted { context.console.line(l10n("remote.show.encrypted")) }
       if let passwordFile {
         context.console.line(
           l10n("remote.passwordStored", .string(SafeText.sanitized(passwordFile))))
@@ -134,6 +167,7 @@ struct SyncCommands {
 
   func showRemote() throws {
     let database = try context.database()
+    let key = SyncKeyFile.read(database: database.path)
     let (settings, waiting, device) = try database.read { db in
       (
         try db.syncSettings(), try db.unpushedChangeCount(),
@@ -149,6 +183,8 @@ struct SyncCommands {
           ("lastError", settings.lastError.map { .string($0) } ?? .null),
           ("unpushedChanges", .integer(waiting)),
           ("device", .string(device?.id.lowercasedText ?? "")),
+          ("encrypted", .bool(key != nil)),
+          ("keyFile", key != nil ? .string(SyncKeyFile.path(database: database.path)) : .null),
         ]))
       return
     }
@@ -159,6 +195,12 @@ struct SyncCommands {
     let console = context.console
     console.line(l10n("remote.show.remote", .string(SafeText.sanitized(remote))))
     if let space = settings.space { console.line(l10n("remote.show.space", .string(space))) }
+    console.line(
+      key != nil
+        ? l10n(
+          "remote.show.encryptedKey",
+          .string(SafeText.sanitized(SyncKeyFile.path(database: database.path))))
+        : l10n("remote.show.plain"))
     console.line(
       l10n(
         "remote.show.lastSync",
@@ -179,11 +221,14 @@ struct SyncCommands {
   }
 
   func removeRemote() throws {
-    let old = try context.database().write { db -> String? in
+    let database = try context.database()
+    let old = try database.write { db -> String? in
       let old = try db.syncSettings().remote
       try db.setRemote(nil)
       return old
     }
+    // The key of an encrypted remote goes with it.
+    SyncKeyFile.remove(database: database.path)
     if context.json {
       context.printJSON(.object([("removed", old.map { .string($0) } ?? .null)]))
       return
@@ -201,7 +246,9 @@ struct SyncCommands {
     let database = try context.database()
     let report: SyncReport
     do {
-      report = try ConfiguredSync.run(database, at: { context.now }, l10n)
+      let encryption = EncryptionCommands(context: context)
+      report = try ConfiguredSync.run(
+        database, at: { context.now }, l10n, passphrase: { try encryption.joiningPassphrase() })
     } catch let failure as SyncFailure {
       throw CommandFailure.failed(SafeText.sanitized(failure.message))
     }

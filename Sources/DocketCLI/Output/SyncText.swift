@@ -77,6 +77,8 @@ enum SyncText {
     case .package(.newerVersion): "newerVersion"
     case .package(.misplaced): "misplaced"
     case .package(.rejected): "rejected"
+    case .package(.notSealed): "notSealed"
+    case .package(.unsealable): "unsealable"
     }
   }
 

@@ -117,6 +117,9 @@ struct CommandSpec: Sendable {
   ]
 
   static let json = OptionSpec(name: "json", kind: .flag, help: "option.json")
+  static let passphraseFile = OptionSpec(
+    name: "passphrase-file", kind: .value(name: "FILE"), help: "option.passphraseFile",
+    values: .files)
   static let detail = OptionSpec(
     name: "detail", short: "d", kind: .value(name: "TEXT"), help: "option.detail")
   static let priority = OptionSpec(
@@ -284,21 +287,41 @@ extension CommandSpec {
       name: "sample-data", summary: "command.sample.summary", usage: "docket sample-data",
       run: { try SampleDataCommand(context: $0).run() }),
     CommandSpec(
-      name: "sync", summary: "command.sync.summary", usage: "docket sync [--json]",
-      options: [json], examples: "command.sync.examples",
+      name: "sync", summary: "command.sync.summary",
+      usage: "docket sync [--passphrase-file FILE] [--json]",
+      options: [passphraseFile, json], examples: "command.sync.examples",
       run: { try SyncCommands(context: $0).sync() }),
     CommandSpec(
       name: "remote", summary: "command.remote.summary",
-      usage: "docket remote set PATH|URL | docket remote show | docket remote remove",
+      usage:
+        "docket remote set PATH|URL [--encrypt] | docket remote show | docket remote remove | docket remote encrypt | docket remote passphrase",
       options: [json],
       subcommands: [
         CommandSpec(
           name: "set", summary: "command.remote.set.summary",
-          usage: "docket remote set PATH|URL [--space NAME]",
+          usage: "docket remote set PATH|URL [--space NAME] [--encrypt] [--passphrase-file FILE]",
           options: [
-            OptionSpec(name: "space", kind: .value(name: "NAME"), help: "option.space"), json,
+            OptionSpec(name: "space", kind: .value(name: "NAME"), help: "option.space"),
+            OptionSpec(name: "encrypt", kind: .flag, help: "option.encrypt"), passphraseFile,
+            json,
           ], minimumArguments: 1, maximumArguments: nil, argumentValues: .files,
           run: { try SyncCommands(context: $0).setRemote() }),
+        CommandSpec(
+          name: "encrypt", summary: "command.remote.encrypt.summary",
+          usage: "docket remote encrypt [--passphrase-file FILE]",
+          options: [passphraseFile, json],
+          run: { try EncryptionCommands(context: $0).encrypt() }),
+        CommandSpec(
+          name: "passphrase", summary: "command.remote.passphrase.summary",
+          usage: "docket remote passphrase [--passphrase-file FILE] [--new-passphrase-file FILE]",
+          options: [
+            passphraseFile,
+            OptionSpec(
+              name: "new-passphrase-file", kind: .value(name: "FILE"),
+              help: "option.newPassphraseFile", values: .files),
+            json,
+          ],
+          run: { try EncryptionCommands(context: $0).changePassphrase() }),
         CommandSpec(
           name: "show", summary: "command.remote.show.summary", usage: "docket remote show",
           options: [json], run: { try SyncCommands(context: $0).showRemote() }),

@@ -7,17 +7,27 @@ import Postgres
 /// Why a sync did not run or did not finish, in the reader's words.
 public struct SyncFailure: Error, Equatable, Sendable {
   public var message: String
-  public init(_ message: String) { self.message = message }
+  /// The remote is encrypted and this device needs its passphrase (a face asks for it and
+  /// calls `ConfiguredSync.unlock`).
+  public var needsPassphrase = false
+  public init(_ message: String, needsPassphrase: Bool = false) {
+    self.message = message
+    self.needsPassphrase = needsPassphrase
+  }
 }
 
 /// One sync of a database with the remote its settings name, as this device, for every face
 /// (`docket sync`, the app): its outcome (the time, or the error in words) kept with the
 /// settings for `docket remote show` and the status line.
 public enum ConfiguredSync {
-  /// Runs the sync; fails with `SyncFailure`, whose message names what failed and where.
-  public static func run(_ database: DatabaseQueue, at now: () -> Date, _ l10n: Localizer) throws
-    -> SyncReport
-  {
+  /// Runs the sync; fails with `SyncFailure`, whose message names what failed and where. When
+  /// the remote is encrypted and this device holds no key for it, `passphrase` is asked for
+  /// one (nil: the sync fails, `needsPassphrase`); `snapshot` writes a snapshot however few
+  /// files there are.
+  public static func run(
+    _ database: DatabaseQueue, at now: () -> Date, _ l10n: Localizer,
+    passphrase: (() throws -> String?)? = nil, snapshot: Bool = false
+  ) throws -> SyncReport {
     let settings = try database.read { try $0.syncSettings() }
     guard let address = settings.address else {
       throw SyncFailure(l10n("remote.none"))
@@ -30,12 +40,24 @@ public enum ConfiguredSync {
         try db.storedDeviceIdentity(hostName: HostName.current)?.name ?? HostName.current
       )
     }
-    let engine = SyncEngine(
+    var engine = SyncEngine(
       database: database,
-      remote: Self.remote(address, space: settings.space, device: id),
+      remote: Self.remote(address, space: settings.space, device: id)
+        .withKey(SyncKeyFile.read(database: database.path)),
       device: id, deviceName: name)
+    engine.snapshotNow = snapshot
     do {
-      let report = try engine.run()
+      let report: SyncReport
+      do { report = try engine.run() } catch let error as RemoteError
+        where error.problem == .encrypted
+      {
+        // Told now that the remote is encrypted: the passphrase opens its key, kept from now on.
+        // None to be had (no terminal, none given): said as the remote encrypted.
+        guard let given = (try? passphrase?()) ?? nil else { throw error }
+        try unlock(database, passphrase: given, l10n)
+        engine.remote = engine.remote.withKey(SyncKeyFile.read(database: database.path))
+        report = try engine.run()
+      }
       // Pulled, but the push was refused: the sync did not finish, and says why.
       let refused = report.pushRefused.map { l10n("sync.pushRefused", .string($0)) }
       try database.write { db in
@@ -44,9 +66,87 @@ public enum ConfiguredSync {
       }
       return report
     } catch {
-      let message = SyncMessages.failure(error, l10n)
-      try? database.write { try $0.recordSyncOutcome(at: now(), error: message) }
-      throw SyncFailure(message)
+      var failure = error as? SyncFailure ?? SyncFailure(SyncMessages.failure(error, l10n))
+      if let error = error as? RemoteError, error.problem == .encrypted {
+        failure.needsPassphrase = true
+      }
+      try? database.write { try $0.recordSyncOutcome(at: now(), error: failure.message) }
+      throw failure
+    }
+  }
+
+  /// The remote the settings name, plain, as this device: nil when none is set.
+  static func plainRemote(_ database: DatabaseQueue) throws -> (any SyncRemote)? {
+    let settings = try database.read { try $0.syncSettings() }
+    guard let address = settings.address else { return nil }
+    let id = try database.read { try $0.localDeviceID() }
+    return remote(address, space: settings.space, device: id)
+  }
+
+  /// What the remote says of its encryption: nil when it is plain, else whether this device
+  /// holds its key. Asks the remote (making it, as a first sync would, when it is not there).
+  public static func encryption(_ database: DatabaseQueue, _ l10n: Localizer) throws -> Bool? {
+    guard let remote = try plainRemote(database) else { throw SyncFailure(l10n("remote.none")) }
+    return try sealingStep(l10n) {
+      try RemoteEncryption.state(remote, key: SyncKeyFile.read(database: database.path))
+    }
+  }
+
+  /// Opens the remote's key with `passphrase` and keeps it beside the database; fails, keeping
+  /// nothing, when the passphrase does not open it.
+  public static func unlock(_ database: DatabaseQueue, passphrase: String, _ l10n: Localizer)
+    throws
+  {
+    guard let remote = try plainRemote(database) else { throw SyncFailure(l10n("remote.none")) }
+    try sealingStep(l10n) {
+      let key = try RemoteEncryption.unlock(remote, passphrase: passphrase)
+      try SyncKeyFile.write(key, database: database.path)
+    }
+  }
+
+  /// Encrypts the plain remote the settings name with a new key wrapped by `passphrase`, kept
+  /// beside the database. Its packages are sealed by the syncs that follow: this device's by
+  /// its next, each other device's by its first after it is given the passphrase.
+  public static func encrypt(
+    _ database: DatabaseQueue, passphrase: String, cost: KeyCost, _ l10n: Localizer
+  ) throws {
+    guard let remote = try plainRemote(database) else { throw SyncFailure(l10n("remote.none")) }
+    try sealingStep(l10n) {
+      do {
+        _ = try RemoteEncryption.encrypt(remote, passphrase: passphrase, cost: cost) {
+          try SyncKeyFile.write($0, database: database.path)
+        }
+      } catch {
+        if !(error is SealingError) || error as? SealingError == .raced {
+          SyncKeyFile.remove(database: database.path)
+        }
+        throw error
+      }
+    }
+  }
+
+  /// Wraps the remote's key with `new` in place of `old`: devices that keep the key go on
+  /// syncing; a device that joins needs `new`.
+  public static func changePassphrase(
+    _ database: DatabaseQueue, old: String, new: String, cost: KeyCost, _ l10n: Localizer
+  ) throws {
+    guard let remote = try plainRemote(database) else { throw SyncFailure(l10n("remote.none")) }
+    try sealingStep(l10n) {
+      let key = try RemoteEncryption.changePassphrase(remote, old: old, new: new, cost: cost)
+      try SyncKeyFile.write(key, database: database.path)
+    }
+  }
+
+  /// Runs `body`, a step of setting up encryption: what fails is said in the reader's words.
+  @discardableResult
+  static func sealingStep<Value>(_ l10n: Localizer, _ body: () throws -> Value) throws -> Value {
+    if let missing = Sodium.problem { throw SyncFailure(missing) }
+    do { return try body() } catch let error as SealingError {
+      throw SyncFailure(SyncMessages.sealing(error, l10n))
+    } catch let error as SyncFailure {
+      throw error
+    } catch {
+      throw SyncFailure(SyncMessages.failure(error, l10n))
     }
   }
 

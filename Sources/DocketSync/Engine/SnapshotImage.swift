@@ -63,8 +63,7 @@ extension SyncEngine {
       // What this database is now; checked again, on the writer, just before it is replaced. A
       // database with data of its own takes no image: it is not even fetched.
       let before = try database.read { db in try Self.localState(db) }
-      guard before.isEmpty, let file = remote.imageFile(name) else { return nil }
-      try FileManager.default.copyItem(atPath: file, toPath: copy)
+      guard before.isEmpty, remote.copyImage(name, to: copy) else { return nil }
       guard try isSound(copy, of: snapshot) else { return nil }
       let count = try makeOwn(copy, snapshot: snapshot, state: before, remote: key)
       let taken = try database.withConnection { db -> Bool in

@@ -303,7 +303,7 @@ extension SyncEngine {
       }.count + pushedFiles
     // A snapshot holds only what this device has read: files it skipped or waits for are not
     // claimed by it, so they do not stop it.
-    if !report.wroteSnapshot, loose >= compactAfter {
+    if !report.wroteSnapshot, loose >= compactAfter || snapshotNow {
       try writeSnapshot(
         fileNumber: fileNumber, countsAsPushed: false, listing, remote: key, &report)
       compacted = fileNumber

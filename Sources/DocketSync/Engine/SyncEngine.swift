@@ -105,6 +105,9 @@ public struct SyncEngine: Sendable {
   public var snapshotPartSize = 50_000
   /// How long a sync waits for another sync of the same database to end.
   public var lockWait: Duration = .seconds(10)
+  /// Writes a snapshot of all this device holds, however few files there are (a remote just
+  /// encrypted: the snapshot, sealed, holds what other devices wrote plain).
+  public var snapshotNow = false
 
   public init(database: DatabaseQueue, remote: any SyncRemote, device: String, deviceName: String) {
     self.database = database
@@ -155,6 +158,7 @@ public struct SyncEngine: Sendable {
     // this sync, and others' files that arrive meanwhile are read by the next.
     let listing = try remote.list()
     report.skipped += listing.skipped
+    try resealOwn(listing, remote: id)
     if let copy = try foreignPackages(listing, remote: id) {
       throw DeviceSwitched(
         newID: try database.write { db in

@@ -153,6 +153,8 @@ public enum SyncMessages {
       case .moreBadLines(let count): l10n("sync.problem.moreBadLines", .integer(count))
       case .tooLarge(let limit):
         l10n("sync.problem.tooLarge", .integer(Int(min(limit >> 20, Int64(Int.max)))))
+      case .notSealed: l10n("sync.problem.notSealed")
+      case .unsealable: l10n("sync.problem.unsealable")
       }
     }
   }
@@ -192,6 +194,10 @@ public enum SyncMessages {
       case .replaced: return l10n("error.remote.replaced", .string(place))
       case .numberTaken: return l10n("error.remote.numberTaken", .string(place))
       case .notOwnFolder: return l10n("error.remote.notOwnFolder", .string(place))
+      case .encrypted: return l10n("error.remote.encrypted", .string(place))
+      case .keyRefused: return l10n("error.remote.keyRefused", .string(place))
+      case .noLongerEncrypted: return l10n("error.remote.noLongerEncrypted", .string(place))
+      case .sealingUnavailable(let reason): return reason
       }
     }
     if error is SyncBusy { return l10n("error.sync.busy") }
@@ -201,6 +207,20 @@ public enum SyncMessages {
         .string(problem(error.problem, l10n)))
     }
     return l10n("error.sync.database", .string(describe(error, l10n)))
+  }
+
+  /// Why encryption could not be set up or used.
+  public static func sealing(_ error: SealingError, _ l10n: Localizer) -> String {
+    switch error {
+    case .library(let reason): reason
+    case .derivation: l10n("error.sealing.derivation")
+    case .wrongPassphrase: l10n("error.sealing.wrongPassphrase")
+    case .notEncrypted: l10n("error.sealing.notEncrypted")
+    case .alreadyEncrypted: l10n("error.sealing.alreadyEncrypted")
+    case .keyRefused: l10n("error.sealing.keyRefused")
+    case .raced: l10n("error.sealing.raced")
+    case .unreadableRecord: l10n("error.sealing.unreadableRecord")
+    }
   }
 
   static func describe(_ error: any Error, _ l10n: Localizer) -> String {

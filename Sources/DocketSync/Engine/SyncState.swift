@@ -37,6 +37,8 @@ extension Connection {
   static let snapshotCoversKey = "sync_snapshot_covers"
   static let lastSyncKey = "sync_last"
   static let lastErrorKey = "sync_last_error"
+  /// The encrypted remote (its id) this device has sealed its own plain packages in.
+  static let resealedKey = "sync_resealed"
 
   /// The devices this database speaks for in sync: `<prefix><device id>`.
   static let relayPrefix = "sync_relay:"

@@ -88,6 +88,12 @@ public enum PackageProblem: Error, Equatable, Sendable {
   case tooLarge(limit: Int64)
   /// So many more lines of it skipped, beyond those named.
   case moreBadLines(Int)
+  /// In an encrypted remote, not sealed: put there by hand, or by a device that had not yet
+  /// heard the remote is encrypted (it seals its own at its next sync).
+  case notSealed
+  /// Sealed, but it does not open with this remote's key: changed, cut short, or another
+  /// remote's.
+  case unsealable
 }
 
 /// The format: a header line, a change per line, an end line with the count, so that a file cut
@@ -222,6 +228,11 @@ public enum PackageFormat {
 
   /// How every package Docket writes begins.
   static let start = Array(#"{"docket":""#.utf8)
+
+  /// Whether `bytes` begin as a plain package does.
+  static func checkStartPasses(_ bytes: [UInt8]) -> Bool {
+    bytes.count >= start.count && bytes.starts(with: start)
+  }
 
   /// Fails with `.garbage` when `bytes` (a package's first bytes) do not begin as a package
   /// does: random bytes under a package's name are not taken for a package cut short.

@@ -6,7 +6,7 @@ import JSONText
 
 /// A shared folder as a remote (Syncthing, a cloud drive, NFS):
 ///
-///     <folder>/docket-remote.json              {"docket":"remote","version":1}
+///     <folder>/docket-remote.json              {"docket":"remote","version":1,"id":"…"}
 ///     <folder>/<device id>/00000001.changes     a device's change files, numbered
 ///     <folder>/<device id>/snapshot-<hex>.snapshot
 ///
@@ -15,23 +15,36 @@ import JSONText
 /// sees half a file; a file a sync tool is still copying in is seen to be partial by its missing
 /// end line. Names Docket does not write (`00000003 (conflicted copy).changes`,
 /// `00000003.sync-conflict-….changes`) are reported and left alone.
+///
+/// An encrypted folder's marker is of version 2 (an older Docket refuses it rather than write
+/// into it) and holds the record of its key (`"sealing"`); every file in it is sealed
+/// (`SealedBytes`), and a file that is not, or does not open, is skipped.
 public struct FolderRemote: PackageStore {
   public let path: String
   public let device: String
+  /// The key of an encrypted folder; nil for a plain one.
+  public let key: SyncKey?
 
-  public init(path: String, device: String) {
+  public init(path: String, device: String, key: SyncKey? = nil) {
     self.path = (path as NSString).standardizingPath
     self.device = device
+    self.key = key
   }
 
   static let marker = "docket-remote.json"
+  /// The marker of a plain folder, and the newest read (an encrypted folder's).
   static let version = 1
+  static let sealedVersion = 2
 
   /// Checks the folder and makes what it needs: the marker that names it (made, with a random id,
   /// by the first device), and this device's folder. Returns the remote's id: a folder emptied
   /// and set up again is another remote, whatever its path, and one reached by another path (a
   /// link, a new mount point) the same. With `expecting`, makes nothing and checks the id.
   public func prepare(expecting: String?) throws -> String {
+    try prepare(expecting: expecting, checkingKey: true)
+  }
+
+  private func prepare(expecting: String?, checkingKey: Bool) throws -> String {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw RemoteError(location: path, problem: .missing)
@@ -40,10 +53,16 @@ public struct FolderRemote: PackageStore {
       throw RemoteError(location: path, problem: .system(String(cString: strerror(ENOTDIR))))
     }
     let markerPath = path + "/" + Self.marker
-    var id = try readMarker(markerPath)
+    var (id, record) = try readMarker(markerPath)
     if let expecting {
       guard id == expecting else { throw RemoteError(location: path, problem: .replaced) }
+      if checkingKey { try checkKey(record, id: expecting) }
       return expecting
+    }
+    // A device that keeps a key never makes a plain remote: a folder emptied by someone else
+    // would otherwise be filled with this device's issues in plain text.
+    if id == nil || id == "", key != nil {
+      throw RemoteError(location: path, problem: .noLongerEncrypted)
     }
     if id == nil || id == "" {
       // The first device names the remote. Made beside and linked into place, which fails if
@@ -52,9 +71,10 @@ public struct FolderRemote: PackageStore {
       try createExclusively(
         Array("{\"docket\":\"remote\",\"version\":\(Self.version),\"id\":\"\(made)\"}\n".utf8),
         at: markerPath, replacingUnnamed: id == "")
-      id = try readMarker(markerPath)
+      (id, record) = try readMarker(markerPath)
     }
     guard let id, !id.isEmpty else { throw RemoteError(location: markerPath, problem: .notARemote) }
+    if checkingKey { try checkKey(record, id: id) }
     try ownFolder(making: true)
     sweepLeftovers()
     return id
@@ -90,12 +110,35 @@ public struct FolderRemote: PackageStore {
     }
   }
 
-  /// The id in the marker: nil when there is no marker, "" for one without an id.
-  private func readMarker(_ markerPath: String) throws -> String? {
+  /// Fails unless the folder's encryption is this remote's key: a key for an encrypted folder,
+  /// none for a plain one.
+  func checkKey(_ record: RemoteKeyRecord?, id: String) throws {
+    try Self.checkKey(key, record, id: id, location: path)
+  }
+
+  static func checkKey(_ key: SyncKey?, _ record: RemoteKeyRecord?, id: String, location: String)
+    throws
+  {
+    guard let record else {
+      if key != nil { throw RemoteError(location: location, problem: .noLongerEncrypted) }
+      return
+    }
+    if let missing = Sodium.problem {
+      throw RemoteError(location: location, problem: .sealingUnavailable(missing))
+    }
+    guard let key else { throw RemoteError(location: location, problem: .encrypted) }
+    guard key.remote == id, record.opens(key) else {
+      throw RemoteError(location: location, problem: .keyRefused)
+    }
+  }
+
+  /// The id in the marker (nil when there is no marker, "" for one without an id), and the
+  /// record of its key when it is encrypted.
+  private func readMarker(_ markerPath: String) throws -> (String?, RemoteKeyRecord?) {
     let data: [UInt8]
     do { data = try FileReading.contents(of: markerPath, limit: 1 << 16) } catch {
       switch error {
-      case .system(ENOENT): return nil
+      case .system(ENOENT): return (nil, nil)
       case .system(let code):
         throw RemoteError(location: markerPath, problem: .system(String(cString: strerror(code))))
       case .link, .notAFile, .tooLarge:
@@ -106,11 +149,57 @@ public struct FolderRemote: PackageStore {
     else {
       throw RemoteError(location: markerPath, problem: .notARemote)
     }
-    if let version = marker["version"]?.number, version > Double(Self.version) {
+    if let version = marker["version"]?.number, version > Double(Self.sealedVersion) {
       throw RemoteError(
         location: markerPath, problem: .newerVersion(version < 1e9 ? Int(version) : Int.max))
     }
-    return marker["id"]?.string ?? ""
+    var record: RemoteKeyRecord?
+    if let sealing = marker["sealing"] {
+      guard let read = RemoteKeyRecord(sealing) else {
+        throw RemoteError(location: markerPath, problem: .notARemote)
+      }
+      record = read
+    } else if marker["version"]?.number == Double(Self.sealedVersion) {
+      // Version 2 is an encrypted folder's: without its record, nothing opens it.
+      throw RemoteError(location: markerPath, problem: .notARemote)
+    }
+    return (marker["id"]?.string ?? "", record)
+  }
+
+  public var isSealed: Bool { key != nil }
+
+  /// Whether the folder at `path` holds an encrypted remote (its marker says so), read without
+  /// making or changing anything.
+  public static func isEncrypted(_ path: String) -> Bool {
+    let file = (path as NSString).standardizingPath + "/" + marker
+    guard let bytes = try? FileReading.contents(of: file, limit: 1 << 16),
+      let json = try? JSONReader.document(bytes)
+    else { return false }
+    return json["sealing"] != nil
+  }
+
+  public func withKey(_ key: SyncKey?) -> any SyncRemote {
+    FolderRemote(path: path, device: device, key: key)
+  }
+
+  public func keyRecord() throws -> (id: String, record: RemoteKeyRecord?) {
+    _ = try FolderRemote(path: path, device: device).prepare(expecting: nil, checkingKey: false)
+    let (id, record) = try readMarker(path + "/" + Self.marker)
+    guard let id, !id.isEmpty else { throw RemoteError(location: path, problem: .notARemote) }
+    return (id, record)
+  }
+
+  public func setKeyRecord(_ record: RemoteKeyRecord, replacing: RemoteKeyRecord?) throws {
+    let markerPath = path + "/" + Self.marker
+    let (id, found) = try readMarker(markerPath)
+    guard let id, !id.isEmpty else { throw RemoteError(location: path, problem: .notARemote) }
+    guard found == replacing else { throw SealingError.raced }
+    let text =
+      "{\"docket\":\"remote\",\"version\":\(Self.sealedVersion),\"id\":\"\(id)\","
+      + "\"sealing\":\(record.text)}\n"
+    try writeAtomically(Array(text.utf8), to: markerPath)
+    // Two devices encrypting at once: the marker renamed last counts, and the other is told.
+    guard try readMarker(markerPath).1 == record else { throw SealingError.raced }
   }
 
   /// Writes `bytes` as `target` only if there is no `target` yet (or, with `replacingUnnamed`,
@@ -217,9 +306,17 @@ public struct FolderRemote: PackageStore {
 
   public func bytes(of name: PackageName) throws -> [UInt8] {
     let file = filePath(name)
-    do { return try FileReading.contents(of: file, limit: PackageFormat.limit(name.kind)) } catch {
+    let bytes: [UInt8]
+    do { bytes = try FileReading.contents(of: file, limit: limit(name.kind)) } catch {
       throw refusal(error, name)
     }
+    guard let key else { return bytes }
+    return try Self.naming(name) { try SealedBytes.open(bytes, name: name, key: key) }
+  }
+
+  /// The largest file of a kind read: a sealed one is a little larger than its plain bytes.
+  func limit(_ kind: PackageName.Kind) -> Int64 {
+    key == nil ? PackageFormat.limit(kind) : SealedBytes.sealedLimit(PackageFormat.limit(kind))
   }
 
   /// A file of the folder that was not opened, said as the package skipped or the folder failing.
@@ -230,7 +327,7 @@ public struct FolderRemote: PackageStore {
     case .tooLarge:
       SkippedPackage(
         path: name.description,
-        problem: .package(.tooLarge(limit: PackageFormat.limit(name.kind))))
+        problem: .package(.tooLarge(limit: limit(name.kind))))
     case .system(let code):
       RemoteError(location: filePath(name), problem: .system(String(cString: strerror(code))))
     }
@@ -246,10 +343,29 @@ public struct FolderRemote: PackageStore {
   public func readParts(_ name: PackageName) throws -> PackageParts {
     let file = filePath(name)
     let opened: FileReading.Opened
-    do { opened = try FileReading.open(file, limit: PackageFormat.limit(name.kind)) } catch {
+    do { opened = try FileReading.open(file, limit: limit(name.kind)) } catch {
       throw refusal(error, name)
     }
-    return try Self.parts(of: LinesFromFile(descriptor: opened.descriptor), name: name, file: file)
+    guard let key else {
+      return try Self.parts(
+        of: LinesFromFile(descriptor: opened.descriptor), name: name, file: file)
+    }
+    // Opened whole, into a file of this machine's own, before anything is handed on: a part
+    // that does not open is found before any change is applied.
+    defer { close(opened.descriptor) }
+    let plain = try SealedBytes.privateFile()
+    do {
+      try SealedBytes.open(
+        name: name, key: key, into: plain, SealedBytes.pieces(of: opened.descriptor))
+    } catch {
+      close(plain)
+      throw error
+    }
+    guard lseek(plain, 0, SEEK_SET) == 0 else {
+      close(plain)
+      throw RemoteError(location: file, problem: .system(String(cString: strerror(errno))))
+    }
+    return try Self.parts(of: LinesFromFile(descriptor: plain), name: name, file: file)
   }
 
   /// A package's file read as it is applied, a mebibyte at a time: held whole, the file (a
@@ -302,10 +418,11 @@ public struct FolderRemote: PackageStore {
   public func header(_ name: PackageName) throws -> Package {
     let file = filePath(name)
     let opened: FileReading.Opened
-    do { opened = try FileReading.open(file, limit: PackageFormat.limit(name.kind)) } catch {
+    do { opened = try FileReading.open(file, limit: limit(name.kind)) } catch {
       throw refusal(error, name)
     }
     let handle = FileHandle(fileDescriptor: opened.descriptor, closeOnDealloc: true)
+    if let key { return try sealedHeader(name, handle, key) }
     var bytes: [UInt8] = []
     // A header is one line of a few hundred bytes (a snapshot's lists every device).
     while bytes.count < 1 << 20, !bytes.contains(0x0A) {
@@ -320,13 +437,44 @@ public struct FolderRemote: PackageStore {
     }
   }
 
+  /// A sealed package's header: its first part, read alone.
+  private func sealedHeader(_ name: PackageName, _ handle: FileHandle, _ key: SyncKey) throws
+    -> Package
+  {
+    var bytes: [UInt8] = []
+    func fill(_ count: Int) {
+      while bytes.count < count,
+        let chunk = try? handle.read(upToCount: count - bytes.count), !chunk.isEmpty
+      {
+        bytes += chunk
+      }
+    }
+    fill(SealedBytes.magic.count + Sodium.streamHeaderBytes + 4)
+    do {
+      guard SealedBytes.isSealed(bytes.prefix(SealedBytes.magic.count)) else {
+        throw PackageProblem.notSealed
+      }
+      guard let length = SealedBytes.firstPartLength(bytes[...]) else {
+        throw bytes.count < SealedBytes.magic.count + Sodium.streamHeaderBytes + 4
+          ? PackageProblem.partial : PackageProblem.unsealable
+      }
+      fill(length)
+      let line = try SealedBytes.openFirst(bytes[...], name: name, key: key)
+      guard line.last == 0x0A else { throw PackageProblem.partial }
+      return try PackageFormat.decodeHeader(line.dropLast(), expected: name).package
+    } catch let problem as PackageProblem {
+      throw SkippedPackage(path: name.description, problem: .package(problem))
+    }
+  }
+
   /// Writes a package whole. A change file is made only where there is none of its number
   /// (`.numberTaken` otherwise: another database writing under this device's id); a snapshot
   /// replaces one of the same stamp.
   public func write(_ package: Package) throws {
     precondition(package.name.device == device, "a device writes only its own packages")
     try ownFolder(making: true)
-    let bytes = PackageFormat.encode(package)
+    var bytes = PackageFormat.encode(package)
+    if let key { bytes = SealedBytes.seal(bytes, name: package.name, key: key).bytes }
     let target = filePath(package.name)
     guard package.name.kind == .changes else { return try writeAtomically(bytes, to: target) }
     do {
@@ -341,7 +489,43 @@ public struct FolderRemote: PackageStore {
   }
 
   public func forDevice(_ device: String) -> any SyncRemote {
-    FolderRemote(path: path, device: device)
+    FolderRemote(path: path, device: device, key: key)
+  }
+
+  public func reseal(_ name: PackageName) throws {
+    precondition(name.device == device, "a device seals only its own packages")
+    guard let key else { return }
+    try ownFolder(making: false)
+    let file = filePath(name)
+    let opened: FileReading.Opened
+    do { opened = try FileReading.open(file, limit: PackageFormat.limit(name.kind)) } catch {
+      if case .system(ENOENT) = error { return }
+      throw refusal(error, name)
+    }
+    defer { close(opened.descriptor) }
+    var head = [UInt8](repeating: 0, count: SealedBytes.magic.count)
+    let count = head.withUnsafeMutableBytes {
+      pread(opened.descriptor, $0.baseAddress, $0.count, 0)
+    }
+    if count == head.count, SealedBytes.isSealed(head) { return }
+    if name.kind != .image {
+      let plain: [UInt8]
+      do { plain = try FileReading.contents(of: file, limit: PackageFormat.limit(name.kind)) } catch
+      {
+        throw refusal(error, name)
+      }
+      return try writeAtomically(SealedBytes.seal(plain, name: name, key: key).bytes, to: file)
+    }
+    try Self.naming(file) {
+      try FileReplacement.replace(file, mode: 0o600) { output in
+        try SealedBytes.seal(file: opened.descriptor, name: name, key: key) { sealed in
+          if let failure = sealed.withUnsafeBytes({ FileWriting.writeAll(output, $0) }) {
+            throw FileReplacement.Failure(code: failure)
+          }
+        }
+        return nil
+      }
+    }
   }
 
   public func remove(_ name: PackageName) throws {

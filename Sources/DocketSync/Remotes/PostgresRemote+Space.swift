@@ -8,27 +8,65 @@ import Postgres
 /// and its id, which every device checks is the one it synced with before.
 extension PostgresRemote {
   public func prepare(expecting: String?) throws -> String {
-    if let found = try readSpace() {
+    if let (found, record) = try readSpace() {
       if let expecting, found != expecting {
         throw RemoteError(location: location, problem: .replaced)
       }
+      try FolderRemote.checkKey(key, record, id: found, location: location)
       return found
     }
     // Gone since this sync began: said as the space gone, which the next sync makes anew.
     if expecting != nil { throw RemoteError(location: location, problem: .spaceMissing) }
+    // A device that keeps a key never makes a plain space in place of its encrypted one.
+    if key != nil { throw RemoteError(location: location, problem: .noLongerEncrypted) }
     try create()
-    guard let made = try readSpace() else {
+    guard let (made, _) = try readSpace() else {
       throw RemoteError(location: location, problem: .notARemote)
     }
     return made
   }
 
-  /// The space's id, or nil when there is no such space; fails for a newer version.
-  private func readSpace() throws -> String? {
+  public func keyRecord() throws -> (id: String, record: RemoteKeyRecord?) {
+    let plain = PostgresRemote(address: address, space: space, device: device)
+    guard let found = try readSpace() else {
+      _ = try plain.prepare(expecting: nil)
+      guard let made = try readSpace() else {
+        throw RemoteError(location: location, problem: .notARemote)
+      }
+      return made
+    }
+    return found
+  }
+
+  public func setKeyRecord(_ record: RemoteKeyRecord, replacing: RemoteKeyRecord?) throws {
+    let rows = try perform { db throws(PostgresError) in
+      try db.execute("BEGIN")
+      do throws(PostgresError) {
+        try limitTransaction(db)
+        try db.execute("ALTER TABLE \(schema).space ADD COLUMN IF NOT EXISTS sealing text")
+        let rows = try db.execute(
+          """
+          UPDATE \(schema).space SET sealing = $1, version = $2
+          WHERE sealing IS NOT DISTINCT FROM $3 RETURNING id
+          """, [record.text, String(Self.sealedVersion), replacing?.text])
+        try db.execute("COMMIT")
+        return rows
+      } catch {
+        if !error.connectionLost { _ = try? db.execute("ROLLBACK") }
+        throw error
+      }
+    }
+    guard rows.rows.count == 1 else { throw SealingError.raced }
+  }
+
+  /// The space's id and the record of its key, or nil when there is no such space; fails for a
+  /// newer version.
+  private func readSpace() throws -> (String, RemoteKeyRecord?)? {
     let rows: PostgresRows
     do {
       rows = try perform { db throws(PostgresError) in
-        try db.execute("SELECT id, version FROM \(schema).space")
+        // The column `sealing` is there only once the space is encrypted.
+        try db.execute("SELECT id, version, to_jsonb(s)->>'sealing' FROM \(schema).space s")
       }
     } catch let error as RemoteError where error.problem == .spaceMissing {
       return nil
@@ -38,10 +76,19 @@ extension PostgresRemote {
     else {
       throw RemoteError(location: location, problem: .notARemote)
     }
-    if version > Self.version {
+    if version > Self.sealedVersion {
       throw RemoteError(location: location, problem: .newerVersion(version))
     }
-    return id
+    var record: RemoteKeyRecord?
+    if let text = rows[0, 2] {
+      guard let read = RemoteKeyRecord(text: text) else {
+        throw RemoteError(location: location, problem: .notARemote)
+      }
+      record = read
+    } else if version == Self.sealedVersion {
+      throw RemoteError(location: location, problem: .notARemote)
+    }
+    return (id, record)
   }
 
   /// Makes the space's schema and tables; a device that makes them at the same moment waits for

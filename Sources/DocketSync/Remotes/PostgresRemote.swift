@@ -31,6 +31,11 @@ import Postgres
 /// A push whose commit the client never heard of (the connection cut at the wrong moment) is
 /// there when the next sync lists the packages, and that sync numbers on after it.
 ///
+/// An encrypted space is of version 2 (an older Docket refuses it) and keeps the record of its key
+/// in its `space` row (`sealing`). Its packages are sealed (`SealedBytes`) and kept as Base64
+/// text: `header` holds the sealed first part alone, `device_name` is empty, and no notification
+/// says more than a device's random id.
+///
 /// Rights are the server's: a role that may only read the space pulls, and its pushes are refused
 /// (`RemoteError.Problem.denied`). Docket never keeps a password: libpq takes it from `~/.pgpass`
 /// or `PGPASSWORD`, and `docket remote set` moves one given in the address to the password file.
@@ -39,6 +44,8 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   public let address: String
   public let space: String
   public let device: String
+  /// The key of an encrypted space; nil for a plain one.
+  public let key: SyncKey?
   /// For tests: runs inside a push's transaction, before it commits (a connection cut there).
   public var beforeCommit: (@Sendable (PostgresConnection) throws -> Void)?
   /// How long a statement waits without a word from the server (`PostgresConnection`).
@@ -48,12 +55,13 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   public var serverIdleLimit: Duration = .seconds(20)
 
   let connection = Locked<PostgresConnection?>(nil)
-  let temporaryFiles = Locked<[String]>([])
 
   /// The space a remote set without one uses.
   public static let defaultSpace = "default"
-  /// The version of the space's tables this Docket writes.
+  /// The version of the space's tables this Docket writes, and the newest it reads (an encrypted
+  /// space's).
   public static let version = 1
+  public static let sealedVersion = 2
   /// A part of a package holds whole lines, up to about this many bytes.
   static let partBytes = 1 << 20
   /// Parts fetched at a time through a package's cursor.
@@ -63,14 +71,11 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   /// The longest header read (a snapshot's names every device it covers).
   static let headerLimit = 1 << 20
 
-  public init(address: String, space: String, device: String) {
+  public init(address: String, space: String, device: String, key: SyncKey? = nil) {
     self.address = address
     self.space = space
     self.device = device
-  }
-
-  deinit {
-    for file in temporaryFiles.withLock({ $0 }) { unlink(file) }
+    self.key = key
   }
 
   /// An address with any password in it replaced by `***`, for a message about the address.
@@ -172,13 +177,24 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
     guard !bytes.isEmpty else {
       throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
     }
-    return bytes
+    guard let key else { return bytes }
+    return try Self.naming(name) {
+      try SealedBytes.open(try Self.unbased(bytes[...]), name: name, key: key)
+    }
+  }
+
+  /// Base64 text as bytes; a plain package (which is no Base64) is `.notSealed`.
+  static func unbased(_ text: ArraySlice<UInt8>) throws(PackageProblem) -> [UInt8] {
+    guard let data = Data(base64Encoded: Data(text)) else { throw .notSealed }
+    return Array(data)
   }
 
   /// Hands `each` a package's parts in order, after checking that together they are within the
   /// limit of its kind (what the server says the rows hold, not what the pusher said).
   private func packageParts(of name: PackageName, _ each: (String) throws -> Void) throws {
-    let limit = PackageFormat.limit(name.kind)
+    var limit = PackageFormat.limit(name.kind)
+    // Sealed, and in Base64: four characters for three bytes.
+    if key != nil { limit = SealedBytes.sealedLimit(limit) / 3 * 4 + 4 }
     let (_, tooLarge) = try parts(
       of: name, table: "parts", column: "body",
       where: "device = $1 AND kind = $2 AND number = $3",
@@ -196,6 +212,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   /// it a part at a time as it is applied: in bounded memory, and with nothing fetched from the
   /// server while the database's write lock is held.
   public func readParts(_ name: PackageName) throws -> PackageParts {
+    if let key, name.kind == .snapshot { return try sealedSnapshot(name, key) }
     guard name.kind == .snapshot else {
       let bytes = try bytes(of: name)
       return PackageParts { partSize, body in
@@ -233,6 +250,30 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
     return try FolderRemote.parts(of: LinesFromFile(descriptor: descriptor), name: name, file: file)
   }
 
+  /// A sealed snapshot opened into a file of this machine's own as its parts are fetched, whole
+  /// before anything is handed on, then read from it a part at a time.
+  private func sealedSnapshot(_ name: PackageName, _ key: SyncKey) throws -> PackageParts {
+    let plain = try SealedBytes.privateFile()
+    var fetched = false
+    do {
+      try SealedBytes.open(name: name, key: key, into: plain) { take in
+        try packageParts(of: name) { part in
+          fetched = true
+          try take(try Self.unbased(ArraySlice(part.utf8))[...])
+        }
+      }
+    } catch {
+      close(plain)
+      throw error
+    }
+    guard fetched, lseek(plain, 0, SEEK_SET) == 0 else {
+      close(plain)
+      throw SkippedPackage(path: name.description, problem: .unreadable("gone from the server"))
+    }
+    return try FolderRemote.parts(
+      of: LinesFromFile(descriptor: plain), name: name, file: name.description)
+  }
+
   public func header(_ name: PackageName) throws -> Package {
     let rows = try perform { db throws(PostgresError) in
       try db.execute(
@@ -248,8 +289,14 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       throw SkippedPackage(
         path: name.description, problem: .package(.tooLarge(limit: Int64(Self.headerLimit))))
     }
-    do {
-      return try PackageFormat.decodeHeader(ArraySlice(header.utf8), expected: name).package
+    do throws(PackageProblem) {
+      guard let key else {
+        return try PackageFormat.decodeHeader(ArraySlice(header.utf8), expected: name).package
+      }
+      let line = try SealedBytes.openFirst(
+        try Self.unbased(ArraySlice(header.utf8))[...], name: name, key: key)
+      guard line.last == 0x0A else { throw PackageProblem.unsealable }
+      return try PackageFormat.decodeHeader(line.dropLast(), expected: name).package
     } catch {
       throw SkippedPackage(path: name.description, problem: .package(error))
     }
@@ -265,20 +312,38 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   func write(_ packages: [Package]) throws {
     // Encoded before the transaction: a large snapshot takes seconds to encode, and the server
     // ends a transaction left idle for `serverIdleLimit`.
-    let encoded = packages.map { ($0.name, $0.deviceName, PackageFormat.encode($0)) }
+    let encoded = packages.map { sealed($0.name, $0.deviceName, PackageFormat.encode($0)) }
     try transaction { db throws(PostgresError) in
-      for (name, deviceName, bytes) in encoded { try insert(name, deviceName, bytes, db) }
+      for (name, deviceName, bytes, header) in encoded {
+        try insert(name, deviceName, bytes, header: header, db)
+      }
       try db.execute(
         "SELECT pg_notify($1, $2)", [Self.schemaName(space: space), device])
     }
   }
 
+  /// A package's rows as they are written: its bytes, its device's name and its header line,
+  /// or, in an encrypted space, its sealed bytes and sealed first part in Base64 and no name.
+  func sealed(_ name: PackageName, _ deviceName: String, _ plain: [UInt8]) -> (
+    PackageName, String, [UInt8], String
+  ) {
+    guard let key else {
+      let headerEnd = plain.firstIndex(of: 0x0A) ?? plain.endIndex
+      return (name, deviceName, plain, String(decoding: plain[..<headerEnd], as: UTF8.self))
+    }
+    let (bytes, headerEnd) = SealedBytes.seal(plain, name: name, key: key)
+    return (
+      name, "", Array(Data(bytes).base64EncodedData()),
+      Data(bytes[..<headerEnd]).base64EncodedString()
+    )
+  }
+
   /// Inserts a package and its parts, in the caller's transaction.
   private func insert(
-    _ name: PackageName, _ deviceName: String, _ bytes: [UInt8], _ db: PostgresConnection
+    _ name: PackageName, _ deviceName: String, _ bytes: [UInt8], header: String,
+    _ db: PostgresConnection
   ) throws(PostgresError) {
     precondition(name.device == device, "a device writes only its own packages")
-    let headerEnd = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
     let key = [name.device, name.kind.rawValue, String(name.number)]
     // A snapshot of the same stamp again replaces the old one whole. A change package's number
     // is never written twice: the primary key refuses a second writer of it.
@@ -291,10 +356,7 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
       INSERT INTO \(schema).packages (device, kind, number, device_name, header, size)
       VALUES ($1, $2, $3, $4, $5, $6)
       """,
-      key + [
-        deviceName, String(decoding: bytes[..<headerEnd], as: UTF8.self),
-        String(bytes.count),
-      ])
+      key + [deviceName, header, String(bytes.count)])
     var start = bytes.startIndex
     var part = 0
     while start < bytes.endIndex {
@@ -318,7 +380,45 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
   }
 
   public func forDevice(_ device: String) -> any SyncRemote {
-    PostgresRemote(address: address, space: space, device: device)
+    PostgresRemote(address: address, space: space, device: device, key: key)
+  }
+
+  public var isSealed: Bool { key != nil }
+
+  public func withKey(_ key: SyncKey?) -> any SyncRemote {
+    PostgresRemote(address: address, space: space, device: device, key: key)
+  }
+
+  public func reseal(_ name: PackageName) throws {
+    precondition(name.device == device, "a device seals only its own packages")
+    guard key != nil else { return }
+    let plain = PostgresRemote(address: address, space: space, device: device)
+    if name.kind == .image {
+      let file = NSTemporaryDirectory() + "docket-image-\(UUID().lowercasedText).sqlite"
+      defer { unlink(file) }
+      guard plain.copyImage(name, to: file), !SealedBytes.isSealed(Self.firstBytes(file)) else {
+        return
+      }
+      return try writeImage(name) { try FileManager.default.copyItem(atPath: file, toPath: $0) }
+    }
+    let bytes: [UInt8]
+    do { bytes = try plain.bytes(of: name) } catch is SkippedPackage { return }
+    // Sealed already: its rows are Base64, which no plain package is.
+    guard PackageFormat.checkStartPasses(bytes) else { return }
+    let (_, _, sealedBytes, header) = sealed(name, "", bytes)
+    try transaction { db throws(PostgresError) in
+      try db.execute(
+        "DELETE FROM \(schema).packages WHERE device = $1 AND kind = $2 AND number = $3",
+        [name.device, name.kind.rawValue, String(name.number)])
+      try insert(name, "", sealedBytes, header: header, db)
+    }
+  }
+
+  /// The first bytes of a file (empty when it cannot be read).
+  static func firstBytes(_ file: String) -> [UInt8] {
+    guard let handle = FileHandle(forReadingAtPath: file) else { return [] }
+    defer { try? handle.close() }
+    return Array((try? handle.read(upToCount: SealedBytes.magic.count)) ?? Data())
   }
 
   public func remove(_ name: PackageName) throws {

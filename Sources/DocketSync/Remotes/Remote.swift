@@ -67,6 +67,15 @@ public struct RemoteError: Error, Equatable, Sendable {
     /// This device's folder in the remote folder is not a folder (a link, a file, in its place):
     /// nothing is written or removed through it.
     case notOwnFolder
+    /// Encrypted, and this device holds no key for it: its passphrase is needed.
+    case encrypted
+    /// Encrypted, and the key this device keeps does not open it (its record changed by hand).
+    case keyRefused
+    /// This device keeps a key for it, but it says it is not encrypted: its marker was replaced
+    /// or changed by hand. Nothing plain is written into it.
+    case noLongerEncrypted
+    /// Encrypted, and the library that opens it is missing: what to install.
+    case sealingUnavailable(String)
   }
 
   /// The path or address, and the file where it failed when there is one.
@@ -104,13 +113,32 @@ public protocol SyncRemote: Sendable {
   func writeRefusal() throws -> String?
   /// Removes one of this device's packages.
   func remove(_ name: PackageName) throws
-  /// A snapshot's database image as a file here, to read (nil when the remote has none to give).
-  func imageFile(_ name: PackageName) -> String?
+  /// Copies a snapshot's database image to a new file at `path`: false when the remote has none
+  /// to give (or it does not open), and the snapshot serves alone.
+  func copyImage(_ name: PackageName, to path: String) -> Bool
   /// Writes one of this device's images: `make` writes it at the path it is given, which then
   /// goes into place whole.
   func writeImage(_ name: PackageName, _ make: (String) throws -> Void) throws
   /// The same remote, writing as another device (this database's new id, or the id it had).
   func forDevice(_ device: String) -> any SyncRemote
+
+  // Encryption (`RemoteKeyRecord`): a remote with a key seals what it writes and opens what it
+  // reads, and `prepare` fails unless the remote is encrypted with that key; one without a key
+  // fails to prepare an encrypted remote (`.encrypted`).
+
+  /// The same remote, reading and writing with `key` (nil: plain).
+  func withKey(_ key: SyncKey?) -> any SyncRemote
+  /// Whether it reads and writes with a key.
+  var isSealed: Bool { get }
+  /// The remote's id and the record of its key (nil: not encrypted), as `prepare` would find
+  /// them, making the remote as `prepare` would when it is not there yet; no key is needed.
+  func keyRecord() throws -> (id: String, record: RemoteKeyRecord?)
+  /// Makes `record` the remote's, where the remote's record is still `replacing` (nil: it was
+  /// plain); fails with `SealingError.raced` when another device changed it first.
+  func setKeyRecord(_ record: RemoteKeyRecord, replacing: RemoteKeyRecord?) throws
+  /// Seals one of this device's packages or images that was written plain (before the remote
+  /// was encrypted), in place; one sealed already is left as it is.
+  func reseal(_ name: PackageName) throws
 }
 
 /// A package found on its remote and checked to be whole, its changes decoded a part at a time
@@ -139,13 +167,23 @@ extension SyncRemote {
   }
   public var writesTogether: (([Package]) throws -> Void)? { nil }
   public func writeRefusal() throws -> String? { nil }
+  // A remote that cannot be encrypted (a test's stand-in): always plain.
+  public func withKey(_ key: SyncKey?) -> any SyncRemote { self }
+  public var isSealed: Bool { false }
+  public func keyRecord() throws -> (id: String, record: RemoteKeyRecord?) {
+    (try prepare(expecting: nil), nil)
+  }
+  public func setKeyRecord(_ record: RemoteKeyRecord, replacing: RemoteKeyRecord?) throws {
+    throw SealingError.notEncrypted
+  }
+  public func reseal(_ name: PackageName) throws {}
 }
 
 /// A remote that keeps each package as the bytes `PackageFormat` writes (a folder's files, a
 /// server's rows): reading one is decoding its bytes, whole or a part at a time.
 public protocol PackageStore: SyncRemote {
-  /// A package's bytes as written; fails as the remote fails (`RemoteError`), or with the
-  /// package skipped when it is gone.
+  /// A package's bytes as written (opened, in an encrypted remote); fails as the remote fails
+  /// (`RemoteError`), or with the package skipped when it is gone or does not open.
   func bytes(of name: PackageName) throws -> [UInt8]
 }
 

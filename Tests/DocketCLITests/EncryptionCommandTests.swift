@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// `docket remote set --encrypt`, `remote encrypt`, `remote passphrase`, and a device joining an
+/// encrypted folder, as a person runs them.
+@Suite struct EncryptionCommandTests {
+  let laptop: Sandbox
+  let desktop: Sandbox
+  let remote: String
+  static let light = ["DOCKET_TEST_LIGHT_KEYS": "1"]
+
+  init() throws {
+    laptop = try Sandbox()
+    desktop = try Sandbox()
+    remote = laptop.path("shared")
+  }
+
+  func with(_ passphrase: String, new: String? = nil) -> [String: String] {
+    var environment = Self.light
+    environment["DOCKET_SYNC_PASSPHRASE"] = passphrase
+    if let new { environment["DOCKET_SYNC_NEW_PASSPHRASE"] = new }
+    return environment
+  }
+
+  /// Every file of the remote folder, as bytes, searched for `text`.
+  func remoteHolds(_ text: String) throws -> Bool {
+    let walker = FileManager.default.enumerator(atPath: remote)
+    while let relative = walker?.nextObject() as? String {
+      if let data = FileManager.default.contents(atPath: remote + "/" + relative),
+        data.range(of: Data(text.utf8)) != nil
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  @Test func anEncryptedFolderIsJoinedWithItsPassphraseOnly() throws {
+    try laptop.docket(["add", "Payroll secrets", "-t", "confidential"])
+    let set = try laptop.docket(
+      ["remote", "set", remote, "--encrypt"], environment: with("a long passphrase"))
+    #expect(set.status == 0, "\(set.error)")
+    #expect(set.output.contains("A lost passphrase cannot be recovered"))
+    #expect(set.output.contains("Encrypted: yes"))
+    #expect(try !remoteHolds("Payroll"))
+    #expect(try !remoteHolds("confidential"))
+    let keyFile = laptop.database + ".sync-key"
+    let mode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    let shown = try laptop.docket(["remote", "show"])
+    #expect(shown.output.contains("Encrypted: yes (this device's key is kept in"))
+    #expect(!shown.output.contains(try String(contentsOfFile: keyFile, encoding: .utf8)))
+
+    // The wrong passphrase: said so, and nothing set or read.
+    let wrong = try desktop.docket(["remote", "set", remote], environment: with("not it at all"))
+    #expect(wrong.status == 1)
+    #expect(wrong.error.contains("The passphrase does not open this remote"))
+    #expect(try desktop.docket(["remote", "show"]).output.contains("No remote is set"))
+    #expect(!FileManager.default.fileExists(atPath: desktop.database + ".sync-key"))
+    // No passphrase and no terminal: told how to give one.
+    let none = try desktop.docket(["remote", "set", remote], environment: Self.light)
+    #expect(none.status == 1)
+    #expect(none.error.contains("DOCKET_SYNC_PASSPHRASE"))
+
+    let file = desktop.path("passphrase.txt")
+    try Data("a long passphrase\n".utf8).write(to: URL(fileURLWithPath: file))
+    let joined = try desktop.docket(
+      ["remote", "set", remote, "--passphrase-file", file], environment: Self.light)
+    #expect(joined.status == 0, "\(joined.error)")
+    #expect(joined.output.contains("This remote is encrypted"))
+    let synced = try desktop.docket(["sync"])
+    #expect(synced.status == 0, "\(synced.error)")
+    #expect(try desktop.docket(["list"]).output.contains("Payroll secrets"))
+
+    // Removing the remote removes the key.
+    #expect(try desktop.docket(["remote", "remove"]).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: desktop.database + ".sync-key"))
+  }
+
+  @Test func aPlainRemoteEncryptedAskesEveryOtherDeviceAtItsNextSync() throws {
+    try laptop.docket(["add", "Plain at first"])
+    try laptop.docket(["remote", "set", remote])
+    try laptop.docket(["sync"])
+    try desktop.docket(["remote", "set", remote])
+    try desktop.docket(["sync"])
+    try desktop.docket(["add", "Desktop's own"])
+    try desktop.docket(["sync"])
+    #expect(try remoteHolds("Desktop's own"))
+    let short = try laptop.docket(["remote", "encrypt"], environment: with("short"))
+    #expect(short.status == 2)
+    #expect(short.error.contains("at least 8 characters"))
+    let encrypted = try laptop.docket(["remote", "encrypt"], environment: with("eight or more"))
+    #expect(encrypted.status == 0, "\(encrypted.error)")
+    let again = try laptop.docket(["remote", "encrypt"], environment: with("eight or more"))
+    #expect(again.error.contains("encrypted already"))
+    // The desktop is told at its next sync, and asked.
+    let told = try desktop.docket(["sync"], environment: Self.light)
+    #expect(told.status == 1)
+    #expect(told.error.contains("is encrypted"))
+    let synced = try desktop.docket(["sync"], environment: with("eight or more"))
+    #expect(synced.status == 0, "\(synced.error)")
+    #expect(try !remoteHolds("Desktop's own"))
+    #expect(try !remoteHolds("Plain at first"))
+    let list = try desktop.docket(["list"]).output
+    #expect(list.contains("Plain at first") && list.contains("Desktop's own"))
+
+    // A new passphrase: the desktop keeps syncing, the old one opens nothing any more.
+    let changed = try laptop.docket(
+      ["remote", "passphrase"], environment: with("eight or more", new: "nine or more!"))
+    #expect(changed.status == 0, "\(changed.error)")
+    try laptop.docket(["add", "After the new passphrase"])
+    try laptop.docket(["sync"])
+    #expect(try desktop.docket(["sync"], environment: Self.light).status == 0)
+    #expect(try desktop.docket(["list"]).output.contains("After the new passphrase"))
+    let third = try Sandbox()
+    let old = try third.docket(["remote", "set", remote], environment: with("eight or more"))
+    #expect(old.error.contains("The passphrase does not open this remote"))
+    let new = try third.docket(["remote", "set", remote], environment: with("nine or more!"))
+    #expect(new.status == 0, "\(new.error)")
+    #expect(try third.docket(["sync", "--json"]).status == 0)
+    #expect(try third.docket(["list"]).output.contains("After the new passphrase"))
+  }
+}

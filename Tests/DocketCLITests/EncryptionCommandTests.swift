@@ -62,6 +62,15 @@ import Testing
     #expect(none.status == 1)
     #expect(none.error.contains("DOCKET_SYNC_PASSPHRASE"))
 
+    // A failed `remote set --encrypt` elsewhere keeps the key of the remote set before.
+    let other = laptop.path("other")
+    let mismatch = try laptop.docket(
+      ["remote", "set", other, "--encrypt"], environment: with("short"))
+    #expect(mismatch.status != 0)
+    #expect(try laptop.docket(["remote", "show"]).output.contains(remote))
+    #expect(FileManager.default.fileExists(atPath: keyFile))
+    #expect(try laptop.docket(["sync"], environment: Self.light).status == 0)
+
     let file = desktop.path("passphrase.txt")
     try Data("a long passphrase\n".utf8).write(to: URL(fileURLWithPath: file))
     let joined = try desktop.docket(

@@ -75,6 +75,9 @@ struct SyncCommands {
     let database = try context.database()
     let before = try database.read { try $0.syncSettings() }
     let changed = before.remote != address || before.space != space
+    // The key of the remote set before, put back if this fails: it may be the only way left
+    // into that remote.
+    let keptKey = SyncKeyFile.read(database: database.path)
     try database.write { try $0.setRemote(address, space: space) }
     let encryption = EncryptionCommands(context: context)
     guard context.arguments.has("encrypt") || inspect else {
@@ -85,7 +88,6 @@ struct SyncCommands {
       switch try encryption.failing({ try ConfiguredSync.encryption(database, l10n) }) {
       case nil:
         guard context.arguments.has("encrypt") else { return false }
-        if changed { SyncKeyFile.remove(database: database.path) }
         try encryption.encrypt(database)
       case true?: break
       case false?: try encryption.unlock(database)
@@ -93,6 +95,11 @@ struct SyncCommands {
       return true
     } catch {
       try database.write { try $0.setRemote(before.remote, space: before.space) }
+      if let keptKey {
+        try? SyncKeyFile.write(keptKey, database: database.path)
+      } else {
+        SyncKeyFile.remove(database: database.path)
+      }
       throw error
     }
   }

@@ -7,22 +7,27 @@
 static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
 
 /* The places a library may be, the usual one first. */
-static size_t candidates(const struct docket_library *library, char names[3][256]) {
+static size_t candidates(const struct docket_library *library, char names[6][256]) {
+  size_t count = 0;
 #ifdef __APPLE__
-  snprintf(names[0], sizeof names[0], "%s", library->mac_file);
-  snprintf(names[1], sizeof names[1], "/opt/homebrew/opt/%s/lib/%s", library->homebrew_formula,
-           library->mac_file);
-  snprintf(names[2], sizeof names[2], "/usr/local/opt/%s/lib/%s", library->homebrew_formula,
-           library->mac_file);
-  return 3;
+  const char *files[2] = {library->mac_file, library->mac_other};
+  for (size_t index = 0; index < 2; index++) {
+    if (!files[index]) continue;
+    snprintf(names[count++], sizeof names[0], "%s", files[index]);
+    snprintf(names[count++], sizeof names[0], "/opt/homebrew/opt/%s/lib/%s",
+             library->homebrew_formula, files[index]);
+    snprintf(names[count++], sizeof names[0], "/usr/local/opt/%s/lib/%s",
+             library->homebrew_formula, files[index]);
+  }
 #else
-  snprintf(names[0], sizeof names[0], "%s", library->linux_file);
-  return 1;
+  snprintf(names[count++], sizeof names[0], "%s", library->linux_file);
+  if (library->linux_other) snprintf(names[count++], sizeof names[0], "%s", library->linux_other);
 #endif
+  return count;
 }
 
 static void load(struct docket_library *library) {
-  char names[3][256];
+  char names[6][256];
   size_t count = candidates(library, names);
   char reason[512] = "not found";
   void *handle = NULL;

@@ -53,8 +53,12 @@ static const struct docket_symbol symbols[] = {
 static struct docket_library library = {
     .name = "libsodium",
     .about = "the cryptography library encrypted sync uses",
+    /* 1.0.18 (Debian 12) is libsodium.so.23; 1.0.19 and later (Homebrew, newer systems) 26.
+       The functions Docket uses are the same in both. */
     .linux_file = "libsodium.so.23",
-    .mac_file = "libsodium.23.dylib",
+    .mac_file = "libsodium.26.dylib",
+    .linux_other = "libsodium.so.26",
+    .mac_other = "libsodium.23.dylib",
     .debian_package = "libsodium23",
     .homebrew_formula = "libsodium",
     .symbols = symbols,

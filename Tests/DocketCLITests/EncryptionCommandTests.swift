@@ -42,6 +42,7 @@ import Testing
     #expect(set.status == 0, "\(set.error)")
     #expect(set.output.contains("A lost passphrase cannot be recovered"))
     #expect(set.output.contains("Encrypted: yes"))
+    #expect(try laptop.docket(["sync"]).status == 0)
     #expect(try !remoteHolds("Payroll"))
     #expect(try !remoteHolds("confidential"))
     let keyFile = laptop.database + ".sync-key"
@@ -49,7 +50,12 @@ import Testing
     #expect(mode == 0o600)
     let shown = try laptop.docket(["remote", "show"])
     #expect(shown.output.contains("Encrypted: yes (this device's key is kept in"))
-    #expect(!shown.output.contains(try String(contentsOfFile: keyFile, encoding: .utf8)))
+    // The key itself is never printed, in words or in JSON.
+    let keyText = try String(contentsOfFile: keyFile, encoding: .utf8)
+    let keyBase64 = try #require(keyText.components(separatedBy: "\"key\":\"").last?.prefix(44))
+    #expect(keyBase64.count == 44)
+    #expect(!shown.output.contains(keyBase64))
+    #expect(try !laptop.docket(["remote", "show", "--json"]).output.contains(keyBase64))
 
     // The wrong passphrase: said so, and nothing set or read.
     let wrong = try desktop.docket(["remote", "set", remote], environment: with("not it at all"))
@@ -128,5 +134,42 @@ import Testing
     #expect(new.status == 0, "\(new.error)")
     #expect(try third.docket(["sync", "--json"]).status == 0)
     #expect(try third.docket(["list"]).output.contains("After the new passphrase"))
+  }
+
+  @Test func aRemoteMadePlainBehindItsBackIsUsedPlainOnlyWhenSetAgain() throws {
+    try laptop.docket(["add", "Kept sealed"])
+    try laptop.docket(["remote", "set", remote, "--encrypt"], environment: with("a long phrase"))
+    // Someone makes the marker plain again, under the same id.
+    let marker = remote + "/docket-remote.json"
+    let text = try String(contentsOfFile: marker, encoding: .utf8)
+    let id = text.split(separator: "\"")[9]
+    try Data("{\"docket\":\"remote\",\"version\":1,\"id\":\"\(id)\"}\n".utf8).write(
+      to: URL(fileURLWithPath: marker))
+    try laptop.docket(["add", "Not to be written plain"])
+    let refused = try laptop.docket(["sync"])
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("now says it is not"))
+    #expect(try !remoteHolds("Not to be written plain"))
+    // Set again on purpose: used plain, and said so.
+    let again = try laptop.docket(["remote", "set", remote])
+    #expect(again.status == 0, "\(again.error)")
+    #expect(again.output.contains("not encrypted any more"))
+    #expect(!FileManager.default.fileExists(atPath: laptop.database + ".sync-key"))
+    #expect(try laptop.docket(["sync"]).status == 0)
+    #expect(try laptop.docket(["remote", "show"]).output.contains("Encrypted: no"))
+  }
+
+  @Test func remoteShowSaysWhenTheRemoteIsEncryptedAndNoKeyIsHere() throws {
+    try laptop.docket(["remote", "set", remote])
+    try laptop.docket(["sync"])
+    try desktop.docket(["remote", "set", remote])
+    try desktop.docket(["sync"])
+    try laptop.docket(["remote", "encrypt"], environment: with("a long phrase"))
+    #expect(try desktop.docket(["sync"]).status == 1)
+    let shown = try desktop.docket(["remote", "show"])
+    #expect(shown.output.contains("Encrypted: yes, and this device has no key yet"))
+    let json = try desktop.docket(["remote", "show", "--json"]).json() as! [String: Any]
+    #expect(json["encrypted"] as? Bool == true)
+    #expect(json["keyFile"] is NSNull)
   }
 }

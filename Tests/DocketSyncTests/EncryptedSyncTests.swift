@@ -84,6 +84,8 @@ import Testing
     try a.sync()
     #expect(try a.dump() == b.dump())
     #expect(try a.stored(id)?.title == "Renamed by the otter")
+    // The snapshot's image is there, sealed.
+    #expect(try a.remote.list().packages.contains { $0.kind == .image })
     let held = try everything(remote)
     #expect(held.count > 1000)
     for secret in [
@@ -241,7 +243,9 @@ import Testing
     a.key = try RemoteEncryption.encrypt(a.remote, passphrase: Self.passphrase, cost: .light)
     // A device that holds no key is told, and writes nothing plain.
     try b.issue("Waits for the passphrase")
-    #expect(throws: RemoteError.self) { try b.sync() }
+    let before = try b.remote.list().packages
+    #expect(throws: RemoteError(location: location(b), problem: .encrypted)) { try b.sync() }
+    #expect(try b.remote.list().packages == before)
     b.key = try RemoteEncryption.unlock(b.remote, passphrase: Self.passphrase)
     try b.sync()
     var engine = a.engine()
@@ -277,6 +281,26 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: remote.location).isEmpty)
   }
 
+  @Test func aDeviceThatSawTheRemoteEncryptedNeverWritesItPlain() throws {
+    let (remote, a, b) = try Replica.pair(.folder)
+    try encrypt(a, b)
+    try b.issue("Private to B")
+    try b.sync()
+    // The marker made plain again under the same id, and B's key lost.
+    let marker = remote.location + "/docket-remote.json"
+    let text = try String(contentsOfFile: marker, encoding: .utf8)
+    let id = try #require(text.split(separator: "\"").dropFirst(9).first)
+    try Data("{\"docket\":\"remote\",\"version\":1,\"id\":\"\(id)\"}\n".utf8).write(
+      to: URL(fileURLWithPath: marker))
+    b.key = nil
+    try b.issue("Would go plain")
+    let before = try b.remote.list().packages
+    #expect(throws: RemoteError(location: location(b), problem: .noLongerEncrypted)) {
+      try b.sync()
+    }
+    #expect(try b.remote.list().packages == before)
+  }
+
   @Test func theKeyFileIsItsOwnersAlone() throws {
     let folder = try TemporaryDirectory()
     let database = folder.path + "/docket.sqlite"
@@ -303,6 +327,7 @@ import Testing
       plain += (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
       let (sealed, headerEnd) = SealedBytes.seal(plain, name: name, key: key)
       #expect(try SealedBytes.open(sealed, name: name, key: key) == plain)
+      #expect(sealed.count == SealedBytes.sealedCount(plain))
       #expect(
         try SealedBytes.openFirst(sealed[..<headerEnd], name: name, key: key)
           == Array("{\"docket\":\"changes\"}\n".utf8))
@@ -341,5 +366,33 @@ import Testing
     #expect(RemoteKeyRecord(text: greedy) == nil)
     let slow = record.text.replacingOccurrences(of: "\"operations\":1", with: "\"operations\":99")
     #expect(RemoteKeyRecord(text: slow) == nil)
+  }
+}
+
+/// The sealed inputs of the `changes` fuzz target (`Tests/Fuzz/corpus/changes/sealed-*`): each
+/// opens with the fuzz target's key to a package. `DOCKET_RECORD_FUZZ_SEEDS=1` writes them anew
+/// from the plain seeds.
+@Suite struct SealedFuzzSeedTests {
+  static let key = SyncKey(remote: "fuzz", bytes: Array(repeating: 7, count: 32))
+  static let name = PackageName(device: "d", kind: .changes, number: 1)
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/changes").path
+
+  @Test func sealedSeedsOpenToPackages() throws {
+    if ProcessInfo.processInfo.environment["DOCKET_RECORD_FUZZ_SEEDS"] == "1" {
+      for plain in ["00000001.changes", "00000002.changes"] {
+        let bytes = try #require(FileManager.default.contents(atPath: Self.folder + "/" + plain))
+        let sealed = SealedBytes.seal(Array(bytes), name: Self.name, key: Self.key).bytes
+        try Data(sealed).write(to: URL(fileURLWithPath: Self.folder + "/sealed-" + plain))
+      }
+    }
+    let seeds = try FileManager.default.contentsOfDirectory(atPath: Self.folder)
+      .filter { $0.hasPrefix("sealed-") }
+    #expect(seeds.count == 2)
+    for seed in seeds {
+      let bytes = try #require(FileManager.default.contents(atPath: Self.folder + "/" + seed))
+      let plain = try SealedBytes.open(Array(bytes), name: Self.name, key: Self.key)
+      #expect(PackageFormat.checkStartPasses(plain), "\(seed)")
+    }
   }
 }

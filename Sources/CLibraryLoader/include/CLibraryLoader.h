@@ -19,6 +19,9 @@ struct docket_library {
   /// prefixes are tried as well, under `homebrew_formula`.
   const char *linux_file;
   const char *mac_file;
+  /// Another version's file, tried after the usual one (NULL: none).
+  const char *linux_other;
+  const char *mac_other;
   /// What to install where it is missing.
   const char *debian_package;
   const char *homebrew_formula;

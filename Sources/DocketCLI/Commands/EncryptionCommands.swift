@@ -20,9 +20,13 @@ struct EncryptionCommands {
   /// The shortest new passphrase taken.
   static let shortest = 8
 
-  /// What a new key costs: `KeyCost.standard`, or for tests the least libsodium allows.
+  /// What a new key costs: `KeyCost.standard`; for the tests of a debug build, the least
+  /// libsodium allows (a release build never makes a key that cheap to guess).
   var cost: KeyCost {
-    context.environment["DOCKET_TEST_LIGHT_KEYS"] == "1" ? .light : .standard
+    #if DEBUG
+      if context.environment["DOCKET_TEST_LIGHT_KEYS"] == "1" { return .light }
+    #endif
+    return .standard
   }
 
   /// `docket remote encrypt`: the remote the settings name, encrypted with a new passphrase;
@@ -32,7 +36,7 @@ struct EncryptionCommands {
     guard try database.read({ try $0.syncSettings() }).remote != nil else {
       throw CommandFailure.failed(l10n("remote.none"))
     }
-    try encrypt(database)
+    try encrypt(database, syncing: true)
     if context.json {
       context.printJSON(.object([("encrypted", .bool(true))]))
     } else {
@@ -40,8 +44,10 @@ struct EncryptionCommands {
     }
   }
 
-  /// Encrypts the remote set, then syncs; said before: what a lost passphrase means.
-  func encrypt(_ database: DatabaseQueue) throws {
+  /// Encrypts the remote set (said before: what a lost passphrase means); with `syncing`, syncs
+  /// at once, which seals this device's files and writes a sealed snapshot of all it holds
+  /// (else the next sync does).
+  func encrypt(_ database: DatabaseQueue, syncing: Bool) throws {
     if try failing({ try ConfiguredSync.encryption(database, l10n) }) != nil {
       throw CommandFailure.failed(l10n("error.sealing.alreadyEncrypted"))
     }
@@ -49,7 +55,7 @@ struct EncryptionCommands {
     let passphrase = try newPassphrase(variable: Self.passphraseVariable, file: "passphrase-file")
     try failing {
       try ConfiguredSync.encrypt(database, passphrase: passphrase, cost: cost, l10n)
-      _ = try ConfiguredSync.run(database, at: { context.now }, l10n, snapshot: true)
+      if syncing { _ = try ConfiguredSync.run(database, at: { context.now }, l10n) }
     }
   }
 

@@ -67,10 +67,12 @@ struct SyncCommands {
     context.console.line(l10n("remote.set.next"))
   }
 
-  /// Makes `address` (and `space`) the remote, and with `--encrypt`, or when `inspect` (an
-  /// encrypted folder), sets up its encryption: a plain remote is encrypted with a new
-  /// passphrase, an encrypted one asks for its passphrase. When that fails, the settings and the
-  /// key kept stay as they were. Returns whether the remote is encrypted.
+  /// Makes `address` (and `space`) the remote, and sets up its encryption when asked
+  /// (`--encrypt`: a plain remote is encrypted with a new passphrase), when the folder is
+  /// encrypted, or when this device has a key or has seen the remote encrypted: an encrypted
+  /// remote asks for its passphrase (once); one that is plain now is used plain, on purpose, and
+  /// its key forgotten. When that fails, the settings and the key kept stay as they were.
+  /// Returns whether the remote is encrypted.
   private func adopt(_ address: String, space: String?, inspect: Bool) throws -> Bool {
     let database = try context.database()
     let before = try database.read { try $0.syncSettings() }
@@ -78,23 +80,48 @@ struct SyncCommands {
     // The key of the remote set before, put back if this fails: it may be the only way left
     // into that remote.
     let keptKey = SyncKeyFile.read(database: database.path)
-    try database.write { try $0.setRemote(address, space: space) }
-    let encryption = EncryptionCommands(context: context)
-    guard context.arguments.has("encrypt") || inspect else {
+    let seen = try database.read { try $0.remoteSeenEncrypted() }
+    let wanted = context.arguments.has("encrypt")
+    try database.write { db in
+      try db.setRemote(address, space: space)
+      if changed { try db.forgetEncryption() }
+    }
+    func forgetKey() throws {
+      SyncKeyFile.remove(database: database.path)
+      try database.write { try $0.forgetEncryption() }
+    }
+    guard wanted || inspect || (!changed && (keptKey != nil || seen)) else {
       if changed { SyncKeyFile.remove(database: database.path) }
       return false
     }
+    let encryption = EncryptionCommands(context: context)
     do {
-      switch try encryption.failing({ try ConfiguredSync.encryption(database, l10n) }) {
+      let state: Bool?
+      do { state = try encryption.failing({ try ConfiguredSync.encryption(database, l10n) }) } catch
+        where !wanted
+      {
+        // Not reached (a server down): the first sync tells.
+        return false
+      }
+      switch state {
       case nil:
-        guard context.arguments.has("encrypt") else { return false }
-        try encryption.encrypt(database)
+        guard wanted else {
+          if keptKey != nil || seen {
+            try forgetKey()
+            if !context.json { context.console.line(l10n("remote.nowPlain")) }
+          }
+          return false
+        }
+        try encryption.encrypt(database, syncing: false)
       case true?: break
       case false?: try encryption.unlock(database)
       }
       return true
     } catch {
-      try database.write { try $0.setRemote(before.remote, space: before.space) }
+      try database.write { db in
+        try db.setRemote(before.remote, space: before.space)
+        if seen { try db.noteRemoteEncrypted() }
+      }
       if let keptKey {
         try? SyncKeyFile.write(keptKey, database: database.path)
       } else {
@@ -175,6 +202,7 @@ struct SyncCommands {
   func showRemote() throws {
     let database = try context.database()
     let key = SyncKeyFile.read(database: database.path)
+    let seen = try database.read { try $0.remoteSeenEncrypted() }
     let (settings, waiting, device) = try database.read { db in
       (
         try db.syncSettings(), try db.unpushedChangeCount(),
@@ -190,7 +218,7 @@ struct SyncCommands {
           ("lastError", settings.lastError.map { .string($0) } ?? .null),
           ("unpushedChanges", .integer(waiting)),
           ("device", .string(device?.id.lowercasedText ?? "")),
-          ("encrypted", .bool(key != nil)),
+          ("encrypted", .bool(key != nil || seen)),
           ("keyFile", key != nil ? .string(SyncKeyFile.path(database: database.path)) : .null),
         ]))
       return
@@ -202,12 +230,14 @@ struct SyncCommands {
     let console = context.console
     console.line(l10n("remote.show.remote", .string(SafeText.sanitized(remote))))
     if let space = settings.space { console.line(l10n("remote.show.space", .string(space))) }
-    console.line(
-      key != nil
-        ? l10n(
+    if key != nil {
+      console.line(
+        l10n(
           "remote.show.encryptedKey",
-          .string(SafeText.sanitized(SyncKeyFile.path(database: database.path))))
-        : l10n("remote.show.plain"))
+          .string(SafeText.sanitized(SyncKeyFile.path(database: database.path)))))
+    } else {
+      console.line(l10n(seen ? "remote.show.encryptedNoKey" : "remote.show.plain"))
+    }
     console.line(
       l10n(
         "remote.show.lastSync",
@@ -236,6 +266,7 @@ struct SyncCommands {
     }
     // The key of an encrypted remote goes with it.
     SyncKeyFile.remove(database: database.path)
+    try database.write { try $0.forgetEncryption() }
     if context.json {
       context.printJSON(.object([("removed", old.map { .string($0) } ?? .null)]))
       return

@@ -22,11 +22,10 @@ public struct SyncFailure: Error, Equatable, Sendable {
 public enum ConfiguredSync {
   /// Runs the sync; fails with `SyncFailure`, whose message names what failed and where. When
   /// the remote is encrypted and this device holds no key for it, `passphrase` is asked for
-  /// one (nil: the sync fails, `needsPassphrase`); `snapshot` writes a snapshot however few
-  /// files there are.
+  /// one (nil: the sync fails, `needsPassphrase`).
   public static func run(
     _ database: DatabaseQueue, at now: () -> Date, _ l10n: Localizer,
-    passphrase: (() throws -> String?)? = nil, snapshot: Bool = false
+    passphrase: (() throws -> String?)? = nil
   ) throws -> SyncReport {
     let settings = try database.read { try $0.syncSettings() }
     guard let address = settings.address else {
@@ -45,7 +44,6 @@ public enum ConfiguredSync {
       remote: Self.remote(address, space: settings.space, device: id)
         .withKey(SyncKeyFile.read(database: database.path)),
       device: id, deviceName: name)
-    engine.snapshotNow = snapshot
     do {
       let report: SyncReport
       do { report = try engine.run() } catch let error as RemoteError
@@ -69,6 +67,10 @@ public enum ConfiguredSync {
       var failure = error as? SyncFailure ?? SyncFailure(SyncMessages.failure(error, l10n))
       if let error = error as? RemoteError, error.problem == .encrypted {
         failure.needsPassphrase = true
+        // Seen encrypted: from now on never written plain, whatever its marker says later.
+        if let (id, record) = try? engine.remote.withKey(nil).keyRecord(), record != nil {
+          try? database.write { try $0.noteEncrypted(id) }
+        }
       }
       try? database.write { try $0.recordSyncOutcome(at: now(), error: failure.message) }
       throw failure
@@ -115,6 +117,10 @@ public enum ConfiguredSync {
       do {
         _ = try RemoteEncryption.encrypt(remote, passphrase: passphrase, cost: cost) {
           try SyncKeyFile.write($0, database: database.path)
+        }
+        try database.write { db in
+          try db.setSetting(Connection.snapshotOwedKey, "1")
+          try db.noteEncrypted(try remote.keyRecord().id)
         }
       } catch {
         if !(error is SealingError) || error as? SealingError == .raced {

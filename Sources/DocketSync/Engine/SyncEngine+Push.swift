@@ -137,7 +137,7 @@ extension SyncEngine {
   /// the row its changes come after: a file of its number found later with another size was not
   /// written here (`foreignPackages`).
   private func noteWriting(_ package: Package, after: Int64, remote key: String) throws {
-    let size = PackageFormat.encode(package).count
+    let size = remote.storedSize(of: PackageFormat.encode(package))
     try database.write { db in
       try db.execute(
         """
@@ -289,11 +289,12 @@ extension SyncEngine {
   func compact(
     _ listing: RemoteListing, remote key: String, pushedFiles: Int, _ report: inout SyncReport
   ) throws {
-    let (held, fileNumber, compactedBefore) = try database.read { db in
+    let (held, fileNumber, compactedBefore, owed) = try database.read { db in
       (
         try db.snapshotCovers(),
         try db.setting(Connection.fileNumberKey).flatMap(Int64.init) ?? 0,
-        try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0
+        try db.setting(Connection.compactedKey).flatMap(Int64.init) ?? 0,
+        try db.setting(Connection.snapshotOwedKey) != nil
       )
     }
     var compacted = compactedBefore
@@ -303,10 +304,13 @@ extension SyncEngine {
       }.count + pushedFiles
     // A snapshot holds only what this device has read: files it skipped or waits for are not
     // claimed by it, so they do not stop it.
-    if !report.wroteSnapshot, loose >= compactAfter || snapshotNow {
+    if !report.wroteSnapshot, loose >= compactAfter || snapshotNow || owed {
       try writeSnapshot(
         fileNumber: fileNumber, countsAsPushed: false, listing, remote: key, &report)
       compacted = fileNumber
+    }
+    if owed, report.wroteSnapshot {
+      try database.write { try $0.setSetting(Connection.snapshotOwedKey, nil) }
     }
     // This device's files: those listed, and those this sync wrote.
     var mine = Set(

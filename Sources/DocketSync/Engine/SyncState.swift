@@ -16,14 +16,18 @@ public struct SyncSettings: Equatable, Sendable {
   public var lastSync: Date?
   /// Why the last sync failed, when it did (cleared by one that succeeds).
   public var lastError: String?
+  /// This device has seen the remote encrypted (and syncs with it sealed once it has its key).
+  public var encrypted = false
 
   public init(
-    remote: String? = nil, space: String? = nil, lastSync: Date? = nil, lastError: String? = nil
+    remote: String? = nil, space: String? = nil, lastSync: Date? = nil, lastError: String? = nil,
+    encrypted: Bool = false
   ) {
     self.remote = remote
     self.space = space
     self.lastSync = lastSync
     self.lastError = lastError
+    self.encrypted = encrypted
   }
 }
 
@@ -39,6 +43,32 @@ extension Connection {
   static let lastErrorKey = "sync_last_error"
   /// The encrypted remote (its id) this device has sealed its own plain packages in.
   static let resealedKey = "sync_resealed"
+  /// Set when this device encrypted the remote: its next sync writes a snapshot, sealed, of all
+  /// it holds (what other devices wrote plain included), however few files there are.
+  static let snapshotOwedKey = "sync_snapshot_owed"
+  /// The remote (its id) this device has seen encrypted: it is never written plain again, even
+  /// by a device that has no key for it yet, unless a person sets it again on purpose.
+  static let encryptedKey = "sync_encrypted"
+
+  /// Forgets that the remote was seen encrypted (a person set it again, plain, on purpose; or
+  /// removed it).
+  public func forgetEncryption() throws {
+    try setSetting(Self.encryptedKey, nil)
+    try setSetting(Self.resealedKey, nil)
+  }
+
+  /// Notes that the remote `id` is encrypted.
+  public func noteEncrypted(_ id: String) throws {
+    if try setting(Self.encryptedKey) != id { try setSetting(Self.encryptedKey, id) }
+  }
+
+  /// Notes that the remote this database last synced with is encrypted.
+  public func noteRemoteEncrypted() throws {
+    if let id = try setting(Self.remoteIDKey) { try noteEncrypted(id) }
+  }
+
+  /// Whether this device has seen the remote that the settings name encrypted.
+  public func remoteSeenEncrypted() throws -> Bool { try setting(Self.encryptedKey) != nil }
 
   /// The devices this database speaks for in sync: `<prefix><device id>`.
   static let relayPrefix = "sync_relay:"
@@ -96,7 +126,7 @@ extension Connection {
       lastSync: try setting(Self.lastSyncKey).flatMap(Double.init).map {
         Date(timeIntervalSince1970: $0)
       },
-      lastError: try setting(Self.lastErrorKey))
+      lastError: try setting(Self.lastErrorKey), encrypted: try remoteSeenEncrypted())
   }
 
   /// Sets the remote (nil removes it). What was pushed to and read from a remote is kept with

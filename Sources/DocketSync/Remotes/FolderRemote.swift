@@ -167,6 +167,12 @@ public struct FolderRemote: PackageStore {
   }
 
   public var isSealed: Bool { key != nil }
+  public var location: String { path }
+
+  public func storedSize(of plain: [UInt8]) -> Int {
+    guard key != nil else { return plain.count }
+    return SealedBytes.sealedCount(plain)
+  }
 
   /// Whether the folder at `path` holds an encrypted remote (its marker says so), read without
   /// making or changing anything.
@@ -192,7 +198,9 @@ public struct FolderRemote: PackageStore {
   public func setKeyRecord(_ record: RemoteKeyRecord, replacing: RemoteKeyRecord?) throws {
     let markerPath = path + "/" + Self.marker
     let (id, found) = try readMarker(markerPath)
-    guard let id, !id.isEmpty else { throw RemoteError(location: path, problem: .notARemote) }
+    guard let id, RemoteKeyRecord.isPlainID(id) else {
+      throw RemoteError(location: path, problem: .notARemote)
+    }
     guard found == replacing else { throw SealingError.raced }
     let text =
       "{\"docket\":\"remote\",\"version\":\(Self.sealedVersion),\"id\":\"\(id)\","

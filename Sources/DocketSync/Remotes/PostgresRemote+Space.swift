@@ -43,7 +43,15 @@ extension PostgresRemote {
       try db.execute("BEGIN")
       do throws(PostgresError) {
         try limitTransaction(db)
-        try db.execute("ALTER TABLE \(schema).space ADD COLUMN IF NOT EXISTS sealing text")
+        // A space made by an earlier Docket has no column for it: added by its owner, once.
+        let column = try db.execute(
+          """
+          SELECT 1 FROM information_schema.columns
+          WHERE table_schema = $1 AND table_name = 'space' AND column_name = 'sealing'
+          """, [Self.schemaName(space: space)])
+        if column.rows.isEmpty {
+          try db.execute("ALTER TABLE \(schema).space ADD COLUMN sealing text")
+        }
         let rows = try db.execute(
           """
           UPDATE \(schema).space SET sealing = $1, version = $2
@@ -105,7 +113,8 @@ extension PostgresRemote {
         try db.execute(
           """
           CREATE TABLE IF NOT EXISTS \(schema).space (
-            id text NOT NULL, version integer NOT NULL, created timestamptz NOT NULL DEFAULT now())
+            id text NOT NULL, version integer NOT NULL, created timestamptz NOT NULL DEFAULT now(),
+            sealing text)
           """)
         try db.execute(
           """

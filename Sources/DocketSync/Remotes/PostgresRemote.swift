@@ -385,6 +385,12 @@ public final class PostgresRemote: PackageStore, @unchecked Sendable {
 
   public var isSealed: Bool { key != nil }
 
+  public func storedSize(of plain: [UInt8]) -> Int {
+    guard key != nil else { return plain.count }
+    // Base64: four characters for each three bytes or part of them.
+    return (SealedBytes.sealedCount(plain) + 2) / 3 * 4
+  }
+
   public func withKey(_ key: SyncKey?) -> any SyncRemote {
     PostgresRemote(address: address, space: space, device: device, key: key)
   }

@@ -130,6 +130,11 @@ public protocol SyncRemote: Sendable {
   func withKey(_ key: SyncKey?) -> any SyncRemote
   /// Whether it reads and writes with a key.
   var isSealed: Bool { get }
+  /// How errors name it: a folder's path, a server's address and space.
+  var location: String { get }
+  /// The size the remote lists for a package of the bytes `plain` (sealed, its framing and
+  /// padding added; in Base64 on a server).
+  func storedSize(of plain: [UInt8]) -> Int
   /// The remote's id and the record of its key (nil: not encrypted), as `prepare` would find
   /// them, making the remote as `prepare` would when it is not there yet; no key is needed.
   func keyRecord() throws -> (id: String, record: RemoteKeyRecord?)
@@ -170,6 +175,8 @@ extension SyncRemote {
   // A remote that cannot be encrypted (a test's stand-in): always plain.
   public func withKey(_ key: SyncKey?) -> any SyncRemote { self }
   public var isSealed: Bool { false }
+  public var location: String { "remote" }
+  public func storedSize(of plain: [UInt8]) -> Int { plain.count }
   public func keyRecord() throws -> (id: String, record: RemoteKeyRecord?) {
     (try prepare(expecting: nil), nil)
   }

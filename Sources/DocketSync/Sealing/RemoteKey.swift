@@ -50,6 +50,7 @@ public struct RemoteKeyRecord: Equatable, Sendable {
   static func make(remote id: String, passphrase: String, cost: KeyCost) throws -> (
     RemoteKeyRecord, SyncKey
   ) {
+    guard isPlainID(id) else { throw SealingError.unreadableRecord }
     let key = SyncKey(remote: id, bytes: Sodium.random(Sodium.keyBytes))
     return (try wrapping(key, passphrase: passphrase, cost: cost), key)
   }
@@ -85,6 +86,15 @@ public struct RemoteKeyRecord: Equatable, Sendable {
   /// Whether `key` is this remote's.
   func opens(_ key: SyncKey) -> Bool {
     Sodium.open(check, data: Self.checkLabel, key: key.bytes) == Array(key.remote.utf8)
+  }
+
+  /// Whether a remote's id is one Docket makes (letters, digits, `-`): only such an id goes into
+  /// a key file or a marker, which are JSON written by hand.
+  static func isPlainID(_ id: String) -> Bool {
+    !id.isEmpty && id.utf8.count <= 64
+      && id.utf8.allSatisfy {
+        ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D
+      }
   }
 
   static func wrapLabel(_ id: String) -> [UInt8] { Array("docket remote key \(id)".utf8) }

@@ -26,6 +26,20 @@ enum SealedBytes {
 
   static func isSealed(_ prefix: some Collection<UInt8>) -> Bool { prefix.starts(with: magic) }
 
+  /// The size of a package of the bytes `plain` sealed, cut as `seal` cuts it.
+  static func sealedCount(_ plain: [UInt8]) -> Int {
+    func part(_ length: Int) -> Int { 4 + (length / block + 1) * block + Sodium.streamTagBytes }
+    let count = plain.count
+    let header = plain.firstIndex(of: 0x0A).map { $0 + 1 } ?? min(count, partSize)
+    var total = magic.count + Sodium.streamHeaderBytes + part(header)
+    var left = count - header
+    while left > 0 {
+      total += part(min(left, partSize))
+      left -= min(left, partSize)
+    }
+    return total
+  }
+
   /// What the first part is bound to: the name the package is written under.
   static func label(_ name: PackageName) -> [UInt8] { Array(("docket " + name.description).utf8) }
 

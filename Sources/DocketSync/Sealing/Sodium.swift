@@ -1,4 +1,5 @@
 import CSodium
+import Foundation
 
 /// libsodium as encrypted sync uses it: random bytes, XChaCha20-Poly1305 for small records and,
 /// as a secret stream, for packages and images, and Argon2id for a key from a passphrase.
@@ -52,7 +53,8 @@ enum Sodium {
     _ passphrase: String, salt: [UInt8], operations: UInt64, memory: Int, count: Int = keyBytes
   ) -> [UInt8]? {
     var out = [UInt8](repeating: 0, count: count)
-    let phrase = Array(passphrase.utf8)
+    // One form of each accented letter: typed on macOS (decomposed) or Linux, the same key.
+    let phrase = Array(passphrase.precomposedStringWithCanonicalMapping.utf8)
     let result = out.withUnsafeMutableBufferPointer { out in
       phrase.withUnsafeBufferPointer { phrase in
         phrase.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(phrase.count, 1)) {

@@ -111,6 +111,8 @@ extension ScreenFeature {
     case .sync(.failed(let message)) where state.announcesSync:
       state.announcesSync = false
       state.announcement = message
+    case .sync(.unlockFailed(let message)):
+      state.announcement = message
     case .detail(.historyToggled):
       state.announcement = localizer(
         state.app.detail?.historyShown == true

@@ -40,6 +40,12 @@ extension ScreenFeature {
       }
       return .send(.app(.sidebar(.showCompletedToggled)))
     case .sync:
+      if state.app.sync.needsPassphrase {
+        state.passphrasePutOff = false
+        state.mode = .typing(.passphrase)
+        state.field = TextField()
+        return .none
+      }
       state.announcesSync = true
       return .send(.app(.sync(.syncTapped)))
     case .history:

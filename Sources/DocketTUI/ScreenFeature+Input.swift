@@ -121,6 +121,18 @@ extension ScreenFeature {
         return .send(.app(.sidebar(accepted ? .promptSubmitted : .promptCancelled)))
       case .newTagName:
         return .send(.app(.detail(accepted ? .newTagSubmitted : .newTagCancelled)))
+      case .passphrase:
+        let given = state.field.text
+        state.field = TextField()
+        guard accepted else {
+          state.passphrasePutOff = true
+          state.announcement = localizer("tui.passphrase.putOff")
+          return .none
+        }
+        // The prompt stays until the passphrase opens the remote or is refused.
+        state.mode = .typing(.passphrase)
+        state.announcesSync = true
+        return .send(.app(.sync(.passphraseSubmitted(given))))
       case .title, .detail:
         if accepted { return .none }
         state.announcement = localizer("tui.announce.editCancelled")
@@ -151,6 +163,7 @@ extension ScreenFeature {
     case .newTagName: return .send(.app(.detail(.newTagNameChanged(text))))
     case .title: return .send(.app(.detail(.titleChanged(text))))
     case .detail: return .send(.app(.detail(.detailChanged(text))))
+    case .passphrase: return .none
     }
   }
 }

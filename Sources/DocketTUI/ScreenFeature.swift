@@ -19,6 +19,8 @@ public struct ScreenFeature: Reducer {
     case newTagName
     case title
     case detail
+    /// The passphrase of an encrypted remote, shown as dots.
+    case passphrase
   }
 
   /// What has the keys besides the panes and the features' own modes (the awards, a question,
@@ -55,6 +57,8 @@ public struct ScreenFeature: Reducer {
     }
     /// The text of the input being typed, with its cursor.
     public var field = TextField()
+    /// The passphrase prompt was closed with Esc: it opens again with `S`.
+    public var passphrasePutOff = false
     /// The detail being typed in the edit form (several lines).
     public var area = TextArea()
     public var editField: EditField = .title
@@ -236,6 +240,19 @@ public struct ScreenFeature: Reducer {
       state.mode = .browsing
     }
     if state.app.detail == nil, state.focus == .detail { state.focus = .list }
+    // An encrypted remote this device has no key for asks for its passphrase, once: Esc puts
+    // it off until `S`.
+    let sync = state.app.sync
+    if state.input == .passphrase, !sync.needsPassphrase {
+      state.mode = .browsing
+      state.field = TextField()
+    }
+    if sync.needsPassphrase, !state.passphrasePutOff, state.mode == .browsing,
+      state.app.detail?.isEditing != true
+    {
+      state.mode = .typing(.passphrase)
+      state.field = TextField()
+    }
     state.sidebarRow = min(state.sidebarRow, max(0, state.sidebarFilters.count - 1))
   }
 }

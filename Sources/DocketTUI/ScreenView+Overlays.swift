@@ -33,6 +33,7 @@ extension ScreenView {
       }
     }
     if let conflicts = state.app.conflicts { drawConflicts(&buffer, area, conflicts) }
+    if state.input == .passphrase { drawPassphrase(&buffer, area) }
     if state.mode == .help { drawHelp(&buffer, area) }
   }
 }

@@ -94,12 +94,14 @@ public struct ScreenView {
     if let problem = sync.liveProblem {
       return (l10n("tui.sync.unreachable", .string(problem)), true)
     }
+    if sync.needsPassphrase { return (l10n("tui.sync.needsPassphrase"), true) }
     if let error = sync.lastError { return (l10n("tui.sync.failed", .string(error)), true) }
     guard let last = sync.lastSync else { return (l10n("tui.sync.never"), false) }
     // The time alone today; the date too on another day.
     let when = LocalTime.minutes(last)
     let today = when.prefix(10) == LocalTime.minutes(now).prefix(10)
-    let synced = l10n("tui.sync.synced", .string(today ? LocalTime.clock(last) : when))
+    var synced = l10n("tui.sync.synced", .string(today ? LocalTime.clock(last) : when))
+    if sync.isEncrypted { synced += " · " + l10n("tui.sync.encrypted") }
     // What the last sync had to say besides (a clock that is wrong, changes held back, this
     // database become a new device), as a warning after it.
     if let report = sync.lastReport, let note = SyncMessages.notes(report, l10n).first {

@@ -36,8 +36,19 @@ final class FakeSync: Sendable {
   /// What the fake live remote says: the test yields, the feature hears.
   let live = AsyncStream.makeStream(of: LiveEvent.self)
 
+  /// The passphrases tried, and the one that opens the remote.
+  let tried = Locked<[String]>([])
+  let opening = "the right one"
+
   var client: SyncClient {
-    SyncClient(run: run, listen: { [live] _ in live.stream })
+    SyncClient(
+      run: run, listen: { [live] _ in live.stream },
+      unlock: { [tried, opening] passphrase in
+        tried.withLock { $0.append(passphrase) }
+        guard passphrase == opening else {
+          throw SyncFailure("The passphrase does not open this remote.")
+        }
+      })
   }
 
   private var run: @Sendable () async throws -> SyncReport {
@@ -104,6 +115,53 @@ final class FakeSync: Sendable {
       $0.lastError = "No remote is set. Set one with: docket remote set PATH"
     }
     #expect(fake.runs == 0)
+    await store.send(.stop)
+  }
+
+  @Test func anEncryptedRemoteAsksForItsPassphraseAndSyncsOnceItOpens() async throws {
+    try fx.queue.write { try $0.setRemote("/tmp/docket-remote-for-tests") }
+    let store = makeStore()
+    let message = "The remote is encrypted, and this device does not have its passphrase yet."
+    fake.answer(.failure(SyncFailure(message, needsPassphrase: true)))
+    await store.send(.task)
+    await store.receive(.loaded(SyncSettings(remote: "/tmp/docket-remote-for-tests"))) {
+      $0.remote = "/tmp/docket-remote-for-tests"
+      $0.isSyncing = true
+      $0.hasLoaded = true
+    }
+    await store.receive(.changesRecorded(latest)) { $0.latestChange = self.latest }
+    await store.receive(.passphraseNeeded(message)) {
+      $0.isSyncing = false
+      $0.lastError = message
+      $0.needsPassphrase = true
+      $0.isEncrypted = true
+    }
+    // A wrong one: said, and asked again.
+    await store.send(.passphraseSubmitted("wrong")) { $0.isUnlocking = true }
+    await store.receive(.unlockFailed("The passphrase does not open this remote.")) {
+      $0.isUnlocking = false
+      $0.passphraseError = "The passphrase does not open this remote."
+    }
+    #expect(fake.runs == 1)
+    // The right one: the sync runs at once.
+    fake.answer(.success(Self.report(pulled: 3)))
+    await store.send(.passphraseSubmitted("the right one")) {
+      $0.isUnlocking = true
+      $0.passphraseError = nil
+    }
+    await store.receive(.unlocked) {
+      $0.isUnlocking = false
+      $0.needsPassphrase = false
+      $0.lastError = nil
+      $0.isSyncing = true
+    }
+    await store.receive(.finished(Self.report(pulled: 3), at: fx.now)) {
+      $0.isSyncing = false
+      $0.lastSync = self.fx.now
+      $0.lastReport = Self.report(pulled: 3)
+    }
+    #expect(fake.tried.withLock { $0 } == ["wrong", "the right one"])
+    #expect(fake.runs == 2)
     await store.send(.stop)
   }
 

@@ -75,6 +75,91 @@ import Testing
     await store.finish()
   }
 
+  /// An encrypted remote this device has no key for: the passphrase prompt opens by itself, the
+  /// typing is kept in the screen (never in a feature's state), a wrong passphrase is said and
+  /// asked again, Esc puts it off until `S`, the right one syncs.
+  @Test func theEncryptedRemotesPassphraseIsAskedForHere() async throws {
+    var initial = try fixture.state(columns: 120, rows: 30)
+    initial.app.sync.remote = "/r"
+    try fixture.queue.write { try $0.setRemote("/r") }
+    let store = screenStore(initial, fixture: fixture, clock: clock) {
+      $0.sync = SyncClient(
+        run: { SyncReport() },
+        unlock: { passphrase in
+          guard passphrase == "ok phrase" else { throw SyncFailure("Does not open.") }
+        })
+    }
+    let message = "The remote is encrypted."
+    await store.send(.app(.sync(.passphraseNeeded(message)))) {
+      $0.app.sync.lastError = message
+      $0.app.sync.needsPassphrase = true
+      $0.app.sync.isEncrypted = true
+      $0.mode = .typing(.passphrase)
+    }
+    await store.send(.key(.character("x"))) { $0.field = TextField("x") }
+    await store.send(.key(.enter)) {
+      $0.field = TextField()
+      $0.announcesSync = true
+    }
+    await store.receive(.app(.sync(.passphraseSubmitted("x")))) { $0.app.sync.isUnlocking = true }
+    await store.receive(.app(.sync(.unlockFailed("Does not open.")))) {
+      $0.app.sync.isUnlocking = false
+      $0.app.sync.passphraseError = "Does not open."
+      $0.announcement = "Does not open."
+    }
+    // Esc: put off; the status line says how to come back.
+    await store.send(.key(.escape)) {
+      $0.mode = .browsing
+      $0.passphrasePutOff = true
+      $0.announcement = "Sync waits for the passphrase: S asks again."
+    }
+    let line =
+      ScreenView(
+        state: store.state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+      )
+      .render().lines.dropLast().last ?? ""
+    #expect(line.contains("Encrypted remote: S gives its passphrase"))
+    await store.send(.key(.character("S"))) {
+      $0.passphrasePutOff = false
+      $0.announcement = nil
+      $0.mode = .typing(.passphrase)
+    }
+    for character in "ok phrase" {
+      await store.send(.key(.character(character))) {
+        $0.field = TextField(String(($0.field.text + String(character))))
+      }
+    }
+    let shown = ScreenView(
+      state: store.state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
+    )
+    .render().lines.joined(separator: "\n")
+    #expect(shown.contains("•••••••••"))
+    #expect(!shown.contains("ok phrase"))
+    await store.send(.key(.enter)) {
+      $0.field = TextField()
+      $0.announcesSync = true
+    }
+    await store.receive(.app(.sync(.passphraseSubmitted("ok phrase")))) {
+      $0.app.sync.isUnlocking = true
+      $0.app.sync.passphraseError = nil
+    }
+    await store.receive(.app(.sync(.unlocked))) {
+      $0.app.sync.isUnlocking = false
+      $0.app.sync.needsPassphrase = false
+      $0.app.sync.lastError = nil
+      $0.app.sync.isSyncing = true
+      $0.mode = .browsing
+    }
+    await store.receive(.app(.sync(.finished(SyncReport(), at: snapshotNow)))) {
+      $0.app.sync.isSyncing = false
+      $0.app.sync.lastSync = snapshotNow
+      $0.app.sync.lastReport = SyncReport()
+      $0.announcesSync = false
+      $0.announcement = "↑ 0 changes, ↓ 0 changes"
+    }
+    await store.finish()
+  }
+
   /// With a remote, `S` says the sync's result when it comes; a sync that runs by itself says
   /// nothing.
   @Test func sSaysTheResultOfTheSyncItAskedFor() async throws {

@@ -11,15 +11,22 @@ public struct SyncClient: Sendable {
   /// What a live remote (a PostgreSQL server) says while the app is open: another device
   /// pushed, the server went away. Ends at once for a remote that cannot say (a folder).
   public var listen: @Sendable (SyncSettings) -> AsyncStream<LiveEvent>
+  /// Opens an encrypted remote's key with a passphrase and keeps it (`ConfiguredSync.unlock`);
+  /// fails with `SyncFailure` in words.
+  public var unlock: @Sendable (String) async throws -> Void
 
   public init(
     run: @escaping @Sendable () async throws -> SyncReport,
     listen: @escaping @Sendable (SyncSettings) -> AsyncStream<LiveEvent> = { _ in
       AsyncStream { $0.finish() }
+    },
+    unlock: @escaping @Sendable (String) async throws -> Void = { _ in
+      throw SyncFailure("no remote to open")
     }
   ) {
     self.run = run
     self.listen = listen
+    self.unlock = unlock
   }
 
   /// Syncs `database` with its remote (`ConfiguredSync`) on a thread of its own: a sync reads and
@@ -40,6 +47,17 @@ public struct SyncClient: Sendable {
         else { return AsyncStream { $0.finish() } }
         return PostgresListener.events(
           address: address, space: settings.space ?? PostgresRemote.defaultSpace, device: device)
+      },
+      unlock: { passphrase in
+        // Argon2id takes about half a second: on a thread of its own.
+        try await withCheckedThrowingContinuation { continuation in
+          Thread.detachNewThread {
+            continuation.resume(
+              with: Result {
+                try ConfiguredSync.unlock(database, passphrase: passphrase, localizer)
+              })
+          }
+        }
       })
   }
 }

@@ -32,6 +32,14 @@ public struct SyncFeature: Reducer {
     public var isLive = false
     /// Why the live remote cannot be heard (the server gone), while it is tried again.
     public var liveProblem: String?
+    /// The remote is encrypted (this device has seen it so).
+    public var isEncrypted = false
+    /// The remote is encrypted and this device has no key for it: its passphrase is asked for.
+    public var needsPassphrase = false
+    /// The passphrase is being tried (Argon2id, about half a second).
+    public var isUnlocking = false
+    /// Why the passphrase given did not open the remote.
+    public var passphraseError: String?
 
     public init() {}
   }
@@ -51,10 +59,16 @@ public struct SyncFeature: Reducer {
     case failed(String)
     /// What the live remote said.
     case live(LiveEvent)
+    /// The sync stopped: the remote is encrypted, and this device has no key yet.
+    case passphraseNeeded(String)
+    /// A passphrase given for the encrypted remote.
+    case passphraseSubmitted(String)
+    case unlocked
+    case unlockFailed(String)
   }
 
   public enum CancelID: Hashable, Sendable, CaseIterable {
-    case settings, changes, timer, debounce, run, listen
+    case settings, changes, timer, debounce, run, listen, unlock
 
     static var all: [CancelID] { allCases }
   }
@@ -109,6 +123,7 @@ public struct SyncFeature: Reducer {
       state.hasLoaded = true
       state.remote = settings.remote
       state.space = settings.space
+      state.isEncrypted = settings.encrypted
       if !state.isSyncing {
         state.lastSync = settings.lastSync
         state.lastError = settings.lastError
@@ -168,6 +183,7 @@ public struct SyncFeature: Reducer {
 
     case .finished(let report, let at):
       state.isSyncing = false
+      state.needsPassphrase = false
       state.lastSync = at
       state.lastReport = report
       // Pulled, but the server refused this device's changes: they wait, and the status says why.
@@ -178,6 +194,38 @@ public struct SyncFeature: Reducer {
       state.isSyncing = false
       state.lastError = message
       return again(&state)
+
+    case .passphraseNeeded(let message):
+      state.isSyncing = false
+      state.isQueued = false
+      state.lastError = message
+      state.needsPassphrase = true
+      state.isEncrypted = true
+      return .none
+
+    case .passphraseSubmitted(let passphrase):
+      guard !state.isUnlocking, !passphrase.isEmpty else { return .none }
+      state.isUnlocking = true
+      state.passphraseError = nil
+      return .run { [sync] send in
+        try await sync.unlock(passphrase)
+        await send(.unlocked)
+      } catch: { [localizer] error, send in
+        await send(.unlockFailed((error as? SyncFailure)?.message ?? localizer.message(for: error)))
+      }
+      .cancellable(id: CancelID.unlock)
+
+    case .unlocked:
+      state.isUnlocking = false
+      state.needsPassphrase = false
+      state.passphraseError = nil
+      state.lastError = nil
+      return start(&state)
+
+    case .unlockFailed(let message):
+      state.isUnlocking = false
+      state.passphraseError = message
+      return .none
     }
   }
 
@@ -197,6 +245,10 @@ public struct SyncFeature: Reducer {
       let report = try await sync.run()
       await send(.finished(report, at: date.now))
     } catch: { [localizer] error, send in
+      if let failure = error as? SyncFailure, failure.needsPassphrase {
+        await send(.passphraseNeeded(failure.message))
+        return
+      }
       await send(.failed((error as? SyncFailure)?.message ?? localizer.message(for: error)))
     }
     .cancellable(id: CancelID.run)

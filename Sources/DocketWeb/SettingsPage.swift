@@ -1,4 +1,5 @@
 import DocketCore
+import DocketSync
 import Foundation
 import Localization
 
@@ -10,6 +11,10 @@ struct SettingsPage {
   var readOnly: Bool
   var browser: PairedBrowser?
   var said: String?
+  /// The sync of the computer the page is served from: its remote, and its encryption.
+  var sync = SyncSettings()
+  /// That computer keeps the key of its encrypted remote.
+  var holdsKey = false
 
   func render() -> HTML {
     var choices: [HTML] = []
@@ -38,11 +43,52 @@ struct SettingsPage {
       <fieldset><legend class="sr">\(l10n("web.language"))</legend>\
       <ul class="choices">\(choices)</ul></fieldset>\
       <button type="submit" class="primary">\(l10n("web.language.apply"))</button></form></section>\
-      \(paired)</main>
+      \(syncSection())\(paired)</main>
       """
     return WebDocument(
       l10n: l10n, title: l10n("web.settings") + " · Docket", csrf: csrf, readOnly: readOnly,
       said: said, current: .settings, here: "/settings"
     ).render(body)
+  }
+
+  /// How the computer the page is served from syncs: through which remote, when it last did,
+  /// whether the remote is encrypted; and, when it is encrypted and the computer has no key for
+  /// it yet, a field for its passphrase.
+  func syncSection() -> HTML {
+    var lines: [HTML] = []
+    guard let remote = sync.remote else {
+      return """
+        <section aria-labelledby="sync-heading"><h2 id="sync-heading">\(l10n("web.sync"))</h2>\
+        <p class="quiet">\(l10n("web.sync.none"))</p></section>
+        """
+    }
+    lines.append("<p>\(l10n("web.sync.remote", .string(RemoteAddress.redacted(remote))))</p>")
+    let encrypted = sync.encrypted || holdsKey
+    lines.append(
+      "<p>\(l10n(encrypted ? (holdsKey ? "web.sync.encrypted" : "web.sync.encryptedNoKey") : "web.sync.plain"))</p>"
+    )
+    if let last = sync.lastSync {
+      lines.append(
+        "<p class=\"quiet\">\(l10n("web.sync.last", .string(LocalTime.minutes(last))))</p>")
+    }
+    // The passphrase asked for below says what that error would.
+    if let error = sync.lastError, !(encrypted && !holdsKey) {
+      lines.append("<p class=\"quiet\">\(l10n("web.sync.lastError", .string(error)))</p>")
+    }
+    var form: HTML = .empty
+    if encrypted, !holdsKey, !readOnly {
+      form = """
+        <form class="passphrase" method="post" action="/sync/passphrase">\
+        <input type="hidden" name="csrf" value="\(csrf)">\
+        <label for="passphrase">\(l10n("web.sync.passphrase"))</label>\
+        <input type="password" id="passphrase" name="passphrase" autocomplete="current-password" required>\
+        <p class="quiet">\(l10n("web.sync.passphraseNote"))</p>\
+        <button type="submit" class="primary">\(l10n("web.sync.open"))</button></form>
+        """
+    }
+    return """
+      <section aria-labelledby="sync-heading"><h2 id="sync-heading">\(l10n("web.sync"))</h2>\
+      \(lines)\(form)</section>
+      """
   }
 }

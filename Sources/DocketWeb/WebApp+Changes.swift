@@ -61,6 +61,21 @@ extension WebApp {
         guard let id = UUID(uuidString: parts[1]) else { break }
         let purged = try database.write { try $0.purgeIssue(id: id, onlyIfDeleted: true) }
         return changedRedirect(back, said: purged ? "purged" : "gone")
+      case 2 where parts[0] == "sync" && parts[1] == "passphrase":
+        // The passphrase of an encrypted remote this computer has no key for: it opens the key,
+        // which the next sync here (the terminal app, `docket sync`) uses. Never kept, never
+        // said back.
+        let passphrase = request.formValue("passphrase") ?? ""
+        guard !passphrase.isEmpty else { return redirect("/settings", said: "wrongPassphrase") }
+        do {
+          try ConfiguredSync.unlock(database, passphrase: passphrase, l10n)
+        } catch let failure as SyncFailure {
+          return redirect(
+            "/settings",
+            said: failure.message == l10n("error.sealing.wrongPassphrase")
+              ? "wrongPassphrase" : "unlockFailed")
+        }
+        return redirect("/settings", said: "unlocked")
       case 1 where parts[0] == "sort":
         guard let sort = request.formValue("sort").flatMap(IssueSort.init(storageValue:)) else {
           break

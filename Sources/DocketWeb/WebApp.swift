@@ -254,9 +254,11 @@ public final class WebApp: Sendable {
             csrf: security.csrf, readOnly: readOnly, liveVersion: version
           ).render())
       case "/settings":
+        let settings = try read { try $0.syncSettings() }
         return page(
           SettingsPage(
-            l10n: l10n, csrf: security.csrf, readOnly: readOnly, browser: browser, said: said
+            l10n: l10n, csrf: security.csrf, readOnly: readOnly, browser: browser, said: said,
+            sync: settings, holdsKey: SyncKeyFile.read(database: database.path) != nil
           ).render())
       case "/copy":
         let since = request.queryValue("since").flatMap { Int64($0) }
@@ -323,7 +325,8 @@ public final class WebApp: Sendable {
     case "created", "saved", "completed", "reopened", "deleted", "restored", "gone", "unchanged",
       "tagCreated", "tagExists", "tagRenamed", "tagDeleted", "tagsMerged":
       return l10n("web.said.\(said)")
-    case "used", "dismissed", "conflictGone", "purged":
+    case "used", "dismissed", "conflictGone", "purged", "unlocked", "wrongPassphrase",
+      "unlockFailed":
       return l10n("web.said.\(said)")
     case "nothingToUndo": return l10n("undo.nothing")
     case "nothingToRedo": return l10n("redo.nothing")

@@ -1199,6 +1199,39 @@ class WebAppTest(unittest.TestCase):
         listed = [i["title"] for i in json.loads(self.server.docket("list", "--json"))]
         self.assertEqual(listed, sorted(listed, key=folded))
 
+    def test_the_encrypted_remotes_passphrase_is_given_on_the_settings_page_of_a_phone(self):
+        # The server's computer syncs through a folder that another device then encrypts: its
+        # next sync is told, and waits for the passphrase.
+        remote = os.path.join(self.server.folder, "remote")
+        other = os.path.join(self.server.folder, "other.sqlite")
+        self.server.docket("remote", "set", remote)
+        self.server.docket("sync")
+        subprocess.run(
+            [DOCKET, "--db", other, "remote", "set", remote, "--encrypt"], check=True,
+            capture_output=True, timeout=30,
+            env=dict(self.server.environment, DOCKET_TEST_LIGHT_KEYS="1",
+                     DOCKET_SYNC_PASSPHRASE="a long phrase"))
+        with self.assertRaises(RuntimeError):
+            self.server.docket("sync")
+        driver = self.open(phone=True)
+        driver.get(self.server.base + "/settings")
+        wait(driver, lambda d: d.find_elements(By.ID, "sync-heading"))
+        self.assertIn("this computer has no key for it yet", self.text(driver))
+        self.audit(driver, "settings with a passphrase to give")
+        self.shot(driver, "phone-settings-passphrase")
+        field = driver.find_element(By.ID, "passphrase")
+        self.assertEqual(field.get_attribute("type"), "password")
+        field.send_keys("not the phrase")
+        driver.find_element(By.CSS_SELECTOR, "form.passphrase button").click()
+        wait(driver, lambda d: "does not open this remote" in self.text(d))
+        driver.find_element(By.ID, "passphrase").send_keys("a long phrase")
+        driver.find_element(By.CSS_SELECTOR, "form.passphrase button").click()
+        wait(driver, lambda d: "The remote is open on this computer" in self.text(d))
+        self.assertFalse(driver.find_elements(By.ID, "passphrase"))
+        self.assertIn("this computer holds the key", self.text(driver))
+        # The computer's next sync reads and writes the remote.
+        self.server.docket("sync")
+
     def test_german_from_the_browser_and_the_switch(self):
         driver = self.open(language="de-DE")
         self.assertEqual(driver.find_element(By.TAG_NAME, "html").get_attribute("lang"), "de")

@@ -23,9 +23,12 @@ struct WebTester: IssueFixtures {
   let app: WebApp
 
   init(
-    readOnly: Bool = false, now: @escaping @Sendable () -> Date = { WebTester.now }
+    readOnly: Bool = false, now: @escaping @Sendable () -> Date = { WebTester.now },
+    databaseAt path: String? = nil
   ) throws {
-    queue = try DocketDatabase.inMemory(now: { WebTester.now })
+    queue =
+      try path.map { try DocketDatabase.open(path: $0, now: { WebTester.now }) }
+      ?? DocketDatabase.inMemory(now: { WebTester.now })
     let uuids = self.uuids
     app = WebApp(
       database: queue,

@@ -22,7 +22,48 @@ enum ChangesFuzz {
     }
   }()
 
+  /// The key and name sealed inputs are opened with (`Tests/Fuzz/corpus/changes/sealed-*` are
+  /// sealed with them): a package of an encrypted remote, valid or changed.
+  static let sealingKey = SyncKey(remote: "fuzz", bytes: Array(repeating: 7, count: 32))
+  static let sealedName = PackageName(device: "d", kind: .changes, number: 1)
+
   static func run(_ bytes: [UInt8]) {
+    guard Sodium.problem == nil else { return runPlain(bytes) }
+    if SealedBytes.isSealed(bytes) { return runSealed(bytes) }
+    runPlain(bytes)
+    // Whatever is sealed opens to itself, whole, in pieces, and its header alone.
+    let (sealed, headerEnd) = SealedBytes.seal(bytes, name: sealedName, key: sealingKey)
+    require(
+      (try? SealedBytes.open(sealed, name: sealedName, key: sealingKey)) == bytes,
+      "sealed bytes did not open to themselves")
+    require(sealed.count == SealedBytes.sealedCount(bytes), "a sealed size not as foretold")
+    let first = try? SealedBytes.openFirst(sealed[..<headerEnd], name: sealedName, key: sealingKey)
+    let expected =
+      bytes.firstIndex(of: 0x0A).map { Array(bytes[...$0]) }
+      ?? Array(bytes.prefix(SealedBytes.partSize))
+    require(first == expected, "a sealed header did not open to the first line")
+  }
+
+  /// A sealed package, as a remote's file: it opens (whole and in pieces alike) or is refused
+  /// with a problem, never a crash; what opens is read as any package.
+  static func runSealed(_ bytes: [UInt8]) {
+    let whole = try? SealedBytes.open(bytes, name: sealedName, key: sealingKey)
+    var opener = SealedBytes.Opener(name: sealedName, key: sealingKey)
+    var pieced: [UInt8]? = []
+    let cut = bytes.count / 3
+    do {
+      try opener.feed(bytes[..<cut]) { pieced! += $0 }
+      try opener.feed(bytes[cut...]) { pieced! += $0 }
+      try opener.finish()
+    } catch {
+      pieced = nil
+    }
+    require(whole == pieced, "sealed bytes opened whole and in pieces differ")
+    _ = try? SealedBytes.openFirst(bytes[...], name: sealedName, key: sealingKey)
+    if let whole { runPlain(whole) }
+  }
+
+  static func runPlain(_ bytes: [UInt8]) {
     let firstLine = bytes.prefix { $0 != 0x0A }
     _ = FolderRemote.packageName(String(decoding: firstLine, as: UTF8.self), device: "d")
     let header = try? JSONReader.document(Array(firstLine))

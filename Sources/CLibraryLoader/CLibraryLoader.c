@@ -11,13 +11,14 @@ static size_t candidates(const struct docket_library *library, char names[6][256
   size_t count = 0;
 #ifdef __APPLE__
   const char *files[2] = {library->mac_file, library->mac_other};
+  /* Homebrew's own paths first: a bare name is also looked for in the working folder. */
   for (size_t index = 0; index < 2; index++) {
     if (!files[index]) continue;
-    snprintf(names[count++], sizeof names[0], "%s", files[index]);
     snprintf(names[count++], sizeof names[0], "/opt/homebrew/opt/%s/lib/%s",
              library->homebrew_formula, files[index]);
     snprintf(names[count++], sizeof names[0], "/usr/local/opt/%s/lib/%s",
              library->homebrew_formula, files[index]);
+    snprintf(names[count++], sizeof names[0], "%s", files[index]);
   }
 #else
   snprintf(names[count++], sizeof names[0], "%s", library->linux_file);
@@ -33,7 +34,7 @@ static void load(struct docket_library *library) {
   void *handle = NULL;
   for (size_t index = 0; index < count && !handle; index++) {
     handle = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-    /* The usual name's error says the most. */
+    /* The first name's error says the most. */
     const char *error = handle || index > 0 ? NULL : dlerror();
     if (error) snprintf(reason, sizeof reason, "%s", error);
   }

@@ -301,6 +301,46 @@ import Testing
     #expect(try b.remote.list().packages == before)
   }
 
+  /// A device that was told the remote is encrypted, and has no key yet, writes nothing when the
+  /// remote is then emptied and made anew (another id): no marker, no file, nothing plain.
+  @Test func aDeviceWithoutAKeyThatSawItEncryptedWritesNothingIntoARemoteMadeAnew() throws {
+    let (remote, a, b) = try Replica.pair(.folder)
+    try b.issue("Stays here")
+    try b.sync()
+    a.key = try RemoteEncryption.encrypt(a.remote, passphrase: Self.passphrase, cost: .light)
+    #expect(throws: RemoteError(location: location(b), problem: .encrypted)) { try b.sync() }
+    // Told as a sync is told (`ConfiguredSync` notes it).
+    let (id, _) = try b.remote.keyRecord()
+    try b.queue.write { try $0.noteEncrypted(id) }
+    for entry in try FileManager.default.contentsOfDirectory(atPath: remote.location) {
+      try FileManager.default.removeItem(atPath: remote.location + "/" + entry)
+    }
+    #expect(throws: RemoteError(location: location(b), problem: .noLongerEncrypted)) {
+      try b.sync()
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: remote.location).isEmpty)
+  }
+
+  @Test func sealedSizesAreForetold() {
+    let key = SyncKey(remote: "r", bytes: Sodium.random(32))
+    let name = PackageName(device: "d", kind: .changes, number: 1)
+    let lines = Array("header\n".utf8)
+    for plain in [
+      [], lines, Array(repeating: 0x41, count: 70_000), Array(repeating: 0x41, count: 1 << 20),
+      Array(repeating: 0x41, count: (2 << 20) + 5), lines + Array(repeating: 0x42, count: 1 << 20),
+      Array(repeating: 0x43, count: (1 << 20) + 3) + [0x0A] + Array(repeating: 0x44, count: 9),
+    ] {
+      let sealed = SealedBytes.seal(plain, name: name, key: key).bytes
+      #expect(sealed.count == SealedBytes.sealedCount(plain), "\(plain.count)")
+      #expect((try? SealedBytes.open(sealed, name: name, key: key)) == plain)
+    }
+    let postgres = PostgresRemote(address: "postgres://nowhere", space: "s", device: "d", key: key)
+    let plain = Array("header\nbody\n".utf8)
+    #expect(
+      postgres.storedSize(of: plain)
+        == Data(SealedBytes.seal(plain, name: name, key: key).bytes).base64EncodedData().count)
+  }
+
   @Test func theKeyFileIsItsOwnersAlone() throws {
     let folder = try TemporaryDirectory()
     let database = folder.path + "/docket.sqlite"

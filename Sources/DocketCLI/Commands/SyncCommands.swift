@@ -80,7 +80,9 @@ struct SyncCommands {
     // The key of the remote set before, put back if this fails: it may be the only way left
     // into that remote.
     let keptKey = SyncKeyFile.read(database: database.path)
-    let seen = try database.read { try $0.remoteSeenEncrypted() }
+    let (seen, kept) = try database.read { db in
+      (try db.remoteSeenEncrypted(), try db.encryptionState())
+    }
     let wanted = context.arguments.has("encrypt")
     try database.write { db in
       try db.setRemote(address, space: space)
@@ -100,7 +102,8 @@ struct SyncCommands {
       do { state = try encryption.failing({ try ConfiguredSync.encryption(database, l10n) }) } catch
         where !wanted
       {
-        // Not reached (a server down): the first sync tells.
+        // Not reached (a server down): the first sync tells. Another remote's key goes.
+        if changed { SyncKeyFile.remove(database: database.path) }
         return false
       }
       switch state {
@@ -120,7 +123,7 @@ struct SyncCommands {
     } catch {
       try database.write { db in
         try db.setRemote(before.remote, space: before.space)
-        if seen { try db.noteRemoteEncrypted() }
+        try db.restoreEncryption(kept)
       }
       if let keptKey {
         try? SyncKeyFile.write(keptKey, database: database.path)

@@ -65,11 +65,16 @@ public enum ConfiguredSync {
       return report
     } catch {
       var failure = error as? SyncFailure ?? SyncFailure(SyncMessages.failure(error, l10n))
-      if let error = error as? RemoteError, error.problem == .encrypted {
-        failure.needsPassphrase = true
-        // Seen encrypted: from now on never written plain, whatever its marker says later.
-        if let (id, record) = try? engine.remote.withKey(nil).keyRecord(), record != nil {
-          try? database.write { try $0.noteEncrypted(id) }
+      if let error = error as? RemoteError {
+        if error.problem == .encrypted { failure.needsPassphrase = true }
+        // Seen encrypted (with no key here, a key that does not open it, no library to open
+        // it): from now on never written plain, whatever its marker says later.
+        switch error.problem {
+        case .encrypted, .keyRefused, .sealingUnavailable:
+          if let (id, record) = try? engine.remote.withKey(nil).keyRecord(), record != nil {
+            try? database.write { try $0.noteEncrypted(id) }
+          }
+        default: break
         }
       }
       try? database.write { try $0.recordSyncOutcome(at: now(), error: failure.message) }
@@ -114,19 +119,24 @@ public enum ConfiguredSync {
   ) throws {
     guard let remote = try plainRemote(database) else { throw SyncFailure(l10n("remote.none")) }
     try sealingStep(l10n) {
+      let key: SyncKey
       do {
-        _ = try RemoteEncryption.encrypt(remote, passphrase: passphrase, cost: cost) {
+        key = try RemoteEncryption.encrypt(remote, passphrase: passphrase, cost: cost) {
           try SyncKeyFile.write($0, database: database.path)
         }
-        try database.write { db in
-          try db.setSetting(Connection.snapshotOwedKey, "1")
-          try db.noteEncrypted(try remote.keyRecord().id)
-        }
       } catch {
+        // Kept before the remote said it is encrypted: gone again when it did not.
         if !(error is SealingError) || error as? SealingError == .raced {
           SyncKeyFile.remove(database: database.path)
         }
         throw error
+      }
+      // A remote in use owes a snapshot, sealed, of all this device holds: what other devices
+      // wrote plain is then there for a new device to read. A new remote owes nothing.
+      let inUse = (try? remote.list().packages.isEmpty == false) ?? true
+      try database.write { db in
+        if inUse { try db.setSetting(Connection.snapshotOwedKey, "1") }
+        try db.noteEncrypted(key.remote)
       }
     }
   }

@@ -3,15 +3,29 @@ import DocketCore
 import Foundation
 
 extension SyncEngine {
-  /// Notes that the remote `id` is encrypted when it is; refuses to write a remote seen
-  /// encrypted before without a key (its marker or space made plain by someone else).
-  func checkEncryption(remote id: String) throws {
+  /// Prepares the remote, and notes that it is encrypted when it is. A device that has seen the
+  /// remote encrypted and holds no key for it writes nothing, and makes nothing: a marker or
+  /// space made plain again, or gone and made anew under another id, is refused
+  /// (`noLongerEncrypted`) until a person sets the remote again on purpose.
+  func prepareRemote() throws -> String {
     let seen = try database.read { try $0.setting(Connection.encryptedKey) }
-    if remote.isSealed {
-      if seen != id { try database.write { try $0.noteEncrypted(id) } }
-    } else if seen == id {
-      throw RemoteError(location: remote.location, problem: .noLongerEncrypted)
+    guard !remote.isSealed, let seen else {
+      let id = try remote.prepare(expecting: nil)
+      if remote.isSealed, seen != id { try database.write { try $0.noteEncrypted(id) } }
+      return id
     }
+    do {
+      // Makes nothing, and fails unless the remote is still the one seen.
+      _ = try remote.prepare(expecting: seen)
+    } catch let error as RemoteError {
+      switch error.problem {
+      case .replaced, .spaceMissing:
+        throw RemoteError(location: remote.location, problem: .noLongerEncrypted)
+      default: throw error
+      }
+    }
+    // The same remote, and it let a device without a key through: it says it is plain now.
+    throw RemoteError(location: remote.location, problem: .noLongerEncrypted)
   }
 
   /// In an encrypted remote, seals this device's packages and images that it wrote plain before
@@ -30,6 +44,11 @@ extension SyncEngine {
     }
     for name in listing.packages where mine.contains(name.device) {
       try (name.device == device ? remote : remote.forDevice(name.device)).reseal(name)
+    }
+    // The sizes noted of this device's files were their plain ones: not known now, so not
+    // taken for a copy's (`foreignPackages`).
+    try database.write { db in
+      try db.execute("UPDATE sync_own_files SET size = -1 WHERE remote = ?", [id])
     }
     try database.write { try $0.setSetting(Connection.resealedKey, id) }
   }

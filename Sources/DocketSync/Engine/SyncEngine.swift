@@ -144,8 +144,7 @@ public struct SyncEngine: Sendable {
     }
     let lock = try SyncLock(database: database.path, wait: lockWait)
     defer { lock.release() }
-    let id = try remote.prepare(expecting: nil)
-    try checkEncryption(remote: id)
+    let id = try prepareRemote()
     if try database.read({ try $0.setting(Connection.remoteIDKey) }) != id {
       try database.write { try $0.adoptRemote(id) }
     }

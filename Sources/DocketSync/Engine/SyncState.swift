@@ -55,6 +55,19 @@ extension Connection {
   public func forgetEncryption() throws {
     try setSetting(Self.encryptedKey, nil)
     try setSetting(Self.resealedKey, nil)
+    try setSetting(Self.snapshotOwedKey, nil)
+  }
+
+  /// What this device holds of the remote's encryption, to be put back as it was
+  /// (`restoreEncryption`) when setting another remote fails.
+  public func encryptionState() throws -> [String?] {
+    try [Self.encryptedKey, Self.resealedKey, Self.snapshotOwedKey].map { try setting($0) }
+  }
+
+  public func restoreEncryption(_ state: [String?]) throws {
+    for (key, value) in zip([Self.encryptedKey, Self.resealedKey, Self.snapshotOwedKey], state) {
+      try setSetting(key, value)
+    }
   }
 
   /// Notes that the remote `id` is encrypted.

@@ -46,7 +46,7 @@ extension FolderRemote {
       return try Self.naming(target) {
         try FileReplacement.replace(target, mode: 0o600) { output in
           try SealedBytes.seal(file: input, name: name, key: key) { sealed in
-            if let failure = sealed.withUnsafeBytes({ FileWriting.writeAll(output, $0) }) {
+            if let failure = FileWriting.writeAll(output, sealed) {
               throw FileReplacement.Failure(code: failure)
             }
           }

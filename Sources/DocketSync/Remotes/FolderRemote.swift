@@ -527,7 +527,7 @@ public struct FolderRemote: PackageStore {
     try Self.naming(file) {
       try FileReplacement.replace(file, mode: 0o600) { output in
         try SealedBytes.seal(file: opened.descriptor, name: name, key: key) { sealed in
-          if let failure = sealed.withUnsafeBytes({ FileWriting.writeAll(output, $0) }) {
+          if let failure = FileWriting.writeAll(output, sealed) {
             throw FileReplacement.Failure(code: failure)
           }
         }

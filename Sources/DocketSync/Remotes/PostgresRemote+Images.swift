@@ -62,7 +62,7 @@ extension PostgresRemote {
       let sealed = try SealedBytes.privateFile()
       do {
         try SealedBytes.seal(file: input, name: name, key: key) { bytes in
-          if let failure = bytes.withUnsafeBytes({ FileWriting.writeAll(sealed, $0) }) {
+          if let failure = FileWriting.writeAll(sealed, bytes) {
             throw RemoteError(location: location, problem: .system(FileWriting.reason(failure)))
           }
         }

@@ -10,14 +10,14 @@ import Foundation
 ///     length, part                     4 bytes big-endian, then a part sealed
 ///     …                                the last part marked as the last
 ///
-/// Each part is at most 64 KiB of the plain bytes, padded to a multiple of 256 bytes (the size
+/// Each part is at most 1 MiB of the plain bytes, padded to a multiple of 256 bytes (the size
 /// tells no length of a title or a name to the byte); a package's first part is its header line
 /// alone, so that a header is read without the rest. The first part is bound to the name it is
 /// written under, and the stream binds each part to the one before it: a file renamed, cut short,
 /// with parts reordered, dropped or changed, or sealed with another remote's key, does not open.
 enum SealedBytes {
   static let magic = Array("docket-sealed 1\n".utf8)
-  static let partSize = 64 << 10
+  static let partSize = 1 << 20
   static let block = 256
   /// The longest sealed part a reader takes: a part of `partSize` padded, and its tag.
   static let largestPart = partSize + block + Sodium.streamTagBytes
@@ -48,24 +48,18 @@ enum SealedBytes {
   static func seal(_ plain: [UInt8], name: PackageName, key: SyncKey, headerFirst: Bool = true)
     -> (bytes: [UInt8], headerEnd: Int)
   {
-    var pusher = Sodium.Pusher(key: key.bytes)
-    var out = magic + pusher.header
-    out.reserveCapacity(plain.count + plain.count / 64 + 1024)
+    var sealer = Sealer(name: name, key: key)
+    var out = magic + sealer.header
+    out.reserveCapacity(sealedCount(plain))
     var start = 0
     var headerEnd = 0
-    var first = true
     repeat {
       var end = min(start + partSize, plain.count)
-      if first, headerFirst, let newline = plain.firstIndex(of: 0x0A) {
+      if start == 0, headerFirst, let newline = plain.firstIndex(of: 0x0A) {
         end = min(newline + 1, plain.count)
       }
-      let last = end == plain.count
-      let part = pusher.push(
-        pad(plain[start..<end]), data: first ? label(name) : [], last: last)
-      appendLength(part.count, to: &out)
-      out += part
-      if first { headerEnd = out.count }
-      first = false
+      sealer.seal(plain[start..<end], last: end == plain.count) { out += $0 }
+      if start == 0 { headerEnd = out.count }
       start = end
     } while start < plain.count
     return (out, headerEnd)
@@ -74,33 +68,61 @@ enum SealedBytes {
   /// A file sealed as it is read, a part at a time, each handed to `write`: an image that may be
   /// as large as the database.
   static func seal(
-    file descriptor: Int32, name: PackageName, key: SyncKey, _ write: ([UInt8]) throws -> Void
+    file descriptor: Int32, name: PackageName, key: SyncKey,
+    _ write: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
-    var pusher = Sodium.Pusher(key: key.bytes)
-    try write(magic + pusher.header)
-    var buffer = [UInt8](repeating: 0, count: partSize)
-    var pending: [UInt8]?
-    var first = true
+    var sealer = Sealer(name: name, key: key)
+    try (magic + sealer.header).withUnsafeBytes { try write($0) }
+    // Two buffers: the part read is sealed once the next read says whether it is the last.
+    var held = [UInt8](repeating: 0, count: partSize)
+    var next = [UInt8](repeating: 0, count: partSize)
+    var heldCount = try readFull(descriptor, into: &held)
     while true {
-      let count = try readFull(descriptor, into: &buffer)
-      let next = Array(buffer[..<count])
-      if let held = pending {
-        // The part before is the last when nothing follows it.
-        let part = pusher.push(pad(held[...]), data: first ? label(name) : [], last: count == 0)
-        var framed: [UInt8] = []
-        appendLength(part.count, to: &framed)
-        try write(framed + part)
-        first = false
-        if count == 0 { return }
-      } else if count == 0 {
-        // An empty file: one empty part, the last.
-        let part = pusher.push(pad([][...]), data: label(name), last: true)
-        var framed: [UInt8] = []
-        appendLength(part.count, to: &framed)
-        try write(framed + part)
-        return
+      let count = heldCount == 0 ? 0 : try readFull(descriptor, into: &next)
+      try sealer.seal(held[..<heldCount], last: count == 0, write)
+      if count == 0 { return }
+      swap(&held, &next)
+      heldCount = count
+    }
+  }
+
+  /// Seals part after part into buffers of its own, each handed on with its length before it.
+  struct Sealer {
+    private var pusher: Sodium.Pusher
+    private let label: [UInt8]
+    private var first = true
+    private var padded: [UInt8] = []
+    private var sealed: [UInt8] = []
+    var header: [UInt8] { pusher.header }
+
+    init(name: PackageName, key: SyncKey) {
+      pusher = Sodium.Pusher(key: key.bytes)
+      label = SealedBytes.label(name)
+    }
+
+    mutating func seal(
+      _ plain: ArraySlice<UInt8>, last: Bool, _ write: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
+      let length = (plain.count / block + 1) * block
+      if padded.count < length { padded = [UInt8](repeating: 0, count: length) }
+      padded.withUnsafeMutableBufferPointer { out in
+        plain.withUnsafeBufferPointer { input in
+          if let base = input.baseAddress {
+            out.baseAddress!.update(from: base, count: input.count)
+          }
+        }
+        out[plain.count] = 0x80
+        for index in (plain.count + 1)..<length { out[index] = 0 }
       }
-      pending = next
+      let count = length + Sodium.streamTagBytes
+      if sealed.count < count + 4 { sealed = [UInt8](repeating: 0, count: count + 4) }
+      sealed[0] = UInt8(count >> 24 & 0xFF)
+      sealed[1] = UInt8(count >> 16 & 0xFF)
+      sealed[2] = UInt8(count >> 8 & 0xFF)
+      sealed[3] = UInt8(count & 0xFF)
+      pusher.push(padded[..<length], into: &sealed, at: 4, data: first ? label : [], last: last)
+      first = false
+      try sealed.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[..<(count + 4)])) }
     }
   }
 
@@ -141,7 +163,7 @@ enum SealedBytes {
   {
     var opener = Opener(name: name, key: key)
     var first: [UInt8]?
-    do { try opener.feed(prefix, firstOnly: true) { first = $0 } } catch {
+    do { try opener.feed(prefix, firstOnly: true) { first = Array($0) } } catch {
       throw error as? PackageProblem ?? .unsealable
     }
     guard let first else { throw .partial }
@@ -169,6 +191,8 @@ enum SealedBytes {
     private var puller: Sodium.Puller?
     private var parts = 0
     private(set) var ended = false
+    /// Where each part is opened: one buffer for every part, handed on as a slice of it.
+    private var opened: [UInt8] = []
 
     init(name: PackageName, key: SyncKey) {
       self.name = name
@@ -178,7 +202,8 @@ enum SealedBytes {
     /// Takes in `bytes`; a fault of the sealed bytes is thrown as a `PackageProblem`, and what
     /// `each` throws as it is.
     mutating func feed(
-      _ bytes: ArraySlice<UInt8>, firstOnly: Bool = false, _ each: ([UInt8]) throws -> Void
+      _ bytes: ArraySlice<UInt8>, firstOnly: Bool = false,
+      _ each: (ArraySlice<UInt8>) throws -> Void
     ) throws {
       if ended {
         if !bytes.isEmpty { throw PackageProblem.unsealable }
@@ -208,12 +233,14 @@ enum SealedBytes {
         }
         guard held.count - offset - 4 >= length else { break }
         let sealed = held[offset + 4..<offset + 4 + length]
-        guard let (padded, last) = puller!.pull(sealed, data: parts == 0 ? label(name) : []),
-          let plain = unpad(padded)
+        if opened.count < length { opened = [UInt8](repeating: 0, count: length) }
+        guard
+          let last = puller!.pull(sealed, into: &opened, data: parts == 0 ? label(name) : []),
+          let plainLength = unpaddedLength(opened[..<(length - Sodium.streamTagBytes)])
         else { throw PackageProblem.unsealable }
         offset += 4 + length
         parts += 1
-        try each(plain)
+        try each(opened[..<plainLength])
         if last {
           ended = true
           if offset != held.count { throw PackageProblem.unsealable }
@@ -243,11 +270,17 @@ enum SealedBytes {
   }
 
   static func unpad(_ bytes: [UInt8]) -> [UInt8]? {
+    unpaddedLength(bytes[...]).map { Array(bytes[..<$0]) }
+  }
+
+  /// How many bytes of padded `bytes` (from its start) are not padding; nil when it is not
+  /// padded as `pad` pads.
+  static func unpaddedLength(_ bytes: ArraySlice<UInt8>) -> Int? {
     guard bytes.count % block == 0 else { return nil }
-    var end = bytes.count
-    while end > 0, bytes[end - 1] == 0, bytes.count - end < block { end -= 1 }
-    guard end > 0, bytes[end - 1] == 0x80 else { return nil }
-    return Array(bytes[..<(end - 1)])
+    var end = bytes.endIndex
+    while end > bytes.startIndex, bytes[end - 1] == 0, bytes.endIndex - end < block { end -= 1 }
+    guard end > bytes.startIndex, bytes[end - 1] == 0x80 else { return nil }
+    return end - 1 - bytes.startIndex
   }
 
   private static func appendLength(_ count: Int, to out: inout [UInt8]) {

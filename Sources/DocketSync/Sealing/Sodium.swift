@@ -83,6 +83,22 @@ enum Sodium {
       self.header = header
     }
 
+    /// Seals `message` into `sealed` from `offset` on (room for the message and its tag).
+    mutating func push(
+      _ message: ArraySlice<UInt8>, into sealed: inout [UInt8], at offset: Int, data: [UInt8],
+      last: Bool
+    ) {
+      precondition(sealed.count - offset >= message.count + streamTagBytes, "room for the part")
+      let result = sealed.withUnsafeMutableBufferPointer { out in
+        message.withUnsafeBufferPointer { input in
+          docket_sodium_stream_push(
+            &state, out.baseAddress! + offset, input.baseAddress, input.count, data, data.count,
+            last ? 1 : 0)
+        }
+      }
+      precondition(result == 0, "sealing does not fail once libsodium is loaded")
+    }
+
     mutating func push(_ message: [UInt8], data: [UInt8] = [], last: Bool) -> [UInt8] {
       var sealed = [UInt8](repeating: 0, count: message.count + streamTagBytes)
       let result = sealed.withUnsafeMutableBufferPointer { out in
@@ -104,6 +120,24 @@ enum Sodium {
         docket_sodium_stream_begin(&made, header, key) == 0
       else { return nil }
       state = made
+    }
+
+    /// Opens the next part into the start of `message` (at least the part's size less its tag):
+    /// whether it is the last; nil when it does not open.
+    mutating func pull(_ sealed: ArraySlice<UInt8>, into message: inout [UInt8], data: [UInt8])
+      -> Bool?
+    {
+      guard sealed.count >= streamTagBytes, message.count >= sealed.count - streamTagBytes else {
+        return nil
+      }
+      var last: Int32 = 0
+      let result = message.withUnsafeMutableBufferPointer { out in
+        sealed.withUnsafeBufferPointer { input in
+          docket_sodium_stream_pull(
+            &state, out.baseAddress, &last, input.baseAddress, input.count, data, data.count)
+        }
+      }
+      return result == 0 ? last != 0 : nil
     }
 
     mutating func pull(_ sealed: ArraySlice<UInt8>, data: [UInt8] = []) -> (

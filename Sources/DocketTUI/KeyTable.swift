@@ -147,6 +147,8 @@ extension ScreenFeature.State {
   /// The scopes whose keys work now, the first asked first: the mode that has the keys (help,
   /// awards, a question, a menu, typing, the edit form), or the focused pane.
   var keyScopes: [KeyBinding.Scope] {
+    // The passphrase has every key while it is typed: nothing beneath it acts on a letter.
+    if input == .passphrase { return [.typing] }
     if mode == .help { return [.help] }
     if app.awards != nil { return [.awards] }
     if app.deleted?.confirmingPurge != nil { return [.confirm] }

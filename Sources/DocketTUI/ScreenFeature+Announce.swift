@@ -112,6 +112,7 @@ extension ScreenFeature {
       state.announcesSync = false
       state.announcement = message
     case .sync(.unlockFailed(let message)):
+      state.announcesSync = false
       state.announcement = message
     case .detail(.historyToggled):
       state.announcement = localizer(

@@ -40,12 +40,8 @@ extension ScreenFeature {
       }
       return .send(.app(.sidebar(.showCompletedToggled)))
     case .sync:
-      if state.app.sync.needsPassphrase {
-        state.passphrasePutOff = false
-        state.mode = .typing(.passphrase)
-        state.field = TextField()
-        return .none
-      }
+      // A remote still waiting for its passphrase asks again, once the sync says so.
+      state.passphrasePutOff = false
       state.announcesSync = true
       return .send(.app(.sync(.syncTapped)))
     case .history:

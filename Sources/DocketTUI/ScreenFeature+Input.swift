@@ -122,6 +122,11 @@ extension ScreenFeature {
       case .newTagName:
         return .send(.app(.detail(accepted ? .newTagSubmitted : .newTagCancelled)))
       case .passphrase:
+        if accepted, state.app.sync.isUnlocking {
+          // The one given is being tried: this one waits in the field.
+          state.mode = .typing(.passphrase)
+          return .none
+        }
         let given = state.field.text
         state.field = TextField()
         guard accepted else {

@@ -59,6 +59,14 @@ public struct ScreenFeature: Reducer {
     public var field = TextField()
     /// The passphrase prompt was closed with Esc: it opens again with `S`.
     public var passphrasePutOff = false
+
+    /// Something over the panes, or a question, has the keys: a prompt does not open over it.
+    var hasOverlayOrQuestion: Bool {
+      app.awards != nil || app.deleted != nil || app.conflicts != nil
+        || app.sidebar.prompt != nil || app.sidebar.confirmingDelete != nil
+        || app.sidebar.confirmingMerge != nil || app.detail?.confirmingDelete == true
+        || app.detail?.isEditing == true
+    }
     /// The detail being typed in the edit form (several lines).
     public var area = TextArea()
     public var editField: EditField = .title
@@ -248,7 +256,7 @@ public struct ScreenFeature: Reducer {
       state.field = TextField()
     }
     if sync.needsPassphrase, !state.passphrasePutOff, state.mode == .browsing,
-      state.app.detail?.isEditing != true
+      !state.hasOverlayOrQuestion
     {
       state.mode = .typing(.passphrase)
       state.field = TextField()

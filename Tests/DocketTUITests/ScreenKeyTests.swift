@@ -4,6 +4,7 @@ import DocketCore
 import DocketFeatures
 import DocketSync
 import Foundation
+import Locking
 import Terminal
 import Testing
 
@@ -77,34 +78,45 @@ import Testing
 
   /// An encrypted remote this device has no key for: the passphrase prompt opens by itself, the
   /// typing is kept in the screen (never in a feature's state), a wrong passphrase is said and
-  /// asked again, Esc puts it off until `S`, the right one syncs.
+  /// asked again, Esc puts it off, `S` syncs and the prompt comes back when the sync asks, the
+  /// right one syncs. Letters typed never reach what is beneath.
   @Test func theEncryptedRemotesPassphraseIsAskedForHere() async throws {
     var initial = try fixture.state(columns: 120, rows: 30)
     initial.app.sync.remote = "/r"
     try fixture.queue.write { try $0.setRemote("/r") }
+    let message = "The remote is encrypted."
+    let opened = Locked(false)
     let store = screenStore(initial, fixture: fixture, clock: clock) {
       $0.sync = SyncClient(
-        run: { SyncReport() },
+        run: {
+          guard opened.withLock({ $0 }) else {
+            throw SyncFailure(message, needsPassphrase: true)
+          }
+          return SyncReport()
+        },
         unlock: { passphrase in
           guard passphrase == "ok phrase" else { throw SyncFailure("Does not open.") }
+          opened.withLock { $0 = true }
         })
     }
-    let message = "The remote is encrypted."
     await store.send(.app(.sync(.passphraseNeeded(message)))) {
       $0.app.sync.lastError = message
       $0.app.sync.needsPassphrase = true
       $0.app.sync.isEncrypted = true
       $0.mode = .typing(.passphrase)
     }
-    await store.send(.key(.character("x"))) { $0.field = TextField("x") }
+    // `q` and `d` type, and quit or delete nothing.
+    await store.send(.key(.character("q"))) { $0.field = TextField("q") }
+    await store.send(.key(.character("d"))) { $0.field = TextField("qd") }
     await store.send(.key(.enter)) {
       $0.field = TextField()
       $0.announcesSync = true
     }
-    await store.receive(.app(.sync(.passphraseSubmitted("x")))) { $0.app.sync.isUnlocking = true }
+    await store.receive(.app(.sync(.passphraseSubmitted("qd")))) { $0.app.sync.isUnlocking = true }
     await store.receive(.app(.sync(.unlockFailed("Does not open.")))) {
       $0.app.sync.isUnlocking = false
       $0.app.sync.passphraseError = "Does not open."
+      $0.announcesSync = false
       $0.announcement = "Does not open."
     }
     // Esc: put off; the status line says how to come back.
@@ -113,32 +125,34 @@ import Testing
       $0.passphrasePutOff = true
       $0.announcement = "Sync waits for the passphrase: S asks again."
     }
+    let l10n = DocketStrings.localizer(language: "en")
     let line =
-      ScreenView(
-        state: store.state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
-      )
-      .render().lines.dropLast().last ?? ""
+      ScreenView(state: store.state, l10n: l10n, now: snapshotNow).render().lines
+      .dropLast().last ?? ""
     #expect(line.contains("Encrypted remote: S gives its passphrase"))
+    // `S` syncs; the prompt is back at once, and stays when the sync asks again.
     await store.send(.key(.character("S"))) {
       $0.passphrasePutOff = false
       $0.announcement = nil
+      $0.announcesSync = true
+    }
+    await store.receive(.app(.sync(.syncTapped))) {
+      $0.app.sync.isSyncing = true
       $0.mode = .typing(.passphrase)
+    }
+    await store.receive(.app(.sync(.passphraseNeeded(message)))) {
+      $0.app.sync.isSyncing = false
     }
     for character in "ok phrase" {
       await store.send(.key(.character(character))) {
-        $0.field = TextField(String(($0.field.text + String(character))))
+        $0.field = TextField($0.field.text + String(character))
       }
     }
-    let shown = ScreenView(
-      state: store.state, l10n: DocketStrings.localizer(language: "en"), now: snapshotNow
-    )
-    .render().lines.joined(separator: "\n")
+    let shown = ScreenView(state: store.state, l10n: l10n, now: snapshotNow).render().lines
+      .joined(separator: "\n")
     #expect(shown.contains("•••••••••"))
     #expect(!shown.contains("ok phrase"))
-    await store.send(.key(.enter)) {
-      $0.field = TextField()
-      $0.announcesSync = true
-    }
+    await store.send(.key(.enter)) { $0.field = TextField() }
     await store.receive(.app(.sync(.passphraseSubmitted("ok phrase")))) {
       $0.app.sync.isUnlocking = true
       $0.app.sync.passphraseError = nil
@@ -157,6 +171,20 @@ import Testing
       $0.announcesSync = false
       $0.announcement = "↑ 0 changes, ↓ 0 changes"
     }
+    await store.finish()
+  }
+
+  /// The prompt does not open over a question or an overlay, which keep their keys.
+  @Test func thePassphrasePromptWaitsForAnOverlayToClose() async throws {
+    var initial = try fixture.conflictsState(columns: 120, rows: 30)
+    initial.app.sync.remote = "/r"
+    let store = screenStore(initial, fixture: fixture, clock: clock)
+    await store.send(.app(.sync(.passphraseNeeded("Encrypted.")))) {
+      $0.app.sync.lastError = "Encrypted."
+      $0.app.sync.needsPassphrase = true
+      $0.app.sync.isEncrypted = true
+    }
+    #expect(store.state.mode == .browsing)
     await store.finish()
   }
 

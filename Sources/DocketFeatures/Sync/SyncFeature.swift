@@ -129,6 +129,9 @@ public struct SyncFeature: Reducer {
         state.lastError = settings.lastError
       }
       guard isNew else { return .none }
+      // Another remote, or none: what the last one asked for no longer holds.
+      state.needsPassphrase = false
+      state.passphraseError = nil
       state.isLive = false
       state.liveProblem = nil
       guard state.remote != nil else { return .cancel(id: CancelID.listen) }
@@ -193,6 +196,7 @@ public struct SyncFeature: Reducer {
     case .failed(let message):
       state.isSyncing = false
       state.lastError = message
+      state.needsPassphrase = false
       return again(&state)
 
     case .passphraseNeeded(let message):

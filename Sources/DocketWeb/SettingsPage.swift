@@ -62,7 +62,14 @@ struct SettingsPage {
         <p class="quiet">\(l10n("web.sync.none"))</p></section>
         """
     }
-    lines.append("<p>\(l10n("web.sync.remote", .string(RemoteAddress.redacted(remote))))</p>")
+    // A server's address without its password; a folder's path as it is.
+    let shown: String
+    if case .postgres = RemoteAddress(remote) {
+      shown = RemoteAddress.redacted(remote)
+    } else {
+      shown = remote
+    }
+    lines.append("<p>\(l10n("web.sync.remote", .string(shown)))</p>")
     let encrypted = sync.encrypted || holdsKey
     lines.append(
       "<p>\(l10n(encrypted ? (holdsKey ? "web.sync.encrypted" : "web.sync.encryptedNoKey") : "web.sync.plain"))</p>"
@@ -71,8 +78,7 @@ struct SettingsPage {
       lines.append(
         "<p class=\"quiet\">\(l10n("web.sync.last", .string(LocalTime.minutes(last))))</p>")
     }
-    // The passphrase asked for below says what that error would.
-    if let error = sync.lastError, !(encrypted && !holdsKey) {
+    if let error = sync.lastError {
       lines.append("<p class=\"quiet\">\(l10n("web.sync.lastError", .string(error)))</p>")
     }
     var form: HTML = .empty

@@ -67,13 +67,20 @@ extension WebApp {
         // said back.
         let passphrase = request.formValue("passphrase") ?? ""
         guard !passphrase.isEmpty else { return redirect("/settings", said: "wrongPassphrase") }
+        // One at a time (each takes 256 MiB for half a second), and only while it is needed.
+        Self.unlocking.lock()
+        defer { Self.unlocking.unlock() }
+        if SyncKeyFile.read(database: database.path) != nil {
+          return redirect("/settings", said: "unlocked")
+        }
         do {
           try ConfiguredSync.unlock(database, passphrase: passphrase, l10n)
         } catch let failure as SyncFailure {
-          return redirect(
-            "/settings",
-            said: failure.message == l10n("error.sealing.wrongPassphrase")
-              ? "wrongPassphrase" : "unlockFailed")
+          if failure.message == l10n("error.sealing.wrongPassphrase") {
+            return redirect("/settings", said: "wrongPassphrase")
+          }
+          // Any other reason, in the app's own words, on the page itself.
+          return try settingsPage(l10n, browser: nil, said: failure.message, status: 422)
         }
         return redirect("/settings", said: "unlocked")
       case 1 where parts[0] == "sort":

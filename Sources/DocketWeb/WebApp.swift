@@ -254,12 +254,7 @@ public final class WebApp: Sendable {
             csrf: security.csrf, readOnly: readOnly, liveVersion: version
           ).render())
       case "/settings":
-        let settings = try read { try $0.syncSettings() }
-        return page(
-          SettingsPage(
-            l10n: l10n, csrf: security.csrf, readOnly: readOnly, browser: browser, said: said,
-            sync: settings, holdsKey: SyncKeyFile.read(database: database.path) != nil
-          ).render())
+        return try settingsPage(l10n, browser: browser, said: said)
       case "/copy":
         let since = request.queryValue("since").flatMap { Int64($0) }
         let body = try read {
@@ -297,6 +292,21 @@ public final class WebApp: Sendable {
     return HTTPResponse(status: 303, headers: [("Location", location)])
   }
 
+  /// The settings page, with how this computer syncs.
+  func settingsPage(
+    _ l10n: Localizer, browser: PairedBrowser?, said: String?, status: Int = 200
+  ) throws -> HTTPResponse {
+    let settings = try read { try $0.syncSettings() }
+    return page(
+      SettingsPage(
+        l10n: l10n, csrf: security.csrf, readOnly: readOnly, browser: browser, said: said,
+        sync: settings, holdsKey: SyncKeyFile.read(database: database.path) != nil
+      ).render(), status: status)
+  }
+
+  /// Passphrases tried one at a time.
+  static let unlocking = NSLock()
+
   func page(_ html: HTML, status: Int = 200) -> HTTPResponse {
     HTTPResponse(
       status: status, headers: [("Content-Type", "text/html; charset=utf-8")], text: html.text)
@@ -325,8 +335,7 @@ public final class WebApp: Sendable {
     case "created", "saved", "completed", "reopened", "deleted", "restored", "gone", "unchanged",
       "tagCreated", "tagExists", "tagRenamed", "tagDeleted", "tagsMerged":
       return l10n("web.said.\(said)")
-    case "used", "dismissed", "conflictGone", "purged", "unlocked", "wrongPassphrase",
-      "unlockFailed":
+    case "used", "dismissed", "conflictGone", "purged", "unlocked", "wrongPassphrase":
       return l10n("web.said.\(said)")
     case "nothingToUndo": return l10n("undo.nothing")
     case "nothingToRedo": return l10n("redo.nothing")

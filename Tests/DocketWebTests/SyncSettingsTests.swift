@@ -58,9 +58,11 @@ import Testing
     let web = try WebTester(readOnly: true, databaseAt: home.path("docket.sqlite"))
     try web.queue.write { db in
       try db.setRemote("/somewhere")
-      try db.noteRemoteEncrypted()
+      try db.noteEncrypted("some-remote-id")
     }
-    #expect(!web.get("/settings").text.contains("name=\"passphrase\""))
+    let page = web.get("/settings").text
+    #expect(page.contains("this computer has no key for it yet"))
+    #expect(!page.contains("name=\"passphrase\""))
     #expect(web.post("/sync/passphrase", [("passphrase", "x")]).status == 403)
   }
 }

@@ -390,6 +390,40 @@ import Testing
     #expect(throws: PackageProblem.notSealed) {
       try SealedBytes.open(Array("{\"docket\":\"changes\"}\n".utf8), name: name, key: key)
     }
+    // Opened from a file, part by part: the same bytes, and the same refusals.
+    let folder = try TemporaryDirectory()
+    func fromFile(_ bytes: [UInt8]) throws -> [UInt8] {
+      let input = folder.path("in-\(UUID().uuidString)")
+      let output = folder.path("out-\(UUID().uuidString)")
+      try Data(bytes).write(to: URL(fileURLWithPath: input))
+      let reading = open(input, O_RDONLY)
+      let writing = open(output, O_WRONLY | O_CREAT, 0o600)
+      defer {
+        close(reading)
+        close(writing)
+      }
+      try SealedBytes.open(file: reading, name: name, key: key, into: writing)
+      return Array(try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+    let large = Array(repeating: UInt8(0x5A), count: (2 << 20) + 77)
+    let sealedLarge = SealedBytes.seal(large, name: name, key: key, headerFirst: false).bytes
+    #expect(try fromFile(sealedLarge) == large)
+    func refusal(_ bytes: [UInt8]) -> SkippedProblem? {
+      do {
+        _ = try fromFile(bytes)
+        return nil
+      } catch let skipped as SkippedPackage {
+        return skipped.problem
+      } catch {
+        return nil
+      }
+    }
+    #expect(refusal(Array(sealedLarge.dropLast(9))) == .package(.partial))
+    var changed = sealedLarge
+    changed[1 << 20] ^= 4
+    #expect(refusal(changed) == .package(.unsealable))
+    #expect(refusal(sealedLarge + [1]) == .package(.unsealable))
+    #expect(refusal(Array("plain\n".utf8)) == .package(.notSealed))
     // Titles of 10 and 200 bytes give files of one size.
     let short = SealedBytes.seal(Array("h\n0123456789".utf8), name: name, key: key).bytes
     let long = SealedBytes.seal(

@@ -21,8 +21,7 @@ extension FolderRemote {
     guard output >= 0 else { return false }
     defer { close(output) }
     do {
-      try SealedBytes.open(
-        name: name, key: key, into: output, SealedBytes.pieces(of: opened.descriptor))
+      try SealedBytes.open(file: opened.descriptor, name: name, key: key, into: output)
       return true
     } catch {
       return false

@@ -363,8 +363,7 @@ public struct FolderRemote: PackageStore {
     defer { close(opened.descriptor) }
     let plain = try SealedBytes.privateFile()
     do {
-      try SealedBytes.open(
-        name: name, key: key, into: plain, SealedBytes.pieces(of: opened.descriptor))
+      try SealedBytes.open(file: opened.descriptor, name: name, key: key, into: plain)
     } catch {
       close(plain)
       throw error

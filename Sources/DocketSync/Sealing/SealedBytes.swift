@@ -126,12 +126,16 @@ enum SealedBytes {
     }
   }
 
-  /// Reads until `buffer` is full or the file ends: how many bytes were read.
-  static func readFull(_ descriptor: Int32, into buffer: inout [UInt8]) throws -> Int {
+  /// Reads until `buffer` is full (its first `count` bytes, when given) or the file ends: how
+  /// many bytes were read.
+  static func readFull(_ descriptor: Int32, into buffer: inout [UInt8], count wanted: Int? = nil)
+    throws -> Int
+  {
+    let size = min(wanted ?? buffer.count, buffer.count)
     var filled = 0
-    while filled < buffer.count {
+    while filled < size {
       let count = buffer.withUnsafeMutableBytes {
-        read(descriptor, $0.baseAddress! + filled, $0.count - filled)
+        read(descriptor, $0.baseAddress! + filled, size - filled)
       }
       if count < 0 {
         if errno == EINTR { continue }
@@ -330,15 +334,54 @@ extension SealedBytes {
     }
   }
 
-  /// The pieces of the file open at `descriptor`, a mebibyte at a time, for `open`.
-  static func pieces(of descriptor: Int32) -> ((ArraySlice<UInt8>) throws -> Void) throws -> Void {
-    { take in
-      var buffer = [UInt8](repeating: 0, count: 1 << 20)
-      while true {
-        let count = try readFull(descriptor, into: &buffer)
-        if count == 0 { return }
-        try take(buffer[..<count])
+  /// Opens the sealed file open at `input` into `output`, a part at a time, each read straight
+  /// into a buffer of its own: an image as large as the database is copied no more than it must
+  /// be. A fault of the sealed bytes is the package skipped.
+  static func open(file input: Int32, name: PackageName, key: SyncKey, into output: Int32) throws {
+    do {
+      var head = [UInt8](repeating: 0, count: magic.count + Sodium.streamHeaderBytes)
+      let got = try readFull(input, into: &head)
+      guard head[..<min(got, magic.count)].elementsEqual(magic.prefix(min(got, magic.count)))
+      else { throw PackageProblem.notSealed }
+      guard got == head.count else { throw PackageProblem.partial }
+      guard var puller = Sodium.Puller(header: Array(head[magic.count...]), key: key.bytes) else {
+        throw PackageProblem.unsealable
       }
+      let largest = max(largestPart, largestHeader + block + Sodium.streamTagBytes)
+      var frame = [UInt8](repeating: 0, count: largest)
+      var opened = [UInt8](repeating: 0, count: largest)
+      var length = [UInt8](repeating: 0, count: 4)
+      var parts = 0
+      while true {
+        guard try readFull(input, into: &length) == 4 else { throw PackageProblem.partial }
+        let count = length.reduce(0) { $0 << 8 | Int($1) }
+        guard count >= Sodium.streamTagBytes, count <= (parts == 0 ? largest : largestPart) else {
+          throw PackageProblem.unsealable
+        }
+        guard try readFull(input, into: &frame, count: count) == count else {
+          throw PackageProblem.partial
+        }
+        guard
+          let last = puller.pull(
+            frame[..<count], into: &opened, data: parts == 0 ? label(name) : []),
+          let plainLength = unpaddedLength(opened[..<(count - Sodium.streamTagBytes)])
+        else { throw PackageProblem.unsealable }
+        parts += 1
+        if let failure = opened.withUnsafeBytes({
+          FileWriting.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<plainLength]))
+        }) {
+          throw RemoteError(
+            location: name.description, problem: .system(FileWriting.reason(failure)))
+        }
+        if last {
+          // Nothing may follow the last part.
+          var extra = [UInt8](repeating: 0, count: 1)
+          guard try readFull(input, into: &extra) == 0 else { throw PackageProblem.unsealable }
+          return
+        }
+      }
+    } catch let problem as PackageProblem {
+      throw SkippedPackage(path: name.description, problem: .package(problem))
     }
   }
 }

@@ -4,6 +4,9 @@ import Foundation
 import Localization
 import Terminal
 
+/// The terminal's settings before a secret was asked for, for a signal handler to put back.
+nonisolated(unsafe) private var terminalBeforeSecret = termios()
+
 /// Where the command line reads and writes, and what it is connected to.
 public struct Console: Sendable {
   public var write: @Sendable (String) -> Void
@@ -76,13 +79,23 @@ public struct Console: Sendable {
     _ = Array(prompt.utf8).withUnsafeBytes { FileWriting.writeAll(STDERR_FILENO, $0) }
     var saved = termios()
     let quiet = tcgetattr(STDIN_FILENO, &saved) == 0
-    if quiet {
-      var silent = saved
-      silent.c_lflag &= ~tcflag_t(ECHO)
-      silent.c_lflag |= tcflag_t(ECHONL)
-      tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    guard quiet else { return Swift.readLine(strippingNewline: true) }
+    terminalBeforeSecret = saved
+    // Ctrl-C (or a kill) while typing gives the terminal its echo back before the process ends.
+    let restore: @convention(c) (Int32) -> Void = { number in
+      tcsetattr(STDIN_FILENO, TCSANOW, &terminalBeforeSecret)
+      _ = signal(number, SIG_DFL)
+      raise(number)
     }
-    defer { if quiet { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) } }
+    let before = [SIGINT, SIGTERM, SIGHUP].map { ($0, signal($0, restore)) }
+    var silent = saved
+    silent.c_lflag &= ~tcflag_t(ECHO)
+    silent.c_lflag |= tcflag_t(ECHONL)
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    defer {
+      tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+      for (number, handler) in before { signal(number, handler) }
+    }
     return Swift.readLine(strippingNewline: true)
   }
 

@@ -89,6 +89,7 @@ struct SettingsPage {
         <label for="passphrase">\(l10n("web.sync.passphrase"))</label>\
         <input type="password" id="passphrase" name="passphrase" autocomplete="current-password" required>\
         <p class="quiet">\(l10n("web.sync.passphraseNote"))</p>\
+        <p class="unreachable" role="status">\(l10n("web.sync.unreachable"))</p>\
         <button type="submit" class="primary">\(l10n("web.sync.open"))</button></form>
         """
     }

@@ -1221,6 +1221,13 @@ class WebAppTest(unittest.TestCase):
         self.shot(driver, "phone-settings-passphrase")
         field = driver.find_element(By.ID, "passphrase")
         self.assertEqual(field.get_attribute("type"), "password")
+        note = driver.find_element(By.CSS_SELECTOR, "form.passphrase .unreachable")
+        self.assertFalse(note.is_displayed())
+        # While the computer does not answer, the form says so on screen and offers no button.
+        driver.execute_script("document.documentElement.dataset.connected = '0'")
+        self.assertTrue(note.is_displayed())
+        self.assertFalse(driver.find_element(By.CSS_SELECTOR, "form.passphrase button").is_displayed())
+        driver.execute_script("document.documentElement.dataset.connected = '1'")
         field.send_keys("not the phrase")
         driver.find_element(By.CSS_SELECTOR, "form.passphrase button").click()
         wait(driver, lambda d: "does not open this remote" in self.text(d))

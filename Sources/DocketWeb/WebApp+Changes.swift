@@ -76,7 +76,7 @@ extension WebApp {
         do {
           try ConfiguredSync.unlock(database, passphrase: passphrase, l10n)
         } catch let failure as SyncFailure {
-          if failure.message == l10n("error.sealing.wrongPassphrase") {
+          if failure.sealing == .wrongPassphrase {
             return redirect("/settings", said: "wrongPassphrase")
           }
           // Any other reason, in the app's own words, on the page itself.

@@ -111,7 +111,12 @@ import Testing
     // The desktop is told at its next sync, and asked.
     let told = try desktop.docket(["sync"], environment: Self.light)
     #expect(told.status == 1)
-    #expect(told.error.contains("is encrypted"))
+    #expect(told.output.contains("This remote is encrypted"))
+    // No terminal, no passphrase given: said which ways there are.
+    #expect(told.error.contains("DOCKET_SYNC_PASSPHRASE, or with --passphrase-file FILE"))
+    let unread = try desktop.docket(
+      ["sync", "--passphrase-file", desktop.path("no-such-file")], environment: Self.light)
+    #expect(unread.error.contains("cannot be read"))
     let synced = try desktop.docket(["sync"], environment: with("eight or more"))
     #expect(synced.status == 0, "\(synced.error)")
     #expect(try !remoteHolds("Desktop's own"))

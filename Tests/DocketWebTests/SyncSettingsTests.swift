@@ -47,7 +47,13 @@ import Testing
     page = web.get("/settings").text
     #expect(page.contains("this computer holds the key"))
     #expect(!page.contains("name=\"passphrase\""))
-    #expect(!page.contains("a long phrase"))
+    // What the sync had said (it needs the passphrase) is answered, and the passphrase is kept
+    // nowhere: not in the database, not in the key file.
+    #expect(!page.contains("Last error"))
+    for file in [home.path("docket.sqlite"), home.path("docket.sqlite-wal"), keyFile] {
+      let bytes = FileManager.default.contents(atPath: file) ?? Data()
+      #expect(bytes.range(of: Data("a long phrase".utf8)) == nil, "\(file)")
+    }
     // The next sync here reads and writes it.
     _ = try ConfiguredSync.run(
       web.queue, at: { WebTester.now }, DocketStrings.localizer(language: "en"))

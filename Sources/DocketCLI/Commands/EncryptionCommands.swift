@@ -102,7 +102,8 @@ struct EncryptionCommands {
   func passphrase(variable: String, file option: String, prompt: String) throws -> String {
     if let given = try given(variable: variable, file: option) { return given }
     guard let read = context.console.readSecret else {
-      throw CommandFailure.failed(l10n("error.passphrase.none", .string(variable)))
+      throw CommandFailure.failed(
+        l10n("error.passphrase.none", .string(variable), .string("--" + option)))
     }
     guard let typed = read(prompt), !typed.isEmpty else {
       throw CommandFailure.failed(l10n("error.passphrase.empty"))
@@ -118,7 +119,8 @@ struct EncryptionCommands {
       chosen = given
     } else {
       guard let read = context.console.readSecret else {
-        throw CommandFailure.failed(l10n("error.passphrase.none", .string(variable)))
+        throw CommandFailure.failed(
+          l10n("error.passphrase.none", .string(variable), .string("--" + option)))
       }
       guard let first = read(l10n("passphrase.prompt.new")), !first.isEmpty else {
         throw CommandFailure.failed(l10n("error.passphrase.empty"))

@@ -289,7 +289,13 @@ struct SyncCommands {
     do {
       let encryption = EncryptionCommands(context: context)
       report = try ConfiguredSync.run(
-        database, at: { context.now }, l10n, passphrase: { try encryption.joiningPassphrase() })
+        database, at: { context.now }, l10n,
+        passphrase: {
+          // No passphrase to be had is said in its own words (a file unread, an empty one).
+          do { return try encryption.joiningPassphrase() } catch let failure as CommandFailure {
+            throw SyncFailure(failure.message)
+          }
+        })
     } catch let failure as SyncFailure {
       throw CommandFailure.failed(SafeText.sanitized(failure.message))
     }

@@ -151,6 +151,8 @@ public struct SyncFeature: Reducer {
       return start(&state)
 
     case .live(.changed):
+      // Waiting for the passphrase: only `S` (or the passphrase) syncs.
+      guard !state.needsPassphrase else { return .none }
       return start(&state)
 
     case .live(.lost(let reason, _)):
@@ -167,7 +169,9 @@ public struct SyncFeature: Reducer {
 
     case .changesRecorded(let latest):
       defer { state.latestChange = latest }
-      guard let known = state.latestChange, latest > known, state.remote != nil else {
+      guard let known = state.latestChange, latest > known, state.remote != nil,
+        !state.needsPassphrase
+      else {
         return .none
       }
       return .run { [clock] send in
@@ -178,7 +182,7 @@ public struct SyncFeature: Reducer {
 
     case .timerFired:
       // A live remote says when there is something: the server is not asked every minute.
-      guard state.remote != nil, !state.isLive else { return .none }
+      guard state.remote != nil, !state.isLive, !state.needsPassphrase else { return .none }
       return start(&state)
 
     case .syncTapped:

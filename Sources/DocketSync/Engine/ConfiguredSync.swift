@@ -10,9 +10,12 @@ public struct SyncFailure: Error, Equatable, Sendable {
   /// The remote is encrypted and this device needs its passphrase (a face asks for it and
   /// calls `ConfiguredSync.unlock`).
   public var needsPassphrase = false
-  public init(_ message: String, needsPassphrase: Bool = false) {
+  /// What went wrong in setting up encryption, when that is what failed.
+  public var sealing: SealingError?
+  public init(_ message: String, needsPassphrase: Bool = false, sealing: SealingError? = nil) {
     self.message = message
     self.needsPassphrase = needsPassphrase
+    self.sealing = sealing
   }
 }
 
@@ -44,14 +47,31 @@ public enum ConfiguredSync {
       remote: Self.remote(address, space: settings.space, device: id)
         .withKey(SyncKeyFile.read(database: database.path)),
       device: id, deviceName: name)
+    // Seen encrypted (with no key here, a key that does not open it, no library to open it):
+    // from now on never written plain, whatever its marker says later.
+    func noteSeen(_ error: RemoteError) {
+      switch error.problem {
+      case .encrypted, .keyRefused, .sealingUnavailable:
+        if let (id, record) = try? engine.remote.withKey(nil).keyRecord(), record != nil {
+          try? database.write { try $0.noteEncrypted(id) }
+        }
+      default: break
+      }
+    }
     do {
       let report: SyncReport
       do { report = try engine.run() } catch let error as RemoteError
         where error.problem == .encrypted
       {
         // Told now that the remote is encrypted: the passphrase opens its key, kept from now on.
-        // None to be had (no terminal, none given): said as the remote encrypted.
-        guard let given = (try? passphrase?()) ?? nil else { throw error }
+        // None asked for: said as the remote encrypted; none to be had: why not.
+        noteSeen(error)
+        let asked: String?
+        do { asked = try passphrase?() } catch var failure as SyncFailure {
+          failure.needsPassphrase = true
+          throw failure
+        }
+        guard let given = asked else { throw error }
         try unlock(database, passphrase: given, l10n)
         engine.remote = engine.remote.withKey(SyncKeyFile.read(database: database.path))
         report = try engine.run()
@@ -67,15 +87,8 @@ public enum ConfiguredSync {
       var failure = error as? SyncFailure ?? SyncFailure(SyncMessages.failure(error, l10n))
       if let error = error as? RemoteError {
         if error.problem == .encrypted { failure.needsPassphrase = true }
-        // Seen encrypted (with no key here, a key that does not open it, no library to open
-        // it): from now on never written plain, whatever its marker says later.
-        switch error.problem {
-        case .encrypted, .keyRefused, .sealingUnavailable:
-          if let (id, record) = try? engine.remote.withKey(nil).keyRecord(), record != nil {
-            try? database.write { try $0.noteEncrypted(id) }
-          }
-        default: break
-        }
+        // A remote found encrypted was noted as it was found.
+        if error.problem != .encrypted { noteSeen(error) }
       }
       try? database.write { try $0.recordSyncOutcome(at: now(), error: failure.message) }
       throw failure
@@ -108,6 +121,8 @@ public enum ConfiguredSync {
     try sealingStep(l10n) {
       let key = try RemoteEncryption.unlock(remote, passphrase: passphrase)
       try SyncKeyFile.write(key, database: database.path)
+      // "It needs its passphrase" is answered; the next sync says how it goes.
+      try database.write { try $0.clearLastSyncError() }
     }
   }
 
@@ -158,7 +173,7 @@ public enum ConfiguredSync {
   static func sealingStep<Value>(_ l10n: Localizer, _ body: () throws -> Value) throws -> Value {
     if let missing = Sodium.problem { throw SyncFailure(missing) }
     do { return try body() } catch let error as SealingError {
-      throw SyncFailure(SyncMessages.sealing(error, l10n))
+      throw SyncFailure(SyncMessages.sealing(error, l10n), sealing: error)
     } catch let error as SyncFailure {
       throw error
     } catch {

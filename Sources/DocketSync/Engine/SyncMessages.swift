@@ -217,7 +217,6 @@ public enum SyncMessages {
     case .wrongPassphrase: l10n("error.sealing.wrongPassphrase")
     case .notEncrypted: l10n("error.sealing.notEncrypted")
     case .alreadyEncrypted: l10n("error.sealing.alreadyEncrypted")
-    case .keyRefused: l10n("error.sealing.keyRefused")
     case .raced: l10n("error.sealing.raced")
     case .unreadableRecord: l10n("error.sealing.unreadableRecord")
     }

@@ -75,11 +75,6 @@ extension Connection {
     if try setting(Self.encryptedKey) != id { try setSetting(Self.encryptedKey, id) }
   }
 
-  /// Notes that the remote this database last synced with is encrypted.
-  public func noteRemoteEncrypted() throws {
-    if let id = try setting(Self.remoteIDKey) { try noteEncrypted(id) }
-  }
-
   /// Whether this device has seen the remote that the settings name encrypted.
   public func remoteSeenEncrypted() throws -> Bool { try setting(Self.encryptedKey) != nil }
 
@@ -168,6 +163,9 @@ extension Connection {
     try execute("DELETE FROM sync_pulled")
     try setSetting(Self.remoteIDKey, id)
   }
+
+  /// Forgets the last sync's error (what it asked for was given).
+  public func clearLastSyncError() throws { try setSetting(Self.lastErrorKey, nil) }
 
   /// Records how a sync ended: its time, or its error.
   public func recordSyncOutcome(at date: Date, error: String?) throws {

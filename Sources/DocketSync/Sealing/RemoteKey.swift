@@ -158,8 +158,6 @@ public enum SealingError: Error, Equatable, Sendable {
   case notEncrypted
   /// The remote is encrypted already (`remote encrypt` asked again).
   case alreadyEncrypted
-  /// The key kept here does not open the remote (its record was changed by hand).
-  case keyRefused
   /// Another device encrypted the remote at the same moment, with another key.
   case raced
   /// The remote's record of its key is one this Docket cannot read.

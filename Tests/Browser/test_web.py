@@ -22,7 +22,8 @@ import urllib.parse
 
 from axe_selenium_python import Axe
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (
+    NoSuchElementException, StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -136,12 +137,26 @@ def browser(size=DESKTOP, phone=False, language="en-US", scripts=True):
     return driver
 
 
+# What Chrome says when a form's answer replaced the document between finding an element and
+# reading it: the next look finds the new page.
+NAVIGATED = (
+    "does not belong to the document", "no such execution context", "document unloaded",
+    "frame was detached", "Execution context was destroyed")
+
+
 def wait(driver, condition, seconds=5):
     # A page updated in place replaces its elements: one found a moment ago may be gone.
+    def look(d):
+        try:
+            return condition(d)
+        except WebDriverException as error:
+            if any(words in str(error) for words in NAVIGATED):
+                return False
+            raise
     return WebDriverWait(
         driver, seconds, poll_frequency=0.05,
         ignored_exceptions=[StaleElementReferenceException, NoSuchElementException],
-    ).until(lambda d: condition(d))
+    ).until(look)
 
 
 class WebAppTest(unittest.TestCase):

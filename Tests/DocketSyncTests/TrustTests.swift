@@ -336,6 +336,59 @@ import Testing
     #expect(try b.stored(issue.id)?.title == "Edited a year ahead")
   }
 
+  /// A database copied twice while its clock was a year ahead, then all three set right: each
+  /// copy's edits since carry times like B's, so they do not outvote a repair. Each repairs, B
+  /// takes everything, and all four hold the same.
+  @Test func copiesMadeWhileAYearAheadAllRepairOnceSetRight() throws {
+    let issue = try a.issue("Shared")
+    try a.sync()
+    try b.sync()
+    let year: TimeInterval = 365 * 86_400
+    a.time.advance(by: year)
+    try a.edit(issue.id) { $0.detail = "A year ahead" }
+    try a.sync()
+    let copies = try (1...2).map { try Replica(copying: a, name: "Copy \($0)") }
+    for (index, copy) in copies.enumerated() {
+      copy.time.advance(by: Double(index + 1))
+      try copy.issue("Made on copy \(index + 1)")
+      try copy.sync()
+    }
+    try a.edit(issue.id) { $0.title = "Shared, on the original" }
+    for replica in [a] + copies { try replica.sync() }
+    #expect(Set(([a] + copies).map(\.device)).count == 3)
+    #expect(try b.sync().held.count >= 3)
+    // Set right, and each edits before it syncs again. The first to sync has not heard that
+    // the others were set right, and waits; each repairs within three rounds.
+    let others = try (1...3).map { try a.issue("Other \($0)") }
+    try a.sync()
+    for replica in copies { try replica.sync() }
+    for (index, replica) in ([a] + copies).enumerated() {
+      replica.time.advance(by: -year + 60 + Double(index))
+      try replica.edit(others[index].id) { $0.title = "Set right on \(replica.name)" }
+    }
+    b.time.advance(by: 60)
+    var repaired = Set<String>()
+    for _ in 0..<3 {
+      for replica in [a] + copies + [b] {
+        let report = try replica.sync()
+        if report.newDevice == .clockRepaired { repaired.insert(replica.name) }
+      }
+    }
+    #expect(repaired == Set(([a] + copies).map(\.name)))
+    #expect(try b.sync().held.isEmpty)
+    for replica in [a, b] + copies {
+      #expect(try replica.stored(issue.id)?.detail == "A year ahead", "\(replica.name)")
+      #expect(
+        try replica.queue.read {
+          try $0.fetchOne("SELECT count(*) FROM changes WHERE held = 1", as: Int.self)
+        } == 0, "\(replica.name)")
+      #expect(try replica.dump() == b.dump(), "\(replica.name)")
+    }
+    for (index, replica) in ([a] + copies).enumerated() {
+      #expect(try b.stored(others[index].id)?.title == "Set right on \(replica.name)")
+    }
+  }
+
   /// Most devices ahead of this one: its own clock is the one that looks wrong.
   @Test func whenMostDevicesLookAheadThisDevicesClockLooksWrong() throws {
     let c = try Replica("C", remote: folder.path)

@@ -38,22 +38,32 @@ extension SyncEngine {
       // or it is the one that is wrong now, behind the others. The others say which: when most
       // of their wall clocks are as far ahead, this device's wall clock is behind, and its
       // stamps are theirs (it says its clock looks wrong, `clockLooksBehind`). A device's wall
-      // clock is read from the times its edits carry (`modified`), not its stamps: an older
-      // Docket let a device's stamps follow a far one it applied, its wall clock right.
-      // Only an edit's time is its device's clock (a link or a delete carries the issue's time,
-      // an import the file's), and never later than its stamp's: a date from the future in an
-      // imported file says nothing of the clock that imported it.
-      let latest = try db.fetchAll(
+      // clock is read from the time its latest edit carries (`modified`), not its stamps: an
+      // older Docket let a device's stamps follow a far one it applied, its wall clock right;
+      // and a device whose clock was ahead once and is set right (a copy of this database, say)
+      // says so with its next edit. Only an edit's time is its device's clock (a link or a
+      // delete carries the issue's time, an import the file's), and never later than its
+      // stamp's: a date from the future in an imported file says nothing of the clock that
+      // imported it. A retired device says nothing any more.
+      let devices = try db.fetchAll(
         """
-        SELECT max(hlc), max(CASE
-            WHEN entity = 'issue' AND field IN ('title', 'detail', 'priority', 'completed')
-            THEN min(modified, (hlc >> \(HybridClock.counterBits)) / 1000.0) END)
-        FROM changes
+        SELECT device, max(hlc) FROM changes
         WHERE held IN (0, 1) AND device != (SELECT device FROM sync_clock)
           AND entity != 'device'
+          AND device NOT IN (SELECT device FROM changes WHERE entity = 'device' AND field = 'retire')
         GROUP BY device
         """
-      ) { (stamp: try $0.get(0, as: Int64.self), wall: try $0.get(1, as: Double?.self)) }
+      ) { (device: try $0.get(0, as: Int64.self), stamp: try $0.get(1, as: Int64.self)) }
+      let latest = try devices.map { device in
+        let wall = try db.fetchOne(
+          """
+          SELECT min(modified, (hlc >> \(HybridClock.counterBits)) / 1000.0) FROM changes
+          WHERE device = ? AND held IN (0, 1) AND entity = 'issue'
+            AND field IN ('title', 'detail', 'priority', 'completed') AND modified IS NOT NULL
+          ORDER BY hlc DESC LIMIT 1
+          """, [device.device], as: Double.self)
+        return (stamp: device.stamp, wall: wall)
+      }
       let farWall = now + 2 * HybridClock.maxDrift
       let ahead = latest.filter { $0.wall.map { $0 > farWall } ?? ($0.stamp > far) }.count
       guard ahead * 2 <= latest.count || latest.isEmpty else { return nil }

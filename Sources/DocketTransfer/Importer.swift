@@ -295,6 +295,17 @@ struct TagTable {
     }
   }
 
+  /// Whether the history holds a change of the tag `id` or of a link to it.
+  static func hasHistory(_ id: UUID, in db: Connection) throws -> Bool {
+    let text = id.lowercasedText
+    return try db.fetchOne(
+      """
+      SELECT EXISTS (SELECT 1 FROM changes WHERE row_id = ? AND entity = 'tag')
+        OR EXISTS (
+          SELECT 1 FROM changes WHERE entity = 'link' AND entity != 'issue' AND field = ?)
+      """, [text, text], as: Bool.self) ?? false
+  }
+
   /// The row of the tag `tag` names: the same id, else the same name, else a new tag. Nil for a
   /// name that is empty once trimmed (such a tag is left out).
   mutating func resolve(_ tag: IncomingTag, in db: Connection, summary: inout ImportSummary)
@@ -304,6 +315,16 @@ struct TagTable {
       return try resolve(IncomingTag(name: tag.name), in: db, summary: &summary)
     }
     if tag.id == nil, let row = byName[tag.name] { return row }
+    if let id = tag.id, byID[id] == nil, try Self.hasHistory(id, in: db) {
+      // Sync knows this id, and it has no row here: it is one of the ids of another tag (made
+      // with the same name on two devices, or renamed into it), or its making was voided or has
+      // not arrived. A row made for it here alone would take it out of that tag, or make it,
+      // on this device only, and the links others made through it would stay where they were
+      // here: this device would hold other links than every other. The file's tag is the tag of
+      // its name, as for a tag deleted.
+      deleted.insert(id)
+      return try resolve(IncomingTag(name: tag.name), in: db, summary: &summary)
+    }
     // A known id under the normalized name it has here, which the steps below would keep as it
     // is: Docket's own file names the same few tags by id again and again.
     if let id = tag.id, normalized.contains(id), let known = byID[id], known.name == tag.name {

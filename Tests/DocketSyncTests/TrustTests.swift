@@ -151,6 +151,67 @@ import Testing
     #expect(try a.dump() == b.dump() && b.dump() == c.dump())
   }
 
+  /// A backup made while a tag had its own name, restored after it was renamed into another tag
+  /// (one tag of two ids now): the backup's tag is made anew under its name, the id stays one of
+  /// the other tag's, and an issue linked through it since stays where every device has it.
+  @Test func aBackupRestoredAfterItsTagWasMergedAgreesEverywhere() throws {
+    let later = try a.tag("Later", id: UUID(uuidString: "FFFFFFFF-0000-4000-8000-000000000001")!)
+    let old = try a.issue("Tagged before the backup", tags: [later])
+    try a.sync()
+    try b.sync()
+    let backup = try b.backup()
+    a.time.advance(by: 5)
+    let since = try a.issue("Tagged after the backup", tags: [later])
+    _ = try b.tag("UI", id: UUID(uuidString: "00000000-0000-4000-8000-000000000001")!)
+    try b.sync()
+    _ = try a.queue.write { try $0.renameTag(id: later.id, to: "ui") }
+    for replica in [a, b, a] { try replica.sync() }
+    #expect(try b.stored(since.id)?.tags.map(\.name) == ["ui"])
+    b.time.advance(by: 10)
+    _ = try b.restore(backup)
+    #expect(try b.dump() == rebuiltDump(b))
+    let c = try Replica("C", remote: folder.path)
+    for replica in [b, a, c, b, a] { try replica.sync() }
+    for replica in [a, b, c] {
+      #expect(try replica.stored(since.id)?.tags.map(\.name) == ["ui"], "\(replica.name)")
+      #expect(try replica.stored(old.id)?.tags.map(\.name) == ["Later"], "\(replica.name)")
+      #expect(try replica.stored(old.id)?.tags.first?.id != later.id, "\(replica.name)")
+      #expect(try replica.dump() == rebuiltDump(replica), "\(replica.name)")
+    }
+    #expect(try a.dump() == b.dump() && b.dump() == c.dump())
+  }
+
+  /// A file naming a tag by an id sync knows and that does not live here (links to it arrived,
+  /// its making not): the file's tag is made anew under its name, and the links waiting for the
+  /// id go on waiting, the same on every device.
+  @Test func aFilesTagOfAnIdThatWaitsIsMadeAnewAndAllAgree() throws {
+    let waiting = UUID().lowercasedText
+    let mallory = UUID().lowercasedText
+    let row = UUID().lowercasedText
+    try plant(
+      [
+        line(now, mallory, "issue", row, "create", create(title: "Linked to what never came")),
+        line(now + 1, mallory, "link", row, waiting, ",\"o\":0,\"n\":1,\"m\":1800000000"),
+      ], device: mallory, number: 1)
+    try b.sync()
+    try a.sync()
+    #expect(try b.stored(UUID(text: row)!)?.tags == [])
+    // A database elsewhere that has a tag of that id, and its backup restored here.
+    let other = try Replica("Elsewhere", remote: folder.path + "-unused")
+    let tag = try other.tag("Zed", id: UUID(text: waiting)!)
+    let tagged = try other.issue("From the backup", tags: [tag])
+    b.time.advance(by: 10)
+    _ = try b.restore(try other.backup())
+    #expect(try b.dump() == rebuiltDump(b))
+    for replica in [b, a, b] { try replica.sync() }
+    for replica in [a, b] {
+      #expect(try replica.stored(tagged.id)?.tags.map(\.name) == ["Zed"], "\(replica.name)")
+      #expect(try replica.stored(tagged.id)?.tags.first?.id != tag.id, "\(replica.name)")
+      #expect(try replica.stored(UUID(text: row)!)?.tags == [], "\(replica.name)")
+    }
+    #expect(try a.dump() == b.dump())
+  }
+
   // MARK: 3. A copied database
 
   @Test func aCopiedDatabaseTakesANewIdAndBothCopiesEditsReachEveryone() throws {

@@ -369,6 +369,20 @@ import Testing
         try $0.fetchOne("SELECT count(*) FROM changes WHERE held = 1", as: Int.self)
       }
       #expect(held == 0, "seed \(seed): \(replica.name) still holds changes back")
+      // And each holds what its changes make, no more: what a local write left that no change
+      // says would reach no other device.
+      let dump = try replica.dump()
+      let rebuilt = try rebuiltDump(replica)
+      if dump != rebuilt {
+        let mine = Set(dump.split(separator: "\n"))
+        let made = Set(rebuilt.split(separator: "\n"))
+        Issue.record(
+          """
+          seed \(seed): \(replica.name) holds what its changes do not make
+          only held: \(mine.subtracting(made).sorted().prefix(6))
+          only made: \(made.subtracting(mine).sorted().prefix(6))
+          """)
+      }
     }
     // Nothing lost on all of them at once: every issue made and not deleted is there, and no
     // other (a restore of deleted issues aside, which brings back issues deleted before it).

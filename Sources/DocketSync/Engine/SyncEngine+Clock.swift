@@ -45,27 +45,38 @@ extension SyncEngine {
       // delete carries the issue's time, an import the file's), and never later than its
       // stamp's: a date from the future in an imported file says nothing of the clock that
       // imported it. A retired device says nothing any more.
-      let devices = try db.fetchAll(
+      // A device whose latest edit kept an older date (an import's, a restore's) reads as that
+      // date, not ahead: where most others did so, a device whose own clock was set behind
+      // repairs instead of waiting, and its edits of that while lose to theirs (kept in the
+      // history as lost). Reading the furthest edit instead split copies of a database set
+      // right together for good; this splits nothing.
+      let retired =
+        "SELECT device FROM changes WHERE entity = 'device' AND entity != 'issue' AND field = 'retire' AND held = 0"
+      var latest: [Int64: (stamp: Int64, wall: Double?)] = [:]
+      try db.forEachRow(
         """
         SELECT device, max(hlc) FROM changes
         WHERE held IN (0, 1) AND device != (SELECT device FROM sync_clock)
-          AND entity != 'device'
-          AND device NOT IN (SELECT device FROM changes WHERE entity = 'device' AND field = 'retire')
+          AND entity != 'device' AND device NOT IN (\(retired))
         GROUP BY device
         """
-      ) { (device: try $0.get(0, as: Int64.self), stamp: try $0.get(1, as: Int64.self)) }
-      let latest = try devices.map { device in
-        let wall = try db.fetchOne(
-          """
-          SELECT min(modified, (hlc >> \(HybridClock.counterBits)) / 1000.0) FROM changes
-          WHERE device = ? AND held IN (0, 1) AND entity = 'issue'
-            AND field IN ('title', 'detail', 'priority', 'completed') AND modified IS NOT NULL
-          ORDER BY hlc DESC LIMIT 1
-          """, [device.device], as: Double.self)
-        return (stamp: device.stamp, wall: wall)
+      ) { latest[try $0.get(0, as: Int64.self)] = (try $0.get(1, as: Int64.self), nil) }
+      // Each device's latest edit, in one pass: SQLite takes the other columns of a row chosen
+      // by a lone max() from that row.
+      try db.forEachRow(
+        """
+        SELECT device, max(hlc), min(modified, (hlc >> \(HybridClock.counterBits)) / 1000.0)
+        FROM changes
+        WHERE held IN (0, 1) AND entity = 'issue'
+          AND field IN ('title', 'detail', 'priority', 'completed') AND modified IS NOT NULL
+        GROUP BY device
+        """
+      ) { row in
+        let device = try row.get(0, as: Int64.self)
+        latest[device]?.wall = try row.get(2, as: Double.self)
       }
       let farWall = now + 2 * HybridClock.maxDrift
-      let ahead = latest.filter { $0.wall.map { $0 > farWall } ?? ($0.stamp > far) }.count
+      let ahead = latest.values.filter { $0.wall.map { $0 > farWall } ?? ($0.stamp > far) }.count
       guard ahead * 2 <= latest.count || latest.isEmpty else { return nil }
       return try db.repairClock(bound: try Merger.bound(db), remote: key)
     }

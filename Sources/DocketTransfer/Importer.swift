@@ -275,13 +275,19 @@ struct TagTable {
 
   /// The ids whose names are as `TagName.normalized` makes them.
   private var normalized: Set<UUID> = []
-  /// Ids of tags sync has deleted: a file's tag of such an id is the tag of its name (made anew
-  /// where there is none), never that id again, which every other device keeps deleted.
+  /// Ids of tags sync has deleted, and ids sync knows that have no row here (`hasHistory`): a
+  /// file's tag of such an id is the tag of its name (made anew where there is none), never that
+  /// id again, which every other device keeps deleted or as it is.
   private var deleted: Set<UUID> = []
+  /// Ids without a row here that the history does not know either (asked once each).
+  private var unknown: Set<UUID> = []
 
   init(_ db: Connection) throws {
     try db.forEachRow(
-      "SELECT DISTINCT row_id FROM changes WHERE entity = 'tag' AND field = 'delete'"
+      """
+      SELECT DISTINCT row_id FROM changes
+      WHERE entity = 'tag' AND entity != 'issue' AND field = 'delete'
+      """
     ) { row in
       if let id = UUID(text: try row.get(0, as: String.self)) { deleted.insert(id) }
     }
@@ -315,7 +321,11 @@ struct TagTable {
       return try resolve(IncomingTag(name: tag.name), in: db, summary: &summary)
     }
     if tag.id == nil, let row = byName[tag.name] { return row }
-    if let id = tag.id, byID[id] == nil, try Self.hasHistory(id, in: db) {
+    if let id = tag.id, byID[id] == nil, !unknown.contains(id) {
+      guard try Self.hasHistory(id, in: db) else {
+        unknown.insert(id)
+        return try resolve(tag, in: db, summary: &summary)
+      }
       // Sync knows this id, and it has no row here: it is one of the ids of another tag (made
       // with the same name on two devices, or renamed into it), or its making was voided or has
       // not arrived. A row made for it here alone would take it out of that tag, or make it,

@@ -23,7 +23,8 @@ import urllib.parse
 from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import (
-    NoSuchElementException, StaleElementReferenceException, WebDriverException)
+    ElementClickInterceptedException, NoSuchElementException, StaleElementReferenceException,
+    TimeoutException, WebDriverException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -145,18 +146,27 @@ NAVIGATED = (
 
 
 def wait(driver, condition, seconds=5):
-    # A page updated in place replaces its elements: one found a moment ago may be gone.
+    # A page updated in place replaces its elements: one found a moment ago may be gone. A
+    # condition is asked again after such an error, so one that clicks must click what may be
+    # clicked twice (a field, not a link or a button that sends).
+    swallowed = []
     def look(d):
         try:
             return condition(d)
         except WebDriverException as error:
             if any(words in str(error) for words in NAVIGATED):
+                swallowed[:] = [error.msg]
                 return False
             raise
-    return WebDriverWait(
-        driver, seconds, poll_frequency=0.05,
-        ignored_exceptions=[StaleElementReferenceException, NoSuchElementException],
-    ).until(look)
+    try:
+        return WebDriverWait(
+            driver, seconds, poll_frequency=0.05,
+            ignored_exceptions=[StaleElementReferenceException, NoSuchElementException],
+        ).until(look)
+    except TimeoutException as timeout:
+        if swallowed:
+            raise TimeoutException("last seen: " + str(swallowed[0])) from timeout
+        raise
 
 
 class WebAppTest(unittest.TestCase):
@@ -1025,7 +1035,13 @@ class WebAppTest(unittest.TestCase):
         # In a text field Ctrl-Z is the field's own: nothing is sent.
         # The undo's live refresh may draw the header again at any moment: the field is clicked
         # as it is then, and the keys go to whatever holds the focus (a refresh keeps it).
-        wait(driver, lambda d: d.find_element(By.ID, "q").click() or True)
+        def click_search(d):
+            try:
+                d.find_element(By.ID, "q").click()
+            except ElementClickInterceptedException:
+                return False
+            return True
+        wait(driver, click_search)
         ActionChains(driver).send_keys("abc").perform()
         wait(driver, lambda d: d.find_element(By.ID, "q").get_attribute("value") == "abc")
         ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()

@@ -114,6 +114,10 @@ import Testing
     #expect(told.output.contains("This remote is encrypted"))
     // No terminal, no passphrase given: said which ways there are.
     #expect(told.error.contains("DOCKET_SYNC_PASSPHRASE, or with --passphrase-file FILE"))
+    // The terminal app and the web page, which ask for it themselves, show the remote's reason.
+    let shown = try desktop.docket(["remote", "show"]).output
+    #expect(shown.contains("in the web page's Settings"), "\(shown)")
+    #expect(!shown.contains("give it on a terminal"), "\(shown)")
     let unread = try desktop.docket(
       ["sync", "--passphrase-file", desktop.path("no-such-file")], environment: Self.light)
     #expect(unread.error.contains("cannot be read"))

@@ -58,6 +58,10 @@ public enum ConfiguredSync {
       default: break
       }
     }
+    // What the faces show as the last sync's error, where it is not the failure itself: why
+    // this command had no passphrase says nothing to the terminal app or the web page, which
+    // ask for it themselves.
+    var recorded: String?
     do {
       let report: SyncReport
       do { report = try engine.run() } catch let error as RemoteError
@@ -69,6 +73,7 @@ public enum ConfiguredSync {
         let asked: String?
         do { asked = try passphrase?() } catch var failure as SyncFailure {
           failure.needsPassphrase = true
+          recorded = SyncMessages.failure(error, l10n)
           throw failure
         }
         guard let given = asked else { throw error }
@@ -90,7 +95,9 @@ public enum ConfiguredSync {
         // A remote found encrypted was noted as it was found.
         if error.problem != .encrypted { noteSeen(error) }
       }
-      try? database.write { try $0.recordSyncOutcome(at: now(), error: failure.message) }
+      try? database.write {
+        try $0.recordSyncOutcome(at: now(), error: recorded ?? failure.message)
+      }
       throw failure
     }
   }

@@ -165,6 +165,57 @@ final class FakeSync: Sendable {
     await store.send(.stop)
   }
 
+  /// Waiting for the passphrase, nothing syncs by itself; given elsewhere (the error cleared
+  /// from the database), the wait ends and a sync runs.
+  @Test func aPassphraseGivenElsewhereEndsTheWait() async throws {
+    let remote = "/tmp/docket-remote-for-tests"
+    try fx.queue.write { try $0.setRemote(remote) }
+    let store = makeStore()
+    let message = "The remote is encrypted, and this device does not have its passphrase yet."
+    fake.answer(.failure(SyncFailure(message, needsPassphrase: true)))
+    await store.send(.task)
+    await store.receive(.loaded(SyncSettings(remote: remote))) {
+      $0.remote = remote
+      $0.isSyncing = true
+      $0.hasLoaded = true
+    }
+    await store.receive(.changesRecorded(latest)) { $0.latestChange = self.latest }
+    await store.receive(.passphraseNeeded(message)) {
+      $0.isSyncing = false
+      $0.lastError = message
+      $0.needsPassphrase = true
+      $0.isEncrypted = true
+    }
+    // As the real sync does, the failure is recorded.
+    try fx.queue.write { try $0.recordSyncOutcome(at: self.fx.now, error: message) }
+    // (The fake remote is not noted as encrypted in the database, as a real one is.)
+    await store.receive(.loaded(SyncSettings(remote: remote, lastError: message))) {
+      $0.isEncrypted = false
+    }
+    // A minute and an edit: no sync while waiting.
+    await clock.advance(by: .seconds(60))
+    await store.receive(.timerFired)
+    try fx.issue("Edited while waiting")
+    await store.receive(.changesRecorded(latest)) { $0.latestChange = self.latest }
+    await clock.advance(by: .seconds(5))
+    #expect(fake.runs == 1)
+    // Given in another shell: the error is cleared, and the app syncs.
+    fake.answer(.success(Self.report(pulled: 2)))
+    try fx.queue.write { try $0.clearLastSyncError() }
+    await store.receive(.loaded(SyncSettings(remote: remote))) {
+      $0.lastError = nil
+      $0.needsPassphrase = false
+      $0.isSyncing = true
+    }
+    await store.receive(.finished(Self.report(pulled: 2), at: fx.now)) {
+      $0.isSyncing = false
+      $0.lastSync = self.fx.now
+      $0.lastReport = Self.report(pulled: 2)
+    }
+    #expect(fake.runs == 2)
+    await store.send(.stop)
+  }
+
   @Test func aRemoteSyncsOnOpeningAfterEditsAndEveryMinute() async throws {
     try fx.queue.write { try $0.setRemote("/tmp/docket-remote-for-tests") }
     let store = makeStore()

@@ -128,6 +128,16 @@ public struct SyncFeature: Reducer {
         state.lastSync = settings.lastSync
         state.lastError = settings.lastError
       }
+      // Waiting for the passphrase, and the error gone from the database: it was given
+      // elsewhere (`docket sync`, the web page), or a sync there got through. The wait ends,
+      // and a sync here says whether it holds.
+      if !isNew, state.needsPassphrase, !state.isSyncing, !state.isUnlocking,
+        settings.lastError == nil
+      {
+        state.needsPassphrase = false
+        state.passphraseError = nil
+        return start(&state)
+      }
       guard isNew else { return .none }
       // Another remote, or none: what the last one asked for no longer holds.
       state.needsPassphrase = false

@@ -7,7 +7,7 @@ import Localization
 /// The changes forms ask for: each one write through the core, then back to a page that says
 /// what happened (or the form again, with why it was refused).
 extension WebApp {
-  func post(_ request: HTTPRequest, _ l10n: Localizer) -> HTTPResponse {
+  func post(_ request: HTTPRequest, _ l10n: Localizer, _ browser: PairedBrowser) -> HTTPResponse {
     let back = Self.safeBack(request.formValue("back"))
     let parts = request.path.split(separator: "/").map(String.init)
     do {
@@ -80,7 +80,7 @@ extension WebApp {
             return redirect("/settings", said: "wrongPassphrase")
           }
           // Any other reason, in the app's own words, on the page itself.
-          return try settingsPage(l10n, browser: nil, said: failure.message, status: 422)
+          return try settingsPage(l10n, browser: browser, said: failure.message, status: 422)
         }
         return redirect("/settings", said: "unlocked")
       case 1 where parts[0] == "sort":

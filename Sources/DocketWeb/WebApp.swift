@@ -139,7 +139,7 @@ public final class WebApp: Sendable {
         return refusal
       }
       if request.path == "/changes" { return receiveChanges(request, from: browser) }
-      return post(request, l10n)
+      return post(request, l10n, browser)
     default:
       return HTTPResponse(status: 405, headers: [("Allow", "GET, HEAD, POST")])
     }

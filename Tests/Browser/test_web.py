@@ -1264,6 +1264,10 @@ class WebAppTest(unittest.TestCase):
         field.send_keys("not the phrase")
         driver.find_element(By.CSS_SELECTOR, "form.passphrase button").click()
         wait(driver, lambda d: "does not open this remote" in self.text(d))
+        # It stays on screen while the passphrase is typed again (other messages fade in 8 s).
+        time.sleep(8.6)
+        self.assertIn("does not open this remote",
+                      driver.find_element(By.ID, "announce").text)
         driver.find_element(By.ID, "passphrase").send_keys("a long phrase")
         driver.find_element(By.CSS_SELECTOR, "form.passphrase button").click()
         wait(driver, lambda d: "The remote is open on this computer" in self.text(d))

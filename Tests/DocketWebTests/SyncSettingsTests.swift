@@ -33,6 +33,11 @@ import Testing
     var page = web.get("/settings").text
     #expect(page.contains("Encrypted, and this computer has no key for it yet"))
     #expect(page.contains("<input type=\"password\" id=\"passphrase\" name=\"passphrase\""))
+    // The sync's error, which names this page among the ways in.
+    #expect(page.contains("Last error"))
+    #expect(
+      page.contains("in the web page&#39;s Settings") || page.contains("in the web page's Settings")
+    )
 
     let keyFile = SyncKeyFile.path(database: home.path("docket.sqlite"))
     let wrong = web.post("/sync/passphrase", [("passphrase", "not it")])

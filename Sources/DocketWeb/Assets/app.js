@@ -66,10 +66,16 @@
   window.DocketPage = { announce: function (text, lasting) { announce(text, lasting); } };
   var offline = function () { return window.DocketOffline; };
 
-  // A message the page came with (a change, before the script took over the forms) fades too.
+  // What a change that failed says stays until the next message: a passphrase that did not
+  // open the remote is read, and typed again, with the message on screen.
+  var LASTING = ['wrongPassphrase'];
+
+  // A message the page came with (a change, before the script took over the forms) fades too,
+  // unless it says what failed.
   (function () {
     var region = $('#announce');
-    if (region && region.textContent) fadeLater(region);
+    var said = new URL(window.location.href).searchParams.get('said');
+    if (region && region.textContent && LASTING.indexOf(said) < 0) fadeLater(region);
   })();
 
   // The address without the one-time message of a change.
@@ -276,7 +282,8 @@
           if (response.ok) leave(clean(response.url), y);
           // Undo only where something was changed (not "already so").
           var said = new URL(response.url).searchParams.get('said');
-          announce(($('#announce', doc) || {}).textContent, false,
+          announce(($('#announce', doc) || {}).textContent,
+            !response.ok || LASTING.indexOf(said) >= 0,
             response.ok && ['completed', 'reopened', 'deleted'].indexOf(said) >= 0
               ? undoFor(action, body, said)
               : response.ok && UNDOABLE.indexOf(said) >= 0

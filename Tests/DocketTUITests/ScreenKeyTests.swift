@@ -185,6 +185,30 @@ import Testing
       $0.app.sync.isEncrypted = true
     }
     #expect(store.state.mode == .browsing)
+    // Closed, the prompt opens.
+    store.exhaustivity = .off
+    await store.send(.key(.escape))
+    await store.skipReceivedActions()
+    #expect(store.state.app.conflicts == nil)
+    #expect(store.state.mode == .typing(.passphrase))
+    await store.finish()
+  }
+
+  /// Typed over an overlay (the prompt was open when it came), letters are the passphrase's:
+  /// `d` dismisses no conflict, `q` closes nothing.
+  @Test func lettersTypedInThePromptNeverReachAnOverlayBeneath() async throws {
+    var initial = try fixture.conflictsState(columns: 120, rows: 30)
+    initial.app.sync.remote = "/r"
+    initial.app.sync.needsPassphrase = true
+    initial.mode = .typing(.passphrase)
+    let store = screenStore(initial, fixture: fixture, clock: clock)
+    store.exhaustivity = .off
+    let conflicts = store.state.app.conflicts
+    for letter: Character in ["d", "q", "u"] { await store.send(.key(.character(letter))) }
+    await store.skipReceivedActions()
+    #expect(store.state.field.text == "dqu")
+    #expect(store.state.app.conflicts == conflicts)
+    #expect(store.state.mode == .typing(.passphrase))
     await store.finish()
   }
 

@@ -40,7 +40,8 @@ extension ScreenFeature {
       }
       return .send(.app(.sidebar(.showCompletedToggled)))
     case .sync:
-      // A remote still waiting for its passphrase asks again, once the sync says so.
+      // A remote still waiting for its passphrase asks for it again at once; the sync runs too,
+      // and opens the remote if the passphrase was given elsewhere meanwhile.
       state.passphrasePutOff = false
       state.announcesSync = true
       return .send(.app(.sync(.syncTapped)))

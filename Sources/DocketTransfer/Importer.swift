@@ -301,7 +301,8 @@ struct TagTable {
     }
   }
 
-  /// Whether the history holds a change of the tag `id` or of a link to it.
+  /// Whether the history holds a change of the tag `id` or of a link to it. (`entity != 'issue'`,
+  /// always so for a link, lets SQLite use the tags' and links' index, here and above.)
   static func hasHistory(_ id: UUID, in db: Connection) throws -> Bool {
     let text = id.lowercasedText
     return try db.fetchOne(

@@ -50,6 +50,7 @@ extension SyncEngine {
       // repairs instead of waiting, and its edits of that while lose to theirs (kept in the
       // history as lost). Reading the furthest edit instead split copies of a database set
       // right together for good; this splits nothing.
+      // (`entity != 'issue'`, always so here, lets SQLite use the tags' and links' index.)
       let retired =
         "SELECT device FROM changes WHERE entity = 'device' AND entity != 'issue' AND field = 'retire' AND held = 0"
       var latest: [Int64: (stamp: Int64, wall: Double?)] = [:]

@@ -264,34 +264,14 @@ enum SealedBytes {
     }
   }
 
-  /// ISO/IEC 7816-4 padding: 0x80, then zeros up to a multiple of `block`.
-  static func pad(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-    var out = Array(bytes)
-    out.append(0x80)
-    let rest = (block - out.count % block) % block
-    out += [UInt8](repeating: 0, count: rest)
-    return out
-  }
-
-  static func unpad(_ bytes: [UInt8]) -> [UInt8]? {
-    unpaddedLength(bytes[...]).map { Array(bytes[..<$0]) }
-  }
-
   /// How many bytes of padded `bytes` (from its start) are not padding; nil when it is not
-  /// padded as `pad` pads.
+  /// padded as sealing pads it (ISO/IEC 7816-4: 0x80, then zeros up to a multiple of `block`).
   static func unpaddedLength(_ bytes: ArraySlice<UInt8>) -> Int? {
     guard bytes.count % block == 0 else { return nil }
     var end = bytes.endIndex
     while end > bytes.startIndex, bytes[end - 1] == 0, bytes.endIndex - end < block { end -= 1 }
     guard end > bytes.startIndex, bytes[end - 1] == 0x80 else { return nil }
     return end - 1 - bytes.startIndex
-  }
-
-  private static func appendLength(_ count: Int, to out: inout [UInt8]) {
-    out += [
-      UInt8(count >> 24 & 0xFF), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF),
-      UInt8(count & 0xFF),
-    ]
   }
 }
 

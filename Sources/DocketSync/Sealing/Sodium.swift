@@ -98,16 +98,6 @@ enum Sodium {
       }
       precondition(result == 0, "sealing does not fail once libsodium is loaded")
     }
-
-    mutating func push(_ message: [UInt8], data: [UInt8] = [], last: Bool) -> [UInt8] {
-      var sealed = [UInt8](repeating: 0, count: message.count + streamTagBytes)
-      let result = sealed.withUnsafeMutableBufferPointer { out in
-        docket_sodium_stream_push(
-          &state, out.baseAddress, message, message.count, data, data.count, last ? 1 : 0)
-      }
-      precondition(result == 0, "sealing does not fail once libsodium is loaded")
-      return sealed
-    }
   }
 
   /// A secret stream being read: each part opened in turn; nil for one that does not open.
@@ -138,21 +128,6 @@ enum Sodium {
         }
       }
       return result == 0 ? last != 0 : nil
-    }
-
-    mutating func pull(_ sealed: ArraySlice<UInt8>, data: [UInt8] = []) -> (
-      message: [UInt8], last: Bool
-    )? {
-      guard sealed.count >= streamTagBytes else { return nil }
-      var message = [UInt8](repeating: 0, count: sealed.count - streamTagBytes)
-      var last: Int32 = 0
-      let result = message.withUnsafeMutableBufferPointer { out in
-        sealed.withUnsafeBufferPointer { input in
-          docket_sodium_stream_pull(
-            &state, out.baseAddress, &last, input.baseAddress, input.count, data, data.count)
-        }
-      }
-      return result == 0 ? (message, last != 0) : nil
     }
   }
 }
